@@ -1,0 +1,246 @@
+"""3 Stars component generators: placement cards, their back, the board, the pieces.
+
+Geometry comes from .geometry (lattice units, y up); here it is scaled to mm and
+flipped to SVG's y-down.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pnp.games.three_stars.geometry import (
+    SQRT3_2, Board, Region, placements as all_placements, region_centres, star_triangles, triangle_xy,
+    unit_star_polygons, vertex_xy,
+)
+from pnp.model import Length
+from pnp.registry import FaceSpec, GeneratorContext, generator
+from pnp.render.svg import Canvas
+
+INK = "#1a1a1a"
+PAPER = "#fbf8f0"
+FILLED = "#1a1a1a"
+EMPTY = "#ffffff"
+
+
+class _Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- shared drawing --------------------------------------------------------------------
+
+
+def orientation_mark(c: Canvas, cx: float, base_y: float, size: float) -> None:
+    """The white triangle that shows which way is down: held at the bottom, as on the board."""
+    h = size * SQRT3_2
+    c.polygon([(cx - size / 2, base_y), (cx + size / 2, base_y), (cx, base_y - h)],
+              fill="#ffffff", stroke=INK, stroke_width=0.5)
+
+
+def star(c: Canvas, cx: float, cy: float, side: float, filled: set[int], line: float = 0.6) -> None:
+    """A star of 6 triangles of `side` mm centred at (cx, cy); positions in `filled` are solid ink."""
+    for k, poly in enumerate(unit_star_polygons()):
+        pts = [(cx + x * side, cy - y * side) for x, y in poly]
+        c.polygon(pts, fill=FILLED if k in filled else EMPTY, stroke=INK, stroke_width=line)
+
+
+# --- placement cards -------------------------------------------------------------------
+
+
+class PlacementParams(_Params):
+    min: int = Field(1, ge=1, le=6, description="Fewest marked positions on a card")
+    max: int = Field(3, ge=1, le=6, description="Most marked positions on a card")
+
+
+@generator("three_stars.placements", params=PlacementParams)
+def placement_cards(ctx: GeneratorContext) -> list[FaceSpec]:
+    """One card per arrangement of min..max positions on a star (41 for 1..3)."""
+    p: PlacementParams = ctx.params
+    size = ctx.component.size
+    w, h = (size.width, size.height) if size else (63.0, 88.0)
+    arrangements = all_placements(p.min, p.max)
+    total = len(arrangements)
+
+    def draw_for(index: int, positions: tuple[int, ...]):
+        def draw(c: Canvas) -> None:
+            b = c.bleed
+            c.rect(-b, -b, w + 2 * b, h + 2 * b, fill=PAPER)
+            side = min(w * 0.40, h * 0.30)
+            cx, cy = w / 2, h * 0.45
+            star(c, cx, cy, side, set(positions), line=0.7)
+            safe = ctx.design.print.safe_zone
+            c.text(safe + 1, safe + 4.2, f"{index}", size=4.2, weight="bold", fill=INK)
+            c.text(w - safe - 1, safe + 4.2, f"{index}/{total}", size=2.6, anchor="end", fill="#666666")
+            orientation_mark(c, w / 2, h - safe - 2.5, 7.5)
+        return draw
+
+    return [
+        ctx.face(f"{i:02d}", w, h, draw_for(i, pos), count=ctx.component.count,
+                 data={"positions": list(pos)}, label=f"card {i}: positions {', '.join(map(str, pos))}")
+        for i, pos in enumerate(arrangements, start=1)
+    ]
+
+
+@generator("three_stars.card_back")
+def card_back(ctx: GeneratorContext) -> list[FaceSpec]:
+    """The shared back of the placement cards: three stars and the title on a dark ground."""
+    size = ctx.component.size
+    w, h = (size.width, size.height) if size else (63.0, 88.0)
+
+    def draw(c: Canvas) -> None:
+        b = c.bleed
+        c.rect(-b, -b, w + 2 * b, h + 2 * b, fill="#20304a")
+        c.rect(3.5, 3.5, w - 7, h - 7, stroke="#e8c36a", stroke_width=0.6, rx=3)
+        for i, (dx, dy) in enumerate(((0, -20), (-13, 4), (13, 4))):
+            filled = {0, 2, 4} if i != 1 else {1, 3, 5}
+            for k, poly in enumerate(unit_star_polygons()):
+                pts = [(w / 2 + dx + x * 9, h / 2 - 6 + dy - y * 9) for x, y in poly]
+                c.polygon(pts, fill="#e8c36a" if k in filled else "#20304a", stroke="#e8c36a", stroke_width=0.5)
+        c.text(w / 2, h - 14, "3 STARS", size=7, anchor="middle", weight="bold", fill="#e8c36a")
+
+    return [ctx.face("back", w, h, draw)]
+
+
+# --- board -----------------------------------------------------------------------------
+
+
+class RegionSpec(_Params):
+    players: int = Field(ge=1, description="Smallest player count that uses this region")
+    columns: tuple[int, int] = Field(description="First and last star column, e.g. [0, 3]")
+    rows: tuple[int, int] = Field(description="First and last star row, e.g. [0, 2]")
+    tint: str = Field("#eeeeee", description="Fill colour of the region's triangles")
+
+
+class BoardParams(_Params):
+    triangle: Length = Field(30.0, gt=0, description="Side of one triangle (= piece side)")
+    margin: Length = Field(10.0, ge=0, description="Paper around the triangles")
+    regions: dict[str, RegionSpec] = Field(description="Regions by name; a game for P players uses those with players <= P")
+
+
+def board_geometry(params: BoardParams) -> Board:
+    return Board(tuple(
+        Region(name, spec.players, region_centres(range(spec.columns[0], spec.columns[1] + 1),
+                                                   range(spec.rows[0], spec.rows[1] + 1)))
+        for name, spec in params.regions.items()
+    ))
+
+
+@generator("three_stars.board", params=BoardParams)
+def board(ctx: GeneratorContext) -> list[FaceSpec]:
+    """The board at true size: each region tinted and labelled with its player count."""
+    p: BoardParams = ctx.params
+    geo = board_geometry(p)
+    s, m = p.triangle, p.margin
+    xmin, ymin, xmax, ymax = geo.bounds()
+    w, h = (xmax - xmin) * s + 2 * m, (ymax - ymin) * s + 2 * m + 12
+
+    def to_mm(x: float, y: float) -> tuple[float, float]:
+        return (m + (x - xmin) * s, m + (ymax - y) * s)
+
+    def draw(c: Canvas) -> None:
+        c.rect(-c.bleed, -c.bleed, w + 2 * c.bleed, h + 2 * c.bleed, fill="#ffffff")
+        tris = sorted(geo.triangles(geo.max_players))
+        for t in tris:
+            reg = geo.region_of(t)
+            c.polygon([to_mm(*pt) for pt in triangle_xy(t)], fill=p.regions[reg.name].tint)
+        # region labels: a large numeral at the centre of each region's own triangles
+        for reg in geo.regions:
+            own = [t for t in tris if geo.region_of(t) == reg]
+            pts = [to_mm(*pt) for t in own for pt in triangle_xy(t)]
+            lx = sum(x for x, _ in pts) / len(pts)
+            ly = sum(y for _, y in pts) / len(pts)
+            c.text(lx, ly + 0.35 * s, str(reg.players), size=s, anchor="middle", weight="bold",
+                   fill="#000000", opacity="0.12")
+        for t in tris:
+            c.polygon([to_mm(*pt) for pt in triangle_xy(t)], stroke="#555555", stroke_width=0.35)
+        # region borders: edges between triangles of different regions, and the outer edge
+        for a, b in _region_edges(geo, tris):
+            c.line(to_mm(*a), to_mm(*b), stroke=INK, stroke_width=1.0, stroke_linecap="round")
+        # star centres: a small dot helps the eye find stars
+        for v in geo.star_positions(geo.max_players):
+            c.circle(to_mm(*vertex_xy(v)), 0.8, fill="#555555")
+        legend = "  ·  ".join(f"{r.players} players: region {r.name}" + ("" if i == 0 else " +")
+                              for i, r in enumerate(sorted(geo.regions, key=lambda g: g.players)))
+        c.text(m, h - 6, "3 STARS", size=5, weight="bold", fill=INK)
+        c.text(w - m, h - 6, legend.replace(" +", ""), size=3.2, anchor="end", fill="#333333")
+        orientation_mark(c, w / 2, h - 3.5, 8)
+
+    return [ctx.face("board", w, h, draw, data={
+        "triangle_mm": s,
+        "regions": {r.name: {"players": r.players, "centres": [list(v) for v in r.centres]} for r in geo.regions},
+        "star_positions": {str(n): len(geo.star_positions(n)) for n in sorted({r.players for r in geo.regions})},
+        "triangles": {str(n): len(geo.triangles(n)) for n in sorted({r.players for r in geo.regions})},
+    })]
+
+
+def _region_edges(geo: Board, tris: list) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Edges lying on a region boundary (between two regions, or between the board and the outside)."""
+    owner = {t: geo.region_of(t).name for t in tris}
+    edges: dict[frozenset, list[str]] = {}
+    for t in tris:
+        corners = triangle_xy(t)
+        for i in range(3):
+            a, b = corners[i], corners[(i + 1) % 3]
+            key = frozenset({(round(a[0], 6), round(a[1], 6)), (round(b[0], 6), round(b[1], 6))})
+            edges.setdefault(key, []).append(owner[t])
+    out = []
+    for key, owners in sorted(edges.items(), key=lambda kv: sorted(kv[0])):
+        if len(owners) == 1 or owners[0] != owners[1]:
+            a, b = sorted(key)
+            out.append((a, b))
+    return out
+
+
+# --- pieces ----------------------------------------------------------------------------
+
+
+class PieceColour(_Params):
+    name: str
+    colour: str = Field(description="Fill colour, e.g. #0072B2")
+    symbol: Literal["circle", "ring", "square", "diamond", "cross", "none"] = Field(
+        description="Mark that tells the colour apart in black-and-white print")
+
+
+class PieceParams(_Params):
+    side: Length = Field(30.0, gt=0, description="Side of the triangle: the board's triangle side")
+    colours: list[PieceColour] = Field(min_length=1, description="One entry per player colour")
+
+
+@generator("three_stars.pieces", params=PieceParams)
+def pieces(ctx: GeneratorContext) -> list[FaceSpec]:
+    """One triangular piece face per player colour; `count` copies of each."""
+    p: PieceParams = ctx.params
+    s = p.side
+    h = s * SQRT3_2
+
+    def draw_for(col: PieceColour):
+        def draw(c: Canvas) -> None:
+            b = c.bleed
+            k = b * math.sqrt(3)  # the triangle offset outwards by b
+            c.polygon([(-k, h + b), (s + k, h + b), (s / 2, -2 * b)], fill=col.colour)
+            _symbol(c, col.symbol, s / 2, h * 2 / 3, s * 0.13)
+        return draw
+
+    return [ctx.face(col.name, s, h, draw_for(col), count=ctx.component.count, shape="triangle",
+                     data={"colour": col.name, "fill": col.colour, "symbol": col.symbol}, label=col.name)
+            for col in p.colours]
+
+
+def _symbol(c: Canvas, kind: str, x: float, y: float, r: float) -> None:
+    style = dict(fill="#ffffff", stroke=INK, stroke_width=0.5)
+    if kind == "circle":
+        c.circle((x, y), r, **style)
+    elif kind == "ring":
+        c.circle((x, y), r, fill="none", stroke="#ffffff", stroke_width=r * 0.45)
+        c.circle((x, y), r * 1.25, fill="none", stroke=INK, stroke_width=0.35)
+    elif kind == "square":
+        c.rect(x - r * 0.9, y - r * 0.9, r * 1.8, r * 1.8, **style)
+    elif kind == "diamond":
+        c.polygon([(x, y - r * 1.25), (x + r * 1.25, y), (x, y + r * 1.25), (x - r * 1.25, y)], **style)
+    elif kind == "cross":
+        a, t = r * 1.2, r * 0.42
+        c.polygon([(x - t, y - a), (x + t, y - a), (x + t, y - t), (x + a, y - t), (x + a, y + t), (x + t, y + t),
+                   (x + t, y + a), (x - t, y + a), (x - t, y + t), (x - a, y + t), (x - a, y - t), (x - t, y - t)],
+                  **style)

@@ -1,0 +1,188 @@
+"""The design model: what a design.yaml may say, typed and documented.
+
+Every field has a description; `docs/design-format.md` is the reader's version of
+this file. Lengths are stored in mm. The model knows nothing of any game: games add
+meaning through registered generators (pnp.registry) and engines.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+
+from pnp.units import parse_length
+
+Length = Annotated[float, BeforeValidator(parse_length)]
+"""A physical length: '63mm', '6.3cm', '2.5in', '12pt' (stored in mm)."""
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+CARD_SIZES: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0),
+    "bridge": (57.0, 89.0),
+    "tarot": (70.0, 120.0),
+    "mini-euro": (45.0, 68.0),
+    "mini-usa": (41.0, 63.0),
+    "square": (70.0, 70.0),
+}
+
+LANGUAGES = ("en", "fr")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False, str_strip_whitespace=True)
+
+
+class Players(Strict):
+    min: int = Field(ge=1, description="Fewest players")
+    max: int = Field(ge=1, description="Most players")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return {"min": value, "max": value}
+        if isinstance(value, str):
+            m = re.fullmatch(r"\s*(\d+)\s*(?:-|–|to)\s*(\d+)\s*", value)
+            if m:
+                return {"min": int(m.group(1)), "max": int(m.group(2))}
+            if value.strip().isdigit():
+                return {"min": int(value), "max": int(value)}
+            raise ValueError(f"'{value}' is not a player count; expected a number or a range like 2-4")
+        return value
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Players":
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}; expected min <= max")
+        return self
+
+    def __str__(self) -> str:
+        return str(self.min) if self.min == self.max else f"{self.min}-{self.max}"
+
+
+Text = str | dict[str, str]
+"""Plain text, or one text per language: {en: ..., fr: ...}."""
+
+
+class Meta(Strict):
+    title: str = Field(description="The game's title")
+    author: str = Field("", description="Designer(s)")
+    year: int | None = Field(None, description="Year of the design")
+    players: Players = Field(description="Player count: a number or a range like 2-4")
+    play_time: str = Field("", description="Typical play time, e.g. '20-30 min'")
+    age: str = Field("", description="Minimum age, e.g. '8+'")
+    version: str = Field("1.0", description="Version of this design")
+    date: str = Field("", description="Date of this version (printed in the rulebook)")
+    languages: list[Literal["en", "fr"]] = Field(default_factory=lambda: ["en"], description="Rulebook languages")
+
+
+class PrintSettings(Strict):
+    paper: Literal["a4", "letter", "a3"] = Field("a4", description="Sheet size")
+    bleed: Length = Field(3.0, ge=0, description="Art extends this far beyond the trim")
+    safe_zone: Length = Field(3.0, ge=0, description="Text stays this far inside the trim")
+    gutter: Length | None = Field(
+        None, ge=0, description="Gap between the trims of neighbouring cards; default: the bleed"
+    )
+    duplex: Literal["long", "short", "none", "fold"] = Field("long", description="How backs are printed")
+    marks: Literal["crop", "cut", "none"] = Field("crop", description="Crop marks outside the trim, or full cut lines")
+
+    @property
+    def effective_gutter(self) -> float:
+        return self.bleed if self.gutter is None else self.gutter
+
+
+class Size(Strict):
+    width: Length = Field(gt=0)
+    height: Length = Field(gt=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            key = value.strip().lower()
+            if key in CARD_SIZES:
+                w, h = CARD_SIZES[key]
+                return {"width": f"{w}mm", "height": f"{h}mm"}
+            raise ValueError(
+                f"unknown size '{value}'; expected one of {', '.join(CARD_SIZES)} or {{width: 63mm, height: 88mm}}"
+            )
+        return value
+
+
+class FaceSource(Strict):
+    """Where a face's art comes from: a registered generator, a Jinja2 SVG template, or an SVG file."""
+
+    generate: str | None = Field(None, description="A registered generator, e.g. three_stars.card_back")
+    params: dict[str, Any] = Field(default_factory=dict, description="Parameters passed to the generator")
+    template: str | None = Field(None, description="Jinja2 SVG template (design folder, then templates/)")
+    svg: str | None = Field(None, description="A ready SVG file in the design folder")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "FaceSource":
+        given = [k for k in ("generate", "template", "svg") if getattr(self, k)]
+        if len(given) != 1:
+            found = ", ".join(given) if given else "none"
+            raise ValueError(f"found {found}; expected exactly one of generate, template or svg")
+        return self
+
+
+class Component(FaceSource):
+    kind: Literal["card", "board", "tile", "piece", "token", "aid"] = Field(description="What it is")
+    name: Text = Field("", description="Display name (per language allowed)")
+    shape: Literal["rect", "triangle", "hexagon", "circle"] = Field("rect", description="Cut shape")
+    size: Size | None = Field(None, description="Trim size; a preset (poker...) or {width, height}")
+    count: int = Field(1, ge=0, description="Copies of each face (a data table's count column overrides)")
+    bleed: Length | None = Field(None, ge=0, description="Overrides print.bleed for this component")
+    data: str | list[dict[str, Any]] | None = Field(
+        None, description="Data table: a CSV/YAML file or an inline list, one row per face"
+    )
+    back: FaceSource | None = Field(None, description="The shared back face")
+
+    @model_validator(mode="after")
+    def _table_needs_template(self) -> "Component":
+        if self.data is not None and not self.template:
+            raise ValueError("a data table is filled into a template; expected 'template:' beside 'data:'")
+        if (self.template or self.svg) and self.size is None:
+            raise ValueError("a template or SVG face needs its trim size; expected 'size:' (e.g. poker)")
+        return self
+
+    def display_name(self, lang: str = "en") -> str:
+        if isinstance(self.name, dict):
+            return self.name.get(lang) or next(iter(self.name.values()), "")
+        return self.name
+
+
+class Design(Strict):
+    game: str | None = Field(None, description="Registered game (rules engine, generators), e.g. three_stars")
+    meta: Meta
+    print: PrintSettings = Field(default_factory=PrintSettings)
+    rules: dict[str, Any] = Field(default_factory=dict, description="The rules' own numbers, stated once")
+    components: dict[str, Component] = Field(description="Components by id (lower-case, digits, '-')")
+
+    _folder: Path = PrivateAttr(default=Path("."))
+    _source: Any = PrivateAttr(default=None)
+
+    @field_validator("components")
+    @classmethod
+    def _ids(cls, value: dict[str, Component]) -> dict[str, Component]:
+        bad = [k for k in value if not ID_PATTERN.match(str(k))]
+        if bad:
+            raise ValueError(f"component id '{bad[0]}' is not a slug; expected lower-case letters, digits and '-'")
+        if not value:
+            raise ValueError("no components; expected at least one")
+        return value
+
+    @property
+    def folder(self) -> Path:
+        return self._folder
+
+    @property
+    def slug(self) -> str:
+        return self._folder.name
+
+    def bleed_of(self, component: Component) -> float:
+        return self.print.bleed if component.bleed is None else component.bleed

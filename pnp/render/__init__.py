@@ -1,0 +1,1 @@
+"""Rendering: faces (pnp.render.faces) drawn as SVG (pnp.render.svg)."""
