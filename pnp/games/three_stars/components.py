@@ -152,7 +152,7 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
             lx = sum(x for x, _ in pts) / len(pts)
             ly = sum(y for _, y in pts) / len(pts)
             c.text(lx, ly + 0.35 * s, str(reg.players), size=s, anchor="middle", weight="bold",
-                   fill="#000000", opacity="0.12")
+                   fill="#b9b9b9")
         for t in tris:
             c.polygon([to_mm(*pt) for pt in triangle_xy(t)], stroke="#555555", stroke_width=0.35)
         # region borders: edges between triangles of different regions, and the outer edge

@@ -1,0 +1,1 @@
+"""Layout: faces -> sheets (pnp.layout.sheets, pure placement data) -> PDF (pnp.layout.pdf)."""
