@@ -66,9 +66,9 @@ def render_design(design: Design, paper: str | None = None) -> BuiltDesign:
     from pnp.layout.pdf import render_pdf
     from pnp.layout.sheets import plan
 
-    components = design_faces(design)
-    svgs: dict[str, str] = {}
     report = ErrorReport()
+    components = design_faces(design, report)
+    svgs: dict[str, str] = {}
     for cf in components:
         for face in cf.fronts + ([cf.back] if cf.back else []):
             try:

@@ -17,7 +17,7 @@ from typing import Any, Union
 from pydantic import BaseModel, ValidationError
 
 from pnp import registry
-from pnp.errors import DesignError, ErrorReport
+from pnp.errors import DesignError, ErrorReport, display_path
 from pnp.model import Component, Design
 from pnp.yamlio import Document, Loc, load_yaml
 
@@ -75,17 +75,16 @@ def load_design(folder: Path) -> Design:
         report.add(path, doc.line(()), "the file does not hold a mapping of keys; expected 'meta:', "
                    "'print:' and 'components:' at the top level")
         report.raise_if_any()
+    _cross_check(doc, folder, report)  # runs on the raw data, so its problems join the model's
     try:
         design = Design.model_validate(doc.data)
     except ValidationError as exc:
         for err in exc.errors():
             report.add(path, doc.line(err["loc"]), describe_error(err, Design))
-        report.raise_if_any()
-        raise  # unreachable: a ValidationError always has errors
+    report.raise_if_any()
     design._folder = folder
     design._source = doc
-    _cross_check(design, doc, report)
-    report.raise_if_any()
+    _attach_params(design)
     return design
 
 
@@ -105,51 +104,78 @@ def load_designs(folders: list[Path]) -> list[Design]:
 # --- stage 3: cross-checks -------------------------------------------------------------
 
 
-def _cross_check(design: Design, doc: Document, report: ErrorReport) -> None:
+def _cross_check(doc: Document, folder: Path, report: ErrorReport) -> None:
+    """Checks the model cannot make alone: registered game and generators, generator params, files."""
     registry.discover()
-    if design.game and registry.get_game(design.game) is None:
-        report.add(doc.path, doc.line(("game",)), _unknown("game", design.game, registry.GAMES))
-    for cid, comp in design.components.items():
-        _check_source(design, doc, report, ("components", cid), comp)
-        if comp.back is not None:
-            _check_source(design, doc, report, ("components", cid, "back"), comp.back)
-        if comp.data is not None and isinstance(comp.data, str):
-            _check_file(design, doc, report, ("components", cid, "data"), comp.data, design.folder)
+    data = doc.data
+    game = data.get("game")
+    if isinstance(game, str) and registry.get_game(game) is None:
+        report.add(doc.path, doc.line(("game",)), _unknown("game", game, registry.GAMES))
+    components = data.get("components")
+    if not isinstance(components, dict):
+        return
+    for cid, comp in components.items():
+        if not isinstance(comp, dict):
+            continue
+        loc = ("components", cid)
+        _check_source(doc, folder, report, loc, comp)
+        if isinstance(comp.get("back"), dict):
+            _check_source(doc, folder, report, loc + ("back",), comp["back"])
+        if isinstance(comp.get("data"), str):
+            _check_file(doc, report, loc + ("data",), comp["data"], folder)
 
 
 def _unknown(what: str, name: str, known: dict) -> str:
+    """`unknown X 'name'; did you mean ...? expected one of: ...` (the same namespace only, if any)."""
+    space = name.split(".")[0] + "."
+    if "." in name and any(k.startswith(space) for k in known):
+        known = {k: v for k, v in known.items() if k.startswith(space)}
     hint = difflib.get_close_matches(name, list(known), n=1)
-    did = f"; did you mean '{hint[0]}'?" if hint else ""
+    did = f"; did you mean '{hint[0]}'?" if hint else ";"
     return f"unknown {what} '{name}'{did} expected one of: {', '.join(sorted(known)) or '(none)'}"
 
 
-def _check_source(design: Design, doc: Document, report: ErrorReport, loc: Loc, src) -> None:
-    if src.generate:
-        gen = registry.get_generator(src.generate)
+def _check_source(doc: Document, folder: Path, report: ErrorReport, loc: Loc, src: dict) -> None:
+    name = src.get("generate")
+    if isinstance(name, str):
+        gen = registry.get_generator(name)
+        params = src.get("params", {})
         if gen is None:
+            where = ".".join(str(p) for p in loc + ("generate",))
             report.add(doc.path, doc.line(loc + ("generate",)),
-                       _unknown("generator", src.generate, registry.GENERATORS))
-        elif gen.params is not None:
+                       f"{where}: " + _unknown("generator", name, registry.GENERATORS))
+        elif gen.params is not None and isinstance(params, dict):
             try:
-                src.params = gen.params.model_validate(src.params)
+                gen.params.model_validate(params)
             except ValidationError as exc:
                 for err in exc.errors():
                     report.add(doc.path, doc.line(loc + ("params",) + tuple(err["loc"])),
                                describe_error(err, gen.params, prefix=loc + ("params",)))
-        elif src.params:
+        elif gen.params is None and params:
             report.add(doc.path, doc.line(loc + ("params",)),
-                       f"generator '{src.generate}' takes no parameters; expected no 'params:'")
-    if src.template:
-        if find_template(src.template, design.folder) is None:
-            report.add(doc.path, doc.line(loc + ("template",)),
-                       f"template '{src.template}' not found; expected it in {design.folder}/ or {templates_dir()}/")
-    if src.svg:
-        _check_file(design, doc, report, loc + ("svg",), src.svg, design.folder)
+                       f"generator '{name}' takes no parameters; expected no 'params:'")
+    template = src.get("template")
+    if isinstance(template, str) and find_template(template, folder) is None:
+        report.add(doc.path, doc.line(loc + ("template",)),
+                   f"template '{template}' not found; expected it in {display_path(folder)}/, "
+                   f"{display_path(folder / 'templates')}/ or {display_path(templates_dir())}/")
+    if isinstance(src.get("svg"), str):
+        _check_file(doc, report, loc + ("svg",), src["svg"], folder)
 
 
-def _check_file(design: Design, doc: Document, report: ErrorReport, loc: Loc, name: str, folder: Path) -> None:
+def _check_file(doc: Document, report: ErrorReport, loc: Loc, name: str, folder: Path) -> None:
     if not (folder / name).is_file():
-        report.add(doc.path, doc.line(loc), f"file '{name}' not found; expected it in {folder}/")
+        report.add(doc.path, doc.line(loc), f"file '{name}' not found; expected it in {display_path(folder)}/")
+
+
+def _attach_params(design: Design) -> None:
+    """Replace each generator's raw params by its validated params model (already checked above)."""
+    for comp in design.components.values():
+        for src in (comp, comp.back):
+            if src is not None and src.generate:
+                gen = registry.get_generator(src.generate)
+                if gen is not None and gen.params is not None:
+                    src.params = gen.params.model_validate(src.params)
 
 
 def find_template(name: str, design_folder: Path) -> Path | None:
@@ -172,7 +198,8 @@ def describe_error(err: dict, root: type[BaseModel], prefix: Loc = ()) -> str:
         allowed = _allowed_keys(root, loc[:-1])
         hint = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
         did = f"; did you mean '{hint[0]}'?" if hint else ";"
-        return f"unknown key '{key}'{did} expected one of: {', '.join(allowed)}"
+        parent = ".".join(str(p) for p in prefix + loc[:-1])
+        return f"{parent + ': ' if parent else ''}unknown key '{key}'{did} expected one of: {', '.join(allowed)}"
     if kind == "missing":
         return f"{where}: missing; expected this key to be given"
     if kind in ("value_error", "assertion_error"):

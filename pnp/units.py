@@ -1,4 +1,4 @@
-"""Physical lengths: one parser for '63mm', '2.5in', '12pt', '1.2cm'. Everything inside pnp is mm."""
+"""Physical lengths: one parser for '63mm', '2.5in', '1/8in', '12pt', '1.2cm'. Everything inside pnp is mm."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 MM_PER_UNIT = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
 PT_PER_MM = 72.0 / 25.4
 
-_LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([a-zA-Z]*)\s*$")
+_LENGTH = re.compile(r"^\s*([+-]?(?:\d+/\d+|\d+(?:\.\d*)?|\.\d+))\s*([a-zA-Z]*)\s*$")
 
 EXPECTED = "a number with a unit, e.g. 63mm, 6.3cm, 2.5in or 12pt"
 
@@ -29,7 +29,14 @@ def parse_length(value: object) -> float:
     m = _LENGTH.match(value)
     if not m:
         raise UnitError(f"'{value}' is not a length; expected {EXPECTED}")
-    number, unit = float(m.group(1)), m.group(2).lower()
+    num, unit = m.group(1), m.group(2).lower()
+    if "/" in num:  # fractions, as US print specs write them: 1/8in
+        top, bottom = num.split("/")
+        if int(bottom) == 0:
+            raise UnitError(f"'{value}' divides by zero; expected {EXPECTED}")
+        number = int(top) / int(bottom)
+    else:
+        number = float(num)
     if not unit:
         if number == 0:
             return 0.0

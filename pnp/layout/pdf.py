@@ -40,7 +40,7 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
     cfg = cfg or load_config()
     fonts.register()
     buf = io.BytesIO()
-    c = Canvas(buf, invariant=1, pageCompression=1)
+    c = Canvas(buf, invariant=1, pageCompression=1, initialFontName=fonts.REGULAR, initialFontSize=7)
     c.setTitle(title)
     c.setAuthor(author)
     c.setSubject(subject)

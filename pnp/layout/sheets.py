@@ -233,8 +233,7 @@ def crop_marks(placed: list[Placed], p: Paper, cfg: LayoutConfig) -> list[Segmen
         return []
     xs = sorted({round(v, 4) for pl in placed for v in (pl.x, pl.x + pl.w)})
     ys = sorted({round(v, 4) for pl in placed for v in (pl.y, pl.y + pl.h)})
-    art = [pl.clip or (pl.x - pl.bleed, pl.y - pl.bleed, pl.x + pl.w + pl.bleed, pl.y + pl.h + pl.bleed)
-           for pl in placed]
+    art = [(pl.x - pl.bleed, pl.y - pl.bleed, pl.x + pl.w + pl.bleed, pl.y + pl.h + pl.bleed) for pl in placed]
     left = min(a[0] for a in art) - cfg.mark_gap
     right = max(a[2] for a in art) + cfg.mark_gap
     bottom = min(a[1] for a in art) - cfg.mark_gap

@@ -33,9 +33,11 @@ class ComponentFaces:
         return sum(f.count for f in self.fronts)
 
 
-def design_faces(design: Design) -> list[ComponentFaces]:
-    """Every component's faces, problems of all components reported together."""
-    report = ErrorReport()
+def design_faces(design: Design, report: ErrorReport | None = None) -> list[ComponentFaces]:
+    """Every component's faces. Problems go to `report` when given (the caller raises them
+    later with its own), else they are raised here, all together."""
+    own = report is None
+    report = ErrorReport() if report is None else report
     result = []
     for cid, comp in design.components.items():
         loc = ("components", cid)
@@ -50,7 +52,8 @@ def design_faces(design: Design) -> list[ComponentFaces]:
             if back is not None:
                 back.key = "back"
         result.append(ComponentFaces(cid, comp, fronts, back))
-    report.raise_if_any()
+    if own:
+        report.raise_if_any()
     return result
 
 

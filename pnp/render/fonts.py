@@ -28,6 +28,9 @@ def register() -> None:
     addMapping(REGULAR, 1, 0, BOLD)
     addMapping(REGULAR, 0, 1, ITALIC)
     addMapping(REGULAR, 1, 1, BOLD)
+    from reportlab.graphics import shapes
+
+    shapes.STATE_DEFAULTS["fontName"] = REGULAR  # else every drawing references a non-embedded Helvetica
     fmap = get_global_font_map()
     for family in ("DejaVu Sans", "DejaVuSans", "sans-serif", "Helvetica", "Arial"):
         fmap.register_font(family, rlgFontName=REGULAR)

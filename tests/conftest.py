@@ -1,0 +1,42 @@
+"""Shared fixtures: designs are built once per session into temporary folders and measured there."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pnp.build import build_designs
+
+ROOT = Path(__file__).resolve().parent.parent
+DESIGNS = ROOT / "designs"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+MM = 72 / 25.4  # points per mm
+
+
+@pytest.fixture(scope="session")
+def three_stars_a4(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("a4")
+    build_designs([str(DESIGNS / "three-stars")], out=out)
+    return out / "three-stars"
+
+
+@pytest.fixture(scope="session")
+def three_stars_letter(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("letter")
+    build_designs([str(DESIGNS / "three-stars")], out=out, paper="letter")
+    return out / "three-stars"
+
+
+@pytest.fixture
+def design_copy(tmp_path):
+    """Copy a design folder (from designs/ or tests/fixtures/) into tmp_path and return the copy."""
+
+    def copy(name: str) -> Path:
+        src = DESIGNS / name if (DESIGNS / name).is_dir() else FIXTURES / name
+        dst = tmp_path / "designs" / name
+        shutil.copytree(src, dst)
+        return dst
+
+    return copy

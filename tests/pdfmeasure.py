@@ -1,0 +1,66 @@
+"""Reading the produced PDFs the way a ruler would: where each face was placed, where the lines are."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pdfplumber
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+MM = 72 / 25.4
+
+
+@dataclass
+class Placement:
+    form: str
+    x: float  # pt, lower-left of the form's box after the page transform
+    y: float
+    width: float  # pt, the form's box size (trim + 2 * bleed)
+    height: float
+    rotated: bool
+
+
+def _mul(a, b):
+    a1, b1, c1, d1, e1, f1 = a
+    a2, b2, c2, d2, e2, f2 = b
+    return (a1 * a2 + b1 * c2, a1 * b2 + b1 * d2, c1 * a2 + d1 * c2, c1 * b2 + d1 * d2,
+            e1 * a2 + f1 * c2 + e2, e1 * b2 + f1 * d2 + f2)
+
+
+def placements(reader: PdfReader, page_index: int) -> list[Placement]:
+    """Every form XObject drawn on the page, with its box in page coordinates."""
+    page = reader.pages[page_index]
+    xobjects = page["/Resources"].get("/XObject", {})
+    ops = ContentStream(page.get_contents(), reader).operations
+    ctm = (1, 0, 0, 1, 0, 0)
+    stack = []
+    out = []
+    for operands, op in ops:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = _mul(tuple(float(v) for v in operands), ctm)
+        elif op == b"Do":
+            name = str(operands[0])
+            xo = xobjects[name].get_object()
+            x0, y0, x1, y1 = (float(v) for v in xo["/BBox"])
+            a, b, c, d, e, f = ctm
+            corners = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((x0, y0), (x1, y1))]
+            xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+            out.append(Placement(name, min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys), a < 0))
+    return out
+
+
+def page_lines(path, page_index: int) -> list[tuple[float, float, float, float]]:
+    """Straight lines drawn on the page itself (crop marks, cut lines), in pt, y up."""
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[page_index]
+        return [(ln["x0"], ln["y0"], ln["x1"], ln["y1"]) for ln in page.lines]
+
+
+def page_text(path, page_index: int) -> str:
+    with pdfplumber.open(path) as pdf:
+        return pdf.pages[page_index].extract_text() or ""
