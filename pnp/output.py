@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 
@@ -25,11 +26,16 @@ def replace_dir(path: Path, files: dict[str, bytes | str]) -> None:
     """Make `path` hold exactly `files` (name -> content): built aside, then swapped in."""
     path.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+
+    def put(item: tuple[str, bytes | str]) -> None:
+        target = staging / item[0]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(item[1].encode("utf-8") if isinstance(item[1], str) else item[1])
+
     try:
-        for name, data in files.items():
-            target = staging / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        # many small files: threads overlap the file-system latency (file I/O releases the GIL)
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            list(pool.map(put, files.items()))
         old = None
         if path.exists():
             old = path.with_name(f".{path.name}.old.{os.getpid()}")

@@ -21,6 +21,7 @@ from pnp.render import fonts
 from pnp.units import mm_to_pt as pt
 
 rl_config.shapeChecking = 0  # svglib builds many shapes; skip ReportLab's per-attribute validation
+rl_config.useA85 = 0  # binary streams: smaller files, no ASCII85 encoding pass
 
 GREY = Color(0.35, 0.35, 0.35)
 

@@ -1,0 +1,105 @@
+"""The command line and the build as a designer runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def invoke(*args, cwd: Path | None = None):
+    old = os.getcwd()
+    try:
+        if cwd:
+            os.chdir(cwd)
+        return CliRunner().invoke(main, [str(a) for a in args])
+    finally:
+        os.chdir(old)
+
+
+def test_two_builds_are_byte_identical(tmp_path):
+    for name in ("one", "two"):
+        result = invoke("build", ROOT / "designs" / "three-stars", "--out", tmp_path / name)
+        assert result.exit_code == 0, result.output
+    files_one = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    files_two = sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*") if p.is_file())
+    assert files_one == files_two and len(files_one) == 47 + 2
+    for rel in files_one:
+        assert (tmp_path / "one" / rel).read_bytes() == (tmp_path / "two" / rel).read_bytes(), rel
+
+
+def test_build_without_argument_builds_every_design_under_designs(tmp_path):
+    shutil.copytree(ROOT / "designs" / "three-stars", tmp_path / "designs" / "three-stars")
+    shutil.copytree(ROOT / "tests" / "fixtures" / "deck-csv", tmp_path / "designs" / "deck-csv")
+    result = invoke("build", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "output" / "three-stars" / "three-stars-a4.pdf").is_file()
+    assert (tmp_path / "output" / "deck-csv" / "deck-csv-a4.pdf").is_file()
+    assert "three-stars:" in result.output and "deck-csv:" in result.output
+
+
+def test_paper_option_names_the_pdf(tmp_path):
+    result = invoke("build", ROOT / "designs" / "three-stars", "--out", tmp_path, "--paper", "letter")
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in (tmp_path / "three-stars").glob("*.pdf")] == ["three-stars-letter.pdf"]
+    assert json.loads((tmp_path / "three-stars" / "manifest.json").read_text())["paper"] == "letter"
+
+
+def test_a_smaller_card_set_leaves_no_stale_svg(tmp_path, design_copy):
+    d = design_copy("three-stars")
+    out = tmp_path / "out"
+    assert invoke("build", d, "--out", out).exit_code == 0
+    assert len(list((out / "three-stars" / "svg").glob("placement-cards-*.svg"))) == 42
+    text = (d / "design.yaml").read_text().replace("params: {min: 1, max: 3}", "params: {min: 1, max: 2}")
+    (d / "design.yaml").write_text(text)
+    assert invoke("build", d, "--out", out).exit_code == 0
+    assert len(list((out / "three-stars" / "svg").glob("placement-cards-*.svg"))) == 21 + 1
+    assert not [p for p in (out / "three-stars").iterdir() if p.name.startswith(".")]
+
+
+def test_list_shows_components_with_counts():
+    result = invoke("list", ROOT / "designs" / "three-stars")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("three-stars  (3 Stars, Julien Grimard, 2019; 2-4 players)")
+    assert any("placement-cards" in line and "41 faces" in line and "41 copies" in line for line in lines)
+    assert any("pieces" in line and "4 faces" in line and "80 copies" in line for line in lines)
+
+
+@pytest.mark.parametrize("command", [[], ["build"], ["list"]])
+def test_every_command_explains_itself(command):
+    result = invoke(*command, "--help")
+    assert result.exit_code == 0
+    assert "Usage:" in result.output
+    assert len(result.output.splitlines()) > 5
+
+
+def test_data_table_deck_fills_the_template_per_row(tmp_path):
+    result = invoke("build", ROOT / "tests" / "fixtures" / "deck-csv", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "deck-csv"
+    entries = json.loads((out / "manifest.json").read_text())["components"]
+    cards = [e for e in entries if e["component"] == "cards"]
+    assert [(c["data"]["title"], c["count"]) for c in cards] == [("Fire & Ice", 2), ("Water", 1), ("Stone", 0),
+                                                                   ("Wind", 3)]
+    tokens = [e for e in entries if e["component"] == "tokens"]
+    assert [(t["data"]["label"], t["count"]) for t in tokens] == [("A", 3), ("B", 2)]
+    svg = (out / cards[0]["face"]).read_text()
+    assert "Fire &amp; Ice" in svg  # data is escaped, the SVG stays well-formed
+    assert 'width="69mm"' in svg and 'viewBox="-3 -3 69 94"' in svg
+    from pypdf import PdfReader
+
+    from pdfmeasure import placements
+
+    reader = PdfReader(out / "deck-csv-a4.pdf")
+    card_copies = sum(1 for i in range(len(reader.pages)) for p in placements(reader, i)
+                      if abs(p.width - 69 * 72 / 25.4) < 0.01)
+    assert card_copies == 2 * (2 + 1 + 0 + 3)  # fronts and their backs, Stone has count 0
