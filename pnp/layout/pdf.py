@@ -35,6 +35,15 @@ def parse_svg(svg_text: str):
     return drawing
 
 
+def parse_all(svgs: Mapping[str, str]) -> dict[str, object]:
+    """Every SVG face as a drawing; large sets are parsed on all cores."""
+    from pnp.parallel import pmap
+
+    keys = sorted(svgs)
+    fonts.register()
+    return dict(zip(keys, pmap(parse_svg, [svgs[k] for k in keys])))
+
+
 def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, author: str = "",
                subject: str = "", cfg: LayoutConfig | None = None, drawings: Mapping | None = None) -> bytes:
     """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text."""
@@ -47,7 +56,8 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
     c.setSubject(subject)
     c.setCreator("pnp")
     forms: dict[str, str] = {}
-    drawings = dict(drawings or {})
+    used = {pl.face for sheet in sheets for pl in sheet.placed}
+    drawings = dict(drawings) if drawings is not None else parse_all({k: svgs[k] for k in used})
     for sheet in sheets:
         c.setPageSize((pt(sheet.width), pt(sheet.height)))
         for pl in sheet.placed:

@@ -153,10 +153,13 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
     # Candidates: the design's gutter with crop marks outside the block, or cards abutting with
     # full cut lines (no room needed for marks). The one that puts more faces on a sheet wins;
     # on a tie, the design's gutter. Letter paper needs the second for 9 poker cards.
+    # A short-edge flip mirrors the rows about the sheet's middle, so the block must be centred on
+    # the whole sheet, with the footer's height kept free at the top too.
+    reserve = 2 * cfg.footer if duplex == "short" and cf.back is not None else cfg.footer
     best = None
     for g, edge in ((max(gutter, 0.0), cfg.mark_gap + cfg.mark_min), (0.0, 0.0)):
         for p in (base, base.turned()):
-            cols, rows = _grid_fit(w, h, g, b, p.width, p.height - cfg.footer, edge)
+            cols, rows = _grid_fit(w, h, g, b, p.width, p.height - reserve, edge)
             if cols * rows and (best is None or cols * rows > best[1] * best[2]):
                 best = (p, cols, rows, g)
     if best is None:
@@ -167,7 +170,7 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
     per = cols * rows
     block_w, block_h = cols * w + (cols - 1) * g, rows * h + (rows - 1) * g
     x0 = (p.width - block_w) / 2
-    y0 = cfg.footer + (p.height - cfg.footer - block_h) / 2
+    y0 = cfg.footer + (p.height - reserve - block_h) / 2
     copies = [(f, k) for f in faces for k in range(f.count)]
     fronts, backs = [], []
     n_sheets = math.ceil(len(copies) / per)
