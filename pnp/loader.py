@@ -126,13 +126,14 @@ def _cross_check(doc: Document, folder: Path, report: ErrorReport) -> None:
 
 
 def _unknown(what: str, name: str, known: dict) -> str:
-    """`unknown X 'name'; did you mean ...? expected one of: ...` (the same namespace only, if any)."""
+    """`unknown X 'name'; did you mean 'y'?` when one is close, else the list (same namespace, if any)."""
+    hint = difflib.get_close_matches(name, list(known), n=1)
+    if hint:
+        return f"unknown {what} '{name}'; did you mean '{hint[0]}'? expected a registered {what} name"
     space = name.split(".")[0] + "."
     if "." in name and any(k.startswith(space) for k in known):
         known = {k: v for k, v in known.items() if k.startswith(space)}
-    hint = difflib.get_close_matches(name, list(known), n=1)
-    did = f"; did you mean '{hint[0]}'?" if hint else ";"
-    return f"unknown {what} '{name}'{did} expected one of: {', '.join(sorted(known)) or '(none)'}"
+    return f"unknown {what} '{name}'; expected one of: {', '.join(sorted(known)) or '(none)'}"
 
 
 def _check_source(doc: Document, folder: Path, report: ErrorReport, loc: Loc, src: dict) -> None:
