@@ -32,6 +32,7 @@ class BuiltDesign:
     pdf: bytes = b""
     sheets: int = 0
     manifest: dict = field(default_factory=dict)
+    extra_files: dict[str, bytes | str] = field(default_factory=dict)  # more outputs, by path under the design's folder
 
 
 @dataclass
@@ -121,7 +122,10 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
     replace_dir(target / "svg", {name.removeprefix("svg/"): text for name, text in built.svgs.items()})
     write_atomic(target / built.pdf_name, built.pdf)
     write_atomic(target / "manifest.json", json.dumps(built.manifest, indent=2, ensure_ascii=False) + "\n")
-    files = [target / built.pdf_name, target / "manifest.json"] + [target / n for n in built.svgs]
+    for name, data in built.extra_files.items():
+        write_atomic(target / name, data)
+    files = ([target / built.pdf_name, target / "manifest.json"] + [target / n for n in built.extra_files]
+             + [target / n for n in built.svgs])
     faces = sum(len(cf.fronts) + (1 if cf.back else 0) for cf in built.components)
     copies = sum(cf.copies for cf in built.components)
     return BuildResult(built.design.slug, target, files, built.sheets, faces, copies)

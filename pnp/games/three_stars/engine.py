@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
-from pnp.errors import DesignError, ErrorReport
+from pnp.errors import ErrorReport
 from pnp.model import Design
 from pnp.registry import GeneratorContext, get_generator
 
@@ -233,7 +233,10 @@ class ThreeStarsGame(Game):
         self.colours = colour_names(design, players)
         self.max_turns = max_turns
         if not self.positions:
-            raise DesignError([])  # pragma: no cover - a board with no star is caught by the checks
+            report = ErrorReport()
+            _problem(design, ("components",), f"the board has no star position for {players} players; "
+                     "expected its regions to cover at least one whole star", report)
+            report.raise_if_any()
         cells = sorted(self.geometry.cells(players), key=repr)
         self.cells = cells
         bit = {c: 1 << i for i, c in enumerate(cells)}
@@ -408,10 +411,9 @@ class ThreeStarsState(State):
         if kind == "exchange":
             places, steals, _ = self._moves(p)
             if places or steals:
-                first = g.decode((places + steals)[0])
                 raise IllegalActionError(
                     f"{self._text(action)}: exchanging is allowed only when no card can place or steal; "
-                    f"expected e.g. {self._text((places + steals)[0])}" if first else "")
+                    f"expected e.g. {self._text((places + steals)[0])}")
             self.exchanges[p] += 1
         else:
             m = g.masks[c][s]
@@ -499,6 +501,7 @@ class ThreeStarsState(State):
         for p in range(g.players):
             out[f"pieces_needed:{g.colours[p]}"] = self.needed[p]
             out[f"exchanges:{g.colours[p]}"] = self.exchanges[p]
+            out[f"piece_shortages:{g.colours[p]}"] = self.shortages[p]
         return out
 
     def action_value(self, action: int) -> float:
