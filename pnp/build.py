@@ -32,6 +32,7 @@ class BuiltDesign:
     pdf: bytes = b""
     sheets: int = 0
     manifest: dict = field(default_factory=dict)
+    sheets_per_paper: dict[str, int] = field(default_factory=dict)
     extra_files: dict[str, bytes | str] = field(default_factory=dict)  # more outputs, by path under the design's folder
 
 
@@ -43,10 +44,13 @@ class BuildResult:
     sheets: int
     faces: int
     copies: int
+    paper: str = ""
+    sheets_per_paper: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> str:
+        per = " · ".join(f"{n} on {p.upper() if p != 'letter' else 'Letter'}" for p, n in self.sheets_per_paper.items())
         return (f"{self.slug}: {self.faces} faces, {self.copies} components on {self.sheets} sheets "
-                f"-> {self.out_dir}")
+                f"({per}) -> {self.out_dir}")
 
 
 def face_path(component_id: str, face: FaceSpec) -> str:
@@ -62,10 +66,10 @@ def select_designs(args: tuple[str, ...] | list[str]) -> list[Design]:
     return load_designs(folders)
 
 
-def render_design(design: Design, paper: str | None = None) -> BuiltDesign:
+def render_design(design: Design, paper: str | None = None, print_shop: bool = False) -> BuiltDesign:
     """Faces, SVG texts, sheets and PDF of one design, in memory."""
     from pnp.layout.pdf import render_pdf
-    from pnp.layout.sheets import plan
+    from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
 
     report = ErrorReport()
     components = design_faces(design, report)
@@ -77,15 +81,42 @@ def render_design(design: Design, paper: str | None = None) -> BuiltDesign:
             except DesignError as exc:
                 report.extend(exc)
     report.raise_if_any()
-    paper = paper or design.print.paper
-    pr = design.print
-    sheets = plan(components, paper, pr.duplex, pr.effective_gutter, face_path)
+    opts = SheetOptions.from_print(design.print, paper)
+    paper = opts.paper
+    sheets = plan(components, opts, face_path)
     meta = design.meta
     pdf = render_pdf(sheets, svgs, title=meta.title, author=meta.author,
                      subject=f"{meta.title} print-and-play sheets ({paper.upper()})")
-    built = BuiltDesign(design, components, svgs, f"{design.slug}-{paper}.pdf", pdf, len(sheets))
+    name = f"{design.slug}-{paper}{'-proof' if opts.proof else ''}.pdf"
+    built = BuiltDesign(design, components, svgs, name, pdf, len(sheets))
+    built.sheets_per_paper = sheets_needed(components, opts, face_path)
+    if print_shop:
+        shop = print_shop_sheets(components, face_path)
+        built.extra_files[f"{design.slug}-print-shop.pdf"] = render_pdf(
+            shop, svgs, title=meta.title, author=meta.author, subject=f"{meta.title}: one face per page")
     built.manifest = manifest(built, paper)
     return built
+
+
+def apply_overrides(designs: list[Design], overrides: dict) -> None:
+    """Command-line print options replace the designs' own (validated like the design file)."""
+    from pydantic import ValidationError
+
+    from pnp.loader import describe_error
+    from pnp.model import PrintSettings
+
+    given = {k: v for k, v in overrides.items() if v is not None}
+    if not given:
+        return
+    try:
+        parsed = PrintSettings.model_validate(given)
+    except ValidationError as exc:
+        report = ErrorReport()
+        for err in exc.errors():
+            report.add("command line", None, "--" + describe_error(err, PrintSettings).replace("_", "-", 1))
+        report.raise_if_any()
+    for design in designs:
+        design.print = design.print.model_copy(update={k: getattr(parsed, k) for k in given})
 
 
 def manifest(built: BuiltDesign, paper: str) -> dict:
@@ -128,18 +159,24 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
              + [target / n for n in built.svgs])
     faces = sum(len(cf.fronts) + (1 if cf.back else 0) for cf in built.components)
     copies = sum(cf.copies for cf in built.components)
-    return BuildResult(built.design.slug, target, files, built.sheets, faces, copies)
+    return BuildResult(built.design.slug, target, files, built.sheets, faces, copies, built.manifest["paper"],
+                       built.sheets_per_paper)
 
 
-def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
-                  paper: str | None = None) -> list[BuildResult]:
-    """Build every selected design; nothing is written unless all of them render."""
+def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"), paper: str | None = None,
+                  overrides: dict | None = None, print_shop: bool = False) -> list[BuildResult]:
+    """Build every selected design; nothing is written unless all of them render.
+
+    `overrides` are print settings from the command line (orientation, duplex, back_offset,
+    marks, proof) that replace the designs' own.
+    """
     designs = select_designs(args)
+    apply_overrides(designs, overrides or {})
     report = ErrorReport()
     built = []
     for design in designs:
         try:
-            built.append(render_design(design, paper))
+            built.append(render_design(design, paper, print_shop))
         except DesignError as exc:
             report.extend(exc)
     report.raise_if_any()

@@ -87,8 +87,24 @@ class PrintSettings(Strict):
     gutter: Length | None = Field(
         None, ge=0, description="Gap between the trims of neighbouring cards; default: the bleed"
     )
-    duplex: Literal["long", "short", "none", "fold"] = Field("long", description="How backs are printed")
+    orientation: Literal["auto", "portrait", "landscape"] = Field(
+        "auto", description="Sheet orientation; auto picks, per component, the one that wastes least")
+    duplex: Literal["long", "short", "none", "fold"] = Field(
+        "long", description="Backs: long-edge or short-edge duplex, none (separate sheets), fold (gutter-fold)")
+    back_offset: tuple[Length, Length] = Field(
+        (0.0, 0.0), description="Shift of back pages only [x, y], for printers whose duplex drifts")
     marks: Literal["crop", "cut", "none"] = Field("crop", description="Crop marks outside the trim, or full cut lines")
+    proof: bool = Field(False, description="Draw trim, bleed and safe-zone guides (never for the final print)")
+
+    @field_validator("back_offset", mode="before")
+    @classmethod
+    def _offset_text(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            parts = [p for p in value.replace(";", ",").split(",")]
+            if len(parts) != 2:
+                raise ValueError(f"'{value}' is not an offset; expected X,Y such as 0.5mm,-0.3mm")
+            return tuple(p.strip() for p in parts)
+        return value
 
     @property
     def effective_gutter(self) -> float:

@@ -19,6 +19,7 @@ class Placement:
     width: float  # pt, the form's box size (trim + 2 * bleed)
     height: float
     rotated: bool
+    clip: list[tuple[float, float]] | None = None  # the clip path in force, page coordinates (pt)
 
 
 def _mul(a, b):
@@ -34,15 +35,31 @@ def placements(reader: PdfReader, page_index: int) -> list[Placement]:
     xobjects = page["/Resources"].get("/XObject", {})
     ops = ContentStream(page.get_contents(), reader).operations
     ctm = (1, 0, 0, 1, 0, 0)
+    clip = None
     stack = []
     out = []
+    path: list[tuple[float, float]] = []
+
+    def page_xy(x, y):
+        a, b, c, d, e, f = ctm
+        return (a * x + c * y + e, b * x + d * y + f)
+
     for operands, op in ops:
         if op == b"q":
-            stack.append(ctm)
+            stack.append((ctm, clip))
         elif op == b"Q":
-            ctm = stack.pop()
+            ctm, clip = stack.pop()
         elif op == b"cm":
             ctm = _mul(tuple(float(v) for v in operands), ctm)
+        elif op == b"re":
+            x, y, w, h = (float(v) for v in operands)
+            path = [page_xy(x, y), page_xy(x + w, y), page_xy(x + w, y + h), page_xy(x, y + h)]
+        elif op == b"m":
+            path = [page_xy(float(operands[0]), float(operands[1]))]
+        elif op == b"l":
+            path.append(page_xy(float(operands[0]), float(operands[1])))
+        elif op in (b"W", b"W*"):
+            clip = list(path)
         elif op == b"Do":
             name = str(operands[0])
             xo = xobjects[name].get_object()
@@ -50,7 +67,7 @@ def placements(reader: PdfReader, page_index: int) -> list[Placement]:
             a, b, c, d, e, f = ctm
             corners = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((x0, y0), (x1, y1))]
             xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-            out.append(Placement(name, min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys), a < 0))
+            out.append(Placement(name, min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys), a < 0, clip))
     return out
 
 

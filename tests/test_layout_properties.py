@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from pnp.layout.sheets import load_config, plan
+from pnp.layout.sheets import SheetOptions, load_config, plan
 from pnp.model import Component
 from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces
@@ -28,7 +28,7 @@ def overlap(a, b, eps=1e-6):
        duplex=st.sampled_from(["long", "short"]), n=st.integers(1, 30))
 def test_grid_sheets_fit_do_not_overlap_and_backs_line_up(w, h, bleed, gutter, paper, duplex, n):
     cfg = load_config()
-    sheets = plan([deck(w, h, bleed, n)], paper, duplex, gutter, lambda c, f: f.key, cfg)
+    sheets = plan([deck(w, h, bleed, n)], SheetOptions(paper=paper, duplex=duplex, gutter=gutter), lambda c, f: f.key, cfg)
     fronts = [s for s in sheets if s.side == "front"]
     backs = [s for s in sheets if s.side == "back"]
     assert sum(len(s.placed) for s in fronts) == n
@@ -64,7 +64,7 @@ def test_triangles_tessellate_without_overlap(side, count, paper):
                                      "template": "x"})
     h = side * 3 ** 0.5 / 2
     faces = [FaceSpec("a", side, h, 0, paint=lambda: "", count=count, shape="triangle")]
-    sheets = plan([ComponentFaces("p", comp, faces, None)], paper, "long", 0, lambda c, f: f.key)
+    sheets = plan([ComponentFaces("p", comp, faces, None)], SheetOptions(paper=paper), lambda c, f: f.key)
     placed = [p for s in sheets for p in s.placed]
     assert len(placed) == count
     for s in sheets:

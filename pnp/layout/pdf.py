@@ -79,51 +79,132 @@ def _define_form(c: Canvas, key: str, drawing, n: int) -> str:
 
 
 def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg: LayoutConfig) -> None:
+    if sheet.trim_box:
+        c.setTrimBox(tuple(pt(v) for v in sheet.trim_box))
+    if sheet.bleed_box:
+        c.setBleedBox(tuple(pt(v) for v in sheet.bleed_box))
     for pl in sheet.placed:
         c.saveState()
-        if pl.clip:
-            x0, y0, x1, y1 = pl.clip
+        if pl.clip or pl.clip_poly:
             path = c.beginPath()
-            path.rect(pt(x0), pt(y0), pt(x1 - x0), pt(y1 - y0))
+            if pl.clip:
+                x0, y0, x1, y1 = pl.clip
+                path.rect(pt(x0), pt(y0), pt(x1 - x0), pt(y1 - y0))
+            else:
+                (fx, fy), *rest = pl.clip_poly
+                path.moveTo(pt(fx), pt(fy))
+                for x, y in rest:
+                    path.lineTo(pt(x), pt(y))
+                path.close()
             c.clipPath(path, stroke=0, fill=0)
         if pl.rotate:
             cx, cy = pt(pl.x + pl.w / 2), pt(pl.y + pl.h / 2)
             c.translate(cx, cy)
             c.rotate(pl.rotate)
             c.translate(-cx, -cy)
-        c.translate(pt(pl.x - pl.bleed), pt(pl.y - pl.bleed))
+        c.translate(pt(pl.x - pl.bleed * pl.scale), pt(pl.y - pl.bleed * pl.scale))
+        if pl.scale != 1:
+            c.scale(pl.scale, pl.scale)
         c.doForm(forms[pl.face])
         c.restoreState()
     c.setStrokeColor(black)
     c.setLineCap(0)
     if sheet.marks:
-        c.setLineWidth(cfg.mark_width / 25.4 * 72)
+        c.setLineWidth(pt(cfg.mark_width))
         for (x1, y1), (x2, y2) in sheet.marks:
             c.line(pt(x1), pt(y1), pt(x2), pt(y2))
     if sheet.cuts:
-        c.setLineWidth(cfg.cut_width / 25.4 * 72)
+        c.setLineWidth(pt(cfg.cut_width))
         for (x1, y1), (x2, y2) in sheet.cuts:
             c.line(pt(x1), pt(y1), pt(x2), pt(y2))
+    if sheet.folds:
+        c.saveState()
+        c.setLineWidth(0.6)
+        c.setDash(4, 3)
+        for (x1, y1), (x2, y2) in sheet.folds:
+            c.line(pt(x1), pt(y1), pt(x2), pt(y2))
+        c.restoreState()
+    if sheet.outlines:
+        c.saveState()
+        c.setLineWidth(0.8)
+        c.setStrokeColor(GUIDE_RED)
+        c.setDash(3, 2)
+        for poly in sheet.outlines:
+            path = c.beginPath()
+            path.moveTo(pt(poly[0][0]), pt(poly[0][1]))
+            for x, y in poly[1:]:
+                path.lineTo(pt(x), pt(y))
+            path.close()
+            c.drawPath(path, stroke=1, fill=0)
+        c.restoreState()
+    if sheet.proof:
+        _proof_guides(c, sheet)
     c.setFillColor(GREY)
     c.setFont(fonts.REGULAR, 7)
     for x, y, text in sheet.notes:
         c.drawString(pt(x), pt(y), text)
-    _footer(c, sheet, title, cfg)
+    if sheet.furniture:
+        _footer(c, sheet, title, cfg)
+
+
+GUIDE_RED = Color(0.85, 0.1, 0.1)
+GUIDE_BLUE = Color(0.1, 0.35, 0.9)
+GUIDE_GREEN = Color(0.0, 0.6, 0.3)
+
+
+def _proof_guides(c: Canvas, sheet: Sheet) -> None:
+    """Proof mode: trim (red), bleed (blue, dashed) and safe zone (green, dashed) of every face."""
+    c.saveState()
+    c.setLineWidth(0.4)
+    for pl in sheet.placed:
+        if pl.clip_poly:
+            path = c.beginPath()
+            path.moveTo(pt(pl.clip_poly[0][0]), pt(pl.clip_poly[0][1]))
+            for x, y in pl.clip_poly[1:]:
+                path.lineTo(pt(x), pt(y))
+            path.close()
+            c.setStrokeColor(GUIDE_RED)
+            c.setDash()
+            c.drawPath(path, stroke=1, fill=0)
+            continue
+        for colour, inset, dash in ((GUIDE_BLUE, -pl.bleed, (2, 1.5)), (GUIDE_RED, 0.0, None),
+                                    (GUIDE_GREEN, sheet.safe_zone, (1, 1.5))):
+            if inset < 0 and pl.bleed == 0:
+                continue
+            c.setStrokeColor(colour)
+            c.setDash(*dash) if dash else c.setDash()
+            c.rect(pt(pl.x + inset), pt(pl.y + inset), pt(pl.w - 2 * inset), pt(pl.h - 2 * inset), stroke=1, fill=0)
+    c.restoreState()
 
 
 def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
-    """Game, sheet and "print at 100%" beside a calibration ruler, in the band at the bottom."""
+    """Game, sheet and "print at 100%" beside a calibration ruler, in the band at the bottom.
+
+    A long sheet title is set smaller, then shortened with an ellipsis, so it never runs
+    into the ruler's label.
+    """
     base = cfg.footer / 2 - 1.2
     left = cfg.margin
-    c.setFillColor(black)
-    c.setFont(fonts.BOLD, 7.5)
-    c.drawString(pt(left), pt(base), title)
-    x = left + c.stringWidth(title, fonts.BOLD, 7.5) / 72 * 25.4 + 2.5
-    c.setFont(fonts.REGULAR, 7.5)
-    c.drawString(pt(x), pt(base), f"sheet {sheet.number} of {sheet.total} · {sheet.title}")
-    # ruler at the right: calibration length in 10 mm steps, alternately filled
     length = cfg.calibration
     rx = sheet.width - cfg.margin - length
+    label = "print at 100%"
+    label_x = rx - 2.5 - _mm(c.stringWidth(label, fonts.BOLD, 7.5))
+    room = label_x - 4 - left
+    text = f"sheet {sheet.number} of {sheet.total} · {sheet.title}"
+    size = 7.5
+    while size > 5.5 and _mm(c.stringWidth(title, fonts.BOLD, size) + c.stringWidth(text, fonts.REGULAR, size)) + 2.5 > room:
+        size -= 0.5
+    while text and _mm(c.stringWidth(title, fonts.BOLD, size) + c.stringWidth(text + "…", fonts.REGULAR, size)) + 2.5 > room:
+        text = text[:-1]
+    if text != f"sheet {sheet.number} of {sheet.total} · {sheet.title}":
+        text = text.rstrip() + "…"
+    c.setFillColor(black)
+    c.setFont(fonts.BOLD, size)
+    c.drawString(pt(left), pt(base), title)
+    x = left + _mm(c.stringWidth(title, fonts.BOLD, size)) + 2.5
+    c.setFont(fonts.REGULAR, size)
+    c.drawString(pt(x), pt(base), text)
+    # ruler at the right: calibration length in 10 mm steps, alternately filled
     ry = base - 0.2
     c.setLineWidth(0.5)
     c.setStrokeColor(black)
@@ -133,7 +214,15 @@ def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
         c.rect(pt(rx + i * length / steps), pt(ry), pt(length / steps), pt(2), stroke=1, fill=1)
     c.setFillColor(black)
     c.setFont(fonts.BOLD, 7.5)
-    label = "print at 100%"
     c.drawRightString(pt(rx - 2.5), pt(base), label)
     c.setFont(fonts.REGULAR, 6)
     c.drawCentredString(pt(rx + length / 2), pt(ry + 2.8), f"{length:g} mm: measure me")
+    if sheet.proof:
+        c.setFillColor(GUIDE_RED)
+        c.setFont(fonts.BOLD, 7)
+        c.drawString(pt(left), pt(sheet.height - 3.5), "PROOF: trim (red), bleed (blue) and safe zone (green) "
+                     "guides are drawn. Not for cutting.")
+
+
+def _mm(points: float) -> float:
+    return points / 72 * 25.4
