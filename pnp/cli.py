@@ -40,14 +40,31 @@ def main() -> None:
               show_default=True, help="Folder to write into; each design gets a subfolder.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None,
               help="Sheet size; overrides the design's print.paper.")
-def build(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
+@click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default=None,
+              help="Sheet orientation; auto picks what wastes least, per component.")
+@click.option("--duplex", type=click.Choice(["long", "short", "none", "fold"]), default=None,
+              help="Backs: long-edge or short-edge duplex, none (separate sheets to glue), fold (gutter-fold).")
+@click.option("--back-offset", default=None, metavar="X,Y",
+              help="Shift back pages by X,Y mm (e.g. 0.5,-0.3) for a printer whose duplex drifts.")
+@click.option("--marks", type=click.Choice(["crop", "cut", "none"]), default=None,
+              help="Crop marks outside the trim, full cut lines, or nothing.")
+@click.option("--proof", is_flag=True, default=None, help="Draw trim, bleed and safe-zone guides (-proof.pdf).")
+@click.option("--print-shop", is_flag=True, help="Also write <design>-print-shop.pdf: one face per page, "
+              "trim + bleed, TrimBox/BleedBox, backs after fronts.")
+def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: str | None, duplex: str | None,
+          back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool) -> None:
     """Build SVG faces, PDF print sheets and a manifest for each DESIGN.
 
-    DESIGN is a design folder, its design.yaml, or the name of a folder under designs/.
+    DESIGN is a design folder, its design.yaml, or the name of a folder under designs/;
+    with none, every design under ./designs. Options override the designs' print settings.
     """
     from pnp.build import build_designs
 
-    for result in build_designs(designs, out=out, paper=paper):
+    if back_offset is not None:  # plain numbers are mm here
+        back_offset = ",".join(p if any(c.isalpha() for c in p) else f"{p.strip()}mm" for p in back_offset.split(","))
+    overrides = {"orientation": orientation, "duplex": duplex, "back_offset": back_offset, "marks": marks,
+                 "proof": proof}
+    for result in build_designs(designs, out=out, paper=paper, overrides=overrides, print_shop=print_shop):
         click.echo(result.summary())
 
 
@@ -58,6 +75,56 @@ def list_(designs: tuple[str, ...]) -> None:
     from pnp.build import describe_designs
 
     click.echo(describe_designs(designs))
+
+
+@main.command()
+@click.argument("designs", nargs=-1)
+@click.option("-n", "--games", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Seeded random games per player count (0 skips the simulation check).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
+@click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True,
+              help="Players of the simulation check.")
+def validate(designs: tuple[str, ...], games: int, seed: int, agent: str) -> None:
+    """Check each DESIGN against its game's rules; exit 0 all pass, 1 a check fails, 2 bad input."""
+    from pnp.validate import exit_code, format_report, validate as run_validate
+
+    reports = run_validate(designs, games=games, seed=seed, agent=agent)
+    click.echo(format_report(reports))
+    sys.exit(exit_code(reports))
+
+
+@main.command()
+@click.argument("game")
+@click.option("-n", "--games", type=click.IntRange(min=1), default=200, show_default=True, help="Games to play.")
+@click.option("--players", type=int, default=None, help="Player count; default the design's fewest.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game (game i: seed+i).")
+@click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable results.")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the game-length histogram and seat win rates as SVG.")
+def simulate(game: str, games: int, players: int | None, seed: int, agent: str, as_json: bool,
+             plot: Path | None) -> None:
+    """Play seeded games of GAME (a design folder or its name) and report the statistics."""
+    from pnp.simulate import run
+
+    click.echo(run(game, games, players, seed, agent, as_json, plot))
+
+
+@main.command()
+@click.argument("designs", nargs=-1)
+@click.option("--lang", type=click.Choice(["fr", "en"]), default=None,
+              help="Only this language; default every language in the design's meta.languages.")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Folder to write into; each design gets a subfolder.")
+def rules(designs: tuple[str, ...], lang: str | None, out: Path) -> None:
+    """Compile the rulebook PDFs of each DESIGN from its rules.<lang>.md.
+
+    Writes OUT/<design>/<design>-rules-<lang>.pdf (pnp build writes them too).
+    """
+    from pnp.rulebook import build_rulebooks
+
+    for path in build_rulebooks(designs, out=out, lang=lang):
+        click.echo(str(path))
 
 
 if __name__ == "__main__":  # pragma: no cover

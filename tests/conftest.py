@@ -15,6 +15,16 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MM = 72 / 25.4  # points per mm
 
 
+def stars_numbers() -> dict:
+    """Numbers the 3 Stars tests check against, read from the design (stated there once)."""
+    import yaml
+
+    d = yaml.safe_load((DESIGNS / "three-stars" / "design.yaml").read_text(encoding="utf-8"))
+    pieces = d["components"]["pieces"]
+    return {"per_colour": pieces["count"], "colours": len(pieces["params"]["colours"]),
+            "pieces": pieces["count"] * len(pieces["params"]["colours"])}
+
+
 @pytest.fixture(scope="session")
 def three_stars_a4(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("a4")

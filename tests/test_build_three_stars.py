@@ -10,7 +10,10 @@ import pytest
 from lxml import etree
 from pypdf import PdfReader
 
+from conftest import stars_numbers
 from pdfmeasure import MM, page_lines, page_text, placements
+
+N = stars_numbers()
 
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
@@ -38,10 +41,10 @@ def test_manifest_lists_every_component_instance(three_stars_a4):
     for e in entries:
         by_component.setdefault(e["component"], 0)
         by_component[e["component"]] += e["count"]
-    assert by_component == {"placement-cards": 41, "board": 1, "pieces": 80}
+    assert by_component == {"placement-cards": 41, "board": 1, "pieces": N["pieces"]}
     pieces = [e for e in entries if e["component"] == "pieces"]
     assert [p["data"]["colour"] for p in pieces] == ["blue", "red", "yellow", "green"]
-    assert all(p["count"] == 20 and p["shape"] == "triangle" for p in pieces)
+    assert all(p["count"] == N["per_colour"] and p["shape"] == "triangle" for p in pieces)
     for e in entries:
         assert (three_stars_a4 / e["face"]).is_file()
 
@@ -66,8 +69,7 @@ def test_one_svg_per_distinct_face_with_declared_mm_size(three_stars_a4):
 @pytest.mark.parametrize("fixture,size", [("three_stars_a4", A4), ("three_stars_letter", LETTER)])
 def test_pages_are_exactly_the_paper_size(request, fixture, size):
     out = request.getfixturevalue(fixture)
-    pdf = next(out.glob("*.pdf"))
-    assert pdf.name == f"three-stars-{'a4' if size == A4 else 'letter'}.pdf"
+    pdf = out / f"three-stars-{'a4' if size == A4 else 'letter'}.pdf"
     reader = PdfReader(pdf)
     for page in reader.pages:
         w, h = float(page.mediabox.width), float(page.mediabox.height)
@@ -97,7 +99,7 @@ def test_nine_cards_per_a4_sheet_and_fronts_alternate_with_backs(three_stars_a4)
 @pytest.mark.parametrize("fixture", ["three_stars_a4", "three_stars_letter"])
 def test_card_trims_sit_where_the_crop_marks_say(request, fixture):
     out = request.getfixturevalue(fixture)
-    pdf = next(out.glob("*.pdf"))
+    pdf = out / f"three-stars-{fixture.rsplit('_', 1)[1]}.pdf"
     reader = PdfReader(pdf)
     for i, cards in _card_pages(reader):
         trims = [(p.x + 3 * MM, p.y + 3 * MM, p.x + p.width - 3 * MM, p.y + p.height - 3 * MM) for p in cards]
@@ -131,7 +133,7 @@ def test_a4_crop_marks_stay_outside_every_trim_and_bleed(three_stars_a4):
 @pytest.mark.parametrize("fixture", ["three_stars_a4", "three_stars_letter"])
 def test_back_sheets_mirror_their_fronts_columns(request, fixture):
     out = request.getfixturevalue(fixture)
-    reader = PdfReader(next(out.glob("*.pdf")))
+    reader = PdfReader(out / f"three-stars-{fixture.rsplit('_', 1)[1]}.pdf")
     pages = _card_pages(reader)
     tol = 0.1 * MM
     for (fi, front), (bi, back) in zip(pages[0::2], pages[1::2]):
@@ -166,7 +168,7 @@ def test_pieces_are_tessellated_with_cut_lines(three_stars_a4):
     pages = {i: [p for p in placements(reader, i) if abs(p.width - side) < 0.01 and abs(p.height - height) < 0.01]
              for i in range(len(reader.pages))}
     pages = {i: pl for i, pl in pages.items() if pl}
-    assert sum(len(pl) for pl in pages.values()) == 80
+    assert sum(len(pl) for pl in pages.values()) == N["pieces"]
     for i, pl in pages.items():
         ups = [p for p in pl if not p.rotated]
         downs = [p for p in pl if p.rotated]

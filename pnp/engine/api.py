@@ -135,3 +135,7 @@ class Game(ABC):
     @property
     def num_players(self) -> int:
         return self.info.num_players
+
+    def player_name(self, player: int) -> str:
+        """A seat's name for reports (games override it, e.g. with a colour)."""
+        return f"seat {player + 1}"

@@ -32,15 +32,21 @@ leaves open are marked *decision*):
   stolen). A move completing two stars at once scores both (*decision*). Stars are
   scored once.
 * Winning: the mover wins on reaching `stars_to_win` stars. Otherwise, after a scoring
-  move, the mover wins when no opponent can still reach `stars_to_win` (*decision*, the
-  seed's blocking rule made exact): a star position is *available* to player q when
-  none of its cells is reserved by another player; q can still reach the target iff
+  move (only scoring changes reservations), a player wins when no opponent of theirs can
+  still reach `stars_to_win` (*decision*, the seed's blocking rule made exact): a star
+  position is *available* to player q when none of its cells is reserved by another
+  player; q can still reach the target iff
   `scored(q) + (available positions q has not scored) >= stars_to_win`. This is exact
   for the board alone: any set of available positions can be completed together by q
-  (shared cells would simply all be q's), so no compatibility test is needed; piece
-  supply is ignored here (the validator checks separately that pieces suffice).
-* A game that reaches `max_turns` player turns (default 1000, a safety cap, not a rule
-  of the game) ends as a draw, counted in the metric `unfinished`.
+  (shared cells would simply all be q's), so no pairwise-compatibility test is needed;
+  piece supply is ignored here (the validator checks separately that pieces suffice).
+  The mover is checked first (so when nobody can reach the target any more, the mover
+  wins); with 3-4 players, when the move leaves exactly one other player able to reach
+  the target, that player wins.
+* A game ends as a draw, counted in the metric `unfinished` (*decisions*, not rules of the
+  seed): when no player has any card move left with any card of the game (pieces all
+  used up and nothing to place on: the board can never change again; also counted in
+  `stalled`), or at `max_turns` player turns (default 5000, a safety cap).
 * Results: 1 for the winner, 0 for everyone else (a draw gives 0 to all).
 
 Action encoding (S star positions of the player count, C distinct cards):
@@ -57,12 +63,14 @@ from typing import Any, Protocol
 
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.errors import ErrorReport
+from pnp.games.three_stars.components import board_geometry
+from pnp.games.three_stars.geometry import Board, star_triangles
 from pnp.model import Design
 from pnp.registry import GeneratorContext, get_generator
 
 CARD_GENERATOR = "three_stars.placements"
 PIECE_GENERATOR = "three_stars.pieces"
-DEFAULT_MAX_TURNS = 1000
+DEFAULT_MAX_TURNS = 5000
 
 Cell = Hashable
 Centre = tuple[int, int]
@@ -104,11 +112,8 @@ def board_geometry_for(generator_name: str):
 class TriangleGeometry:
     """The standard board: triangles of a triangular lattice (see geometry.py)."""
 
-    def __init__(self, board):
-        from pnp.games.three_stars.geometry import star_triangles
-
+    def __init__(self, board: Board):
         self.board = board
-        self._star = star_triangles
 
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted({r.players for r in self.board.regions}))
@@ -117,7 +122,7 @@ class TriangleGeometry:
         return self.board.star_positions(players)
 
     def star_cells(self, centre: Centre) -> tuple[Cell, ...]:
-        return self._star(centre)
+        return star_triangles(centre)
 
     def cells(self, players: int) -> frozenset:
         return self.board.triangles(players)
@@ -125,8 +130,6 @@ class TriangleGeometry:
 
 @board_geometry_for("three_stars.board")
 def _triangle_board(params) -> BoardGeometry:
-    from pnp.games.three_stars.components import board_geometry
-
     return TriangleGeometry(board_geometry(params))
 
 
@@ -224,10 +227,14 @@ def colour_names(design: Design, players: int) -> list[str]:
 class ThreeStarsGame(Game):
     """3 Stars for a design at a player count; precomputes every card's cells on every star."""
 
-    def __init__(self, design: Design, players: int, max_turns: int = DEFAULT_MAX_TURNS):
+    def __init__(self, design: Design, players: int, max_turns: int = DEFAULT_MAX_TURNS,
+                 pieces: int | None = None):
+        """`pieces` overrides rules.pieces_per_player (e.g. to measure how many a colour would need)."""
         self.design = design
         self.players = players
         self.rules = read_rules(design)
+        if pieces is not None:
+            self.rules = Rules(self.rules.hand_size, self.rules.stars_to_win, pieces, self.rules.star_positions)
         self.geometry = design_geometry(design)
         self.positions: tuple[Centre, ...] = tuple(self.geometry.star_positions(players))
         self.colours = colour_names(design, players)
@@ -310,6 +317,9 @@ class ThreeStarsGame(Game):
     def card_text(self, c: int) -> str:
         return f"card {self.card_numbers[c]} [{','.join(map(str, self.card_positions[c]))}]"
 
+    def player_name(self, player: int) -> str:
+        return self.colours[player]
+
     def new_initial_state(self) -> "ThreeStarsState":
         return ThreeStarsState(self)
 
@@ -319,7 +329,7 @@ class ThreeStarsState(State):
 
     __slots__ = ("game", "own", "occupied", "reserved", "scored", "scores", "hands", "deck", "deck_n",
                  "discard", "discard_n", "queue", "player", "winner", "over", "turns", "_history",
-                 "exchanges", "shortages", "needed", "double_stars", "by_blocking")
+                 "exchanges", "shortages", "needed", "double_stars", "by_blocking", "stalled")
 
     def __init__(self, game: ThreeStarsGame):
         self.game = game
@@ -345,6 +355,7 @@ class ThreeStarsState(State):
         self.needed = [0] * n
         self.double_stars = 0
         self.by_blocking = False
+        self.stalled = False
         self._settle()
 
     # --- API ----------------------------------------------------------------------------
@@ -406,20 +417,24 @@ class ThreeStarsState(State):
         if c not in hand:
             raise IllegalActionError(f"{self._text(action)}: {g.colours[p]} does not hold {g.card_text(c)}")
         supply = g.rules.pieces_per_player - self.own[p].bit_count()
-        if supply < g.max_card_size:
-            self._note_shortage(p, supply)
         if kind == "exchange":
             places, steals, _ = self._moves(p)
             if places or steals:
                 raise IllegalActionError(
                     f"{self._text(action)}: exchanging is allowed only when no card can place or steal; "
                     f"expected e.g. {self._text((places + steals)[0])}")
+            if supply < g.max_card_size:
+                self._note_shortage(p, supply)
             self.exchanges[p] += 1
+            if self._frozen():
+                self.over = self.stalled = True
         else:
             m = g.masks[c][s]
             why = self._illegal_reason(p, kind, m, supply)
             if why:
                 raise IllegalActionError(f"{self._text(action)}: {why}")
+            if supply < g.max_card_size:
+                self._note_shortage(p, supply)
             if kind == "place":
                 self.own[p] |= m
                 self.occupied |= m
@@ -475,6 +490,7 @@ class ThreeStarsState(State):
         new.needed = self.needed[:]
         new.double_stars = self.double_stars
         new.by_blocking = self.by_blocking
+        new.stalled = self.stalled
         return new
 
     def history(self) -> list[int]:
@@ -497,6 +513,7 @@ class ThreeStarsState(State):
             "double_stars": self.double_stars,
             "won_by_blocking": int(self.by_blocking),
             "unfinished": int(self.over and self.winner < 0),
+            "stalled": int(self.stalled),
         }
         for p in range(g.players):
             out[f"pieces_needed:{g.colours[p]}"] = self.needed[p]
@@ -508,8 +525,9 @@ class ThreeStarsState(State):
         """Greedy heuristic: the mover's gain in star potential plus the opponents' loss.
 
         A star's potential for a player is 0 when another player holds or reserved one of
-        its cells, else (own cells)^2, plus 100 when complete. Exchanges value 0 (the
-        least-used card size is kept: smaller cards are discarded first).
+        its cells, else (own cells)^2, plus 100 when complete; completing a star therefore
+        dominates, then advancing own stars, and steals score by the opponents' lost
+        potential (blocking). An exchange discards the smallest card (value -size).
         """
         g = self.game
         kind, c, s = g.decode(action)
@@ -562,6 +580,21 @@ class ThreeStarsState(State):
                     else:
                         short = True
         return places, steals, short
+
+    def _frozen(self) -> bool:
+        """Whether no player can ever place or steal again, whatever cards they draw."""
+        g = self.game
+        occupied = self.occupied
+        for p in range(g.players):
+            supply = g.rules.pieces_per_player - self.own[p].bit_count()
+            stealable = occupied & ~self.own[p] & ~self.reserved
+            for c, row in enumerate(g.masks):
+                if g.card_sizes[c] > supply:
+                    continue
+                for m in row:
+                    if not m & occupied or m & stealable == m:
+                        return False
+        return True
 
     def _note_shortage(self, p: int, supply: int) -> None:
         """Count a turn where a card move was legal on the board but the player lacked the pieces."""
@@ -618,8 +651,12 @@ class ThreeStarsState(State):
         target = g.rules.stars_to_win
         if self.scores[p] >= target:
             self.winner, self.over = p, True
-        elif all(not self.can_reach(q) for q in range(g.players) if q != p):
-            self.winner, self.over, self.by_blocking = p, True, True
+        else:
+            reach = [q for q in range(g.players) if self.can_reach(q)]
+            if not [q for q in reach if q != p]:
+                self.winner, self.over, self.by_blocking = p, True, True
+            elif len(reach) == 1:  # the mover shut itself and the rest out, all but one other player
+                self.winner, self.over, self.by_blocking = reach[0], True, True
         if self.over:
             self.queue.clear()
 

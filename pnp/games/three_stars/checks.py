@@ -1,0 +1,183 @@
+"""3 Stars completeness checks, run by `pnp validate`.
+
+Every check compares the components (as their generators produce them) against the
+rule numbers stated once under the design's `rules:` and the seed's definitions:
+
+* cards: exactly every arrangement of `card_positions` (default [1, 3], the seed's
+  "all arrangements of 1 to 3 pieces on a star") positions, each once;
+* every card can be placed somewhere on the board of each player count;
+* star positions per player count equal `rules.star_positions`;
+* pieces: the printed count per colour equals `rules.pieces_per_player`, and there is a
+  colour for every seat;
+* the deck can fill every hand;
+* by seeded random simulation (default 200 games per player count): every game ends
+  (a win, not the engine's turn cap) and no colour ever runs short of pieces.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pnp.engine import player_counts
+from pnp.engine.agents import make_agent
+from pnp.engine.playout import play
+from pnp.games.three_stars.engine import (
+    PIECE_GENERATOR, ThreeStarsGame, design_cards, design_geometry, read_rules,
+)
+from pnp.games.three_stars.geometry import placements
+from pnp.model import Design
+from pnp.validate import CheckResult
+
+SHOW = 12  # most arrangements named in one message
+
+
+def _arr(pos: tuple[int, ...]) -> str:
+    return "[" + ",".join(map(str, pos)) + "]"
+
+
+def _names(items) -> str:
+    items = list(items)
+    more = f" and {len(items) - SHOW} more" if len(items) > SHOW else ""
+    return ", ".join(_arr(p) for p in items[:SHOW]) + more
+
+
+def check_cards(design: Design) -> CheckResult:
+    lo, hi = design.rules.get("card_positions", [1, 3])
+    expected = placements(lo, hi)
+    have = Counter()
+    for face in design_cards(design):
+        have[tuple(sorted(face.positions))] += face.count
+    missing = [p for p in expected if p not in have]
+    doubled = [p for p in expected if have[p] > 1]
+    extra = [p for p in have if p not in set(expected)]
+    what = f"every arrangement of {lo}-{hi} positions on a star"
+    if not (missing or doubled or extra):
+        return CheckResult("cards", True, f"{sum(have.values())} cards: {what}, each once")
+    details = []
+    if missing:
+        details.append(f"missing {len(missing)}: {_names(missing)}")
+    if doubled:
+        details.append(f"more than once {len(doubled)}: " + ", ".join(
+            f"{_arr(p)} x{have[p]}" for p in doubled[:SHOW]) + (" ..." if len(doubled) > SHOW else ""))
+    if extra:
+        details.append(f"not {lo}-{hi} positions {len(extra)}: {_names(extra)}")
+    return CheckResult("cards", False, f"the card set is not {what} ({len(expected)} cards), each once",
+                       details)
+
+
+def check_board(design: Design, rules) -> list[CheckResult]:
+    geo = design_geometry(design)
+    counts = player_counts(design)
+    results = []
+    problems, fits = [], []
+    for n in counts:
+        positions = geo.star_positions(n)
+        want = rules.star_positions.get(n)
+        if want is None:
+            problems.append(f"{n} players: {len(positions)} star positions; rules.star_positions states none")
+        elif len(positions) != want:
+            problems.append(f"{n} players: {len(positions)} star positions; rules.star_positions says {want}")
+        # a card fits a star position when every cell it marks is on the active board
+        cells = geo.cells(n)
+        stars = [geo.star_cells(v) for v in positions]
+        unplaceable = [pos for pos in placements(1, 6) if not any(all(s[k] in cells for k in pos) for s in stars)]
+        fits.append((n, len(positions), unplaceable))
+    found = ", ".join(f"{n}: {k}" for n, k, _ in fits)
+    if problems:
+        results.append(CheckResult("star positions", False, "the board does not match rules.star_positions",
+                                   problems))
+    else:
+        results.append(CheckResult("star positions", True, f"per player count as stated ({found})"))
+    bad = [f"{n} players: no star position for {_names(u)}" for n, _, u in fits if u]
+    results.append(CheckResult("placement", not bad, "every card can be placed on each player count's board"
+                               if not bad else "some cards cannot be placed anywhere", bad))
+    if rules.stars_to_win > min((k for _, k, _ in fits), default=0):
+        results.append(CheckResult("stars to win", False, f"rules.stars_to_win is {rules.stars_to_win} but a "
+                                   "board has fewer star positions"))
+    return results
+
+
+def check_pieces(design: Design, rules) -> CheckResult:
+    found = [c for c in design.components.values() if c.generate == PIECE_GENERATOR]
+    if not found:
+        return CheckResult("pieces", False, f"no pieces component; expected one with generate: {PIECE_GENERATOR}")
+    comp = found[0]
+    problems = []
+    if comp.count != rules.pieces_per_player:
+        problems.append(f"the pieces component prints {comp.count} per colour but rules.pieces_per_player "
+                        f"is {rules.pieces_per_player}")
+    colours = len(comp.params.colours)
+    if colours < design.meta.players.max:
+        problems.append(f"{colours} colours for up to {design.meta.players.max} players")
+    if problems:
+        return CheckResult("pieces", False, "; ".join(problems))
+    return CheckResult("pieces", True, f"{comp.count} per colour as stated, {colours} colours")
+
+
+def check_deck(design: Design, rules) -> CheckResult:
+    deck = sum(f.count for f in design_cards(design))
+    need = design.meta.players.max * rules.hand_size
+    ok = deck > need
+    return CheckResult("deck", ok, f"{deck} cards for {design.meta.players.max} hands of {rules.hand_size}"
+                       + ("" if ok else f"; expected more than {need} cards"))
+
+
+def check_simulation(design: Design, rules, games: int, seed: int, agent: str = "random") -> CheckResult:
+    """Seeded playouts per player count: every game ends and no colour runs short of pieces.
+
+    When a colour runs short, the same seeds are replayed with unlimited pieces to tell
+    how many pieces a colour would have needed.
+    """
+    problems, summary = [], []
+    for n in player_counts(design):
+        game = ThreeStarsGame(design, n)
+        agents = [make_agent(agent) for _ in range(n)]
+        unfinished = stalled = 0
+        short: Counter = Counter()
+        lengths = []
+        for i in range(games):
+            res = play(game, agents, seed + i)
+            lengths.append(res.length)
+            unfinished += res.metrics["unfinished"] - res.metrics["stalled"]
+            stalled += res.metrics["stalled"]
+            for colour in game.colours:
+                if res.metrics[f"piece_shortages:{colour}"]:
+                    short[colour] += 1
+        if stalled:
+            problems.append(f"{n} players: {stalled} of {games} games stalled: no player could place or steal "
+                            "any more, whatever the cards")
+        if unfinished:
+            problems.append(f"{n} players: {unfinished} of {games} games did not end within {game.max_turns} turns")
+        peak = _pieces_needed(design, n, games, seed, agent) if short else 0
+        for colour in game.colours:
+            if short[colour]:
+                problems.append(f"{n} players: {colour} ran short of pieces in {short[colour]} of {games} games "
+                                f"(has {rules.pieces_per_player})")
+        if short:
+            problems.append(f"{n} players: with unlimited pieces, a colour needed up to {peak} in the same games")
+        summary.append(f"{n} players: {games} games ended, mean {sum(lengths) / len(lengths):.0f} turns, "
+                       f"no colour short of its {rules.pieces_per_player} pieces")
+    if problems:
+        return CheckResult("simulation", False, f"seeded {agent} games (seeds {seed}..{seed + games - 1}) "
+                           "show problems", problems)
+    return CheckResult("simulation", True, f"{games} seeded {agent} games per player count", summary)
+
+
+def _pieces_needed(design: Design, players: int, games: int, seed: int, agent: str) -> int:
+    """Most pieces any colour had on the board in the same seeded games with unlimited pieces."""
+    game = ThreeStarsGame(design, players, pieces=len(ThreeStarsGame(design, players).cells))
+    agents = [make_agent(agent) for _ in range(players)]
+    peak = 0
+    for i in range(games):
+        m = play(game, agents, seed + i).metrics
+        peak = max([peak] + [m[f"pieces_needed:{c}"] for c in game.colours])
+    return peak
+
+
+def run_checks(design: Design, games: int = 200, seed: int = 1, agent: str = "random") -> list[CheckResult]:
+    rules = read_rules(design)
+    results = [check_cards(design), *check_board(design, rules), check_pieces(design, rules),
+               check_deck(design, rules)]
+    if games > 0:
+        results.append(check_simulation(design, rules, games, seed, agent))
+    return results
