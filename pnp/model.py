@@ -197,6 +197,11 @@ class Design(Strict):
         return self._folder
 
     @property
+    def source(self):
+        """The parsed design.yaml (pnp.yamlio.Document): `.path`, `.line(loc)` for messages citing file:line."""
+        return self._source
+
+    @property
     def slug(self) -> str:
         return self._folder.name
 

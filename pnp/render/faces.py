@@ -46,7 +46,7 @@ def design_faces(design: Design, report: ErrorReport | None = None) -> list[Comp
         if comp.back is not None:
             backs = _faces(design, cid, comp, comp.back, loc + ("back",), report)
             if len(backs) != 1 and not report:
-                report.add(design._source.path, design._source.line(loc + ("back",)),
+                report.add(design.source.path, design.source.line(loc + ("back",)),
                            f"the back makes {len(backs)} faces; expected exactly one shared back")
             back = backs[0] if backs else None
             if back is not None:
@@ -60,7 +60,7 @@ def design_faces(design: Design, report: ErrorReport | None = None) -> list[Comp
 def _faces(design: Design, cid: str, comp: Component, src: FaceSource, loc: tuple,
            report: ErrorReport) -> list[FaceSpec]:
     bleed = design.bleed_of(comp)
-    doc = design._source
+    doc = design.source
     if src.generate:
         gen = registry.get_generator(src.generate)
         ctx = GeneratorContext(design, cid, comp, src.params, bleed)

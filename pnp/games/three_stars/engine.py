@@ -142,7 +142,7 @@ class Rules:
 
 
 def _problem(design: Design, loc: tuple, message: str, report: ErrorReport) -> None:
-    doc = design._source
+    doc = design.source
     path = doc.path if doc is not None else design.folder / "design.yaml"
     report.add(path, doc.line(loc) if doc is not None else None, message)
 
