@@ -95,6 +95,8 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
         built.extra_files[f"{design.slug}-print-shop.pdf"] = render_pdf(
             shop, svgs, title=meta.title, author=meta.author, subject=f"{meta.title}: one face per page")
     built.manifest = manifest(built, paper)
+    from pnp.rulebook import render_rulebooks  # rules.<lang>.md -> <slug>-rules-<lang>.pdf
+    built.extra_files.update(render_rulebooks(design, components, svgs, paper))
     return built
 
 

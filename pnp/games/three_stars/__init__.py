@@ -7,6 +7,7 @@ from pnp.registry import register_game
 
 from pnp.games.three_stars import components  # noqa: F401  (registers the generators)
 from pnp.games.three_stars import lozenge  # noqa: F401  (the lozenge board generator and geometry)
+from pnp.games.three_stars import diagrams  # noqa: F401  (rulebook diagrams and facts)
 from pnp.games.three_stars.checks import run_checks
 from pnp.games.three_stars.engine import make_engine
 

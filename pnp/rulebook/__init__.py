@@ -1,0 +1,128 @@
+"""Rulebooks compiled from the designs: `designs/<game>/rules.<lang>.md` -> `<game>-rules-<lang>.pdf`.
+
+    rules.<lang>.md --Jinja2 (sandboxed, the design's data)--> Markdown + blocks
+                    --markdown-it--> platypus flowables (+ diagrams, component list: SVG, vector)
+                    --ReportLab (invariant)--> PDF bytes
+
+`render_rulebooks(design, components)` is what `pnp build` calls; `build_rulebooks` is
+`pnp rules`. Generic: a game only registers diagrams (pnp.registry.diagram) and, if it
+likes, a `rulebook_facts(design, lang)` function (register_game extras) whose result the
+text reads as `facts`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pnp.errors import DesignError, ErrorReport, Problem, display_path
+from pnp.model import Design
+from pnp.render.faces import ComponentFaces
+
+__all__ = ["render_rulebooks", "build_rulebooks", "rulebook_name", "languages"]
+
+
+def rulebook_name(design: Design, lang: str) -> str:
+    return f"{design.slug}-rules-{lang}.pdf"
+
+
+def languages(design: Design) -> list[str]:
+    """The languages a design has a rulebook in: meta.languages that have a rules.<lang>.md.
+
+    A design without any rules file has no rulebook yet (nothing to build); one with
+    some but not all of its declared languages is an error.
+    """
+    declared = list(design.meta.languages)
+    present = [lang for lang in declared if (design.folder / f"rules.{lang}.md").is_file()]
+    if present and len(present) < len(declared):
+        missing = [lang for lang in declared if lang not in present]
+        raise DesignError([_meta_problem(design, f"meta.languages: {', '.join(declared)} declared but "
+                                                 f"{', '.join(f'rules.{m}.md' for m in missing)} missing; "
+                                                 "expected one rules file per declared language")])
+    return present
+
+
+def _meta_problem(design: Design, message: str) -> Problem:
+    doc = design.source
+    path = doc.path if doc is not None else design.folder / "design.yaml"
+    line = doc.line(("meta", "languages")) if doc is not None else None
+    if line is None and doc is not None:
+        line = doc.line(("meta",))
+    return Problem(display_path(path), line, message)
+
+
+def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str] | None = None,
+                     paper: str | None = None, langs: list[str] | None = None) -> dict[str, bytes]:
+    """Every rulebook of a design, in memory: {"<slug>-rules-<lang>.pdf": PDF bytes}.
+
+    `svgs` are the faces already painted by the build (painted here otherwise); `paper`
+    overrides design.print.paper (a4/letter; a3 designs get an A4 rulebook).
+    """
+    from pnp.rulebook.document import _Drawings, build_pdf
+    from pnp.rulebook.text import render_text
+
+    langs = languages(design) if langs is None else langs
+    if not langs:
+        return {}
+    if svgs is None:
+        report = ErrorReport()
+        svgs = {}
+        for cf in components:
+            for face in cf.fronts + ([cf.back] if cf.back else []):
+                try:
+                    svgs[f"svg/{cf.component_id}-{face.key}.svg"] = face.paint()
+                except DesignError as exc:
+                    report.extend(exc)
+        report.raise_if_any()
+    drawings = _Drawings(svgs)
+    out: dict[str, bytes] = {}
+    report = ErrorReport()
+    for lang in langs:
+        try:
+            text = render_text(design, lang, components)
+            out[rulebook_name(design, lang)] = build_pdf(design, lang, text, components, drawings,
+                                                         paper or design.print.paper)
+        except DesignError as exc:
+            report.extend(exc)
+    report.raise_if_any()
+    return out
+
+
+def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"),
+                    lang: str | None = None) -> list[Path]:
+    """`pnp rules`: the rulebooks of every selected design, written to <out>/<slug>/.
+
+    Designs named in `args` must have a rules text; with no `args`, the designs under
+    designs/ that have none yet are skipped. Nothing is written unless every rulebook renders.
+    """
+    from pnp.build import select_designs
+    from pnp.output import write_atomic
+    from pnp.render.faces import design_faces
+
+    designs = select_designs(args)
+    report = ErrorReport()
+    pending: list[tuple[Path, bytes]] = []
+    for design in designs:
+        try:
+            langs = languages(design)
+            if not langs and not args:
+                continue  # all designs: those without a rules text yet have no rulebook
+            if not langs:
+                report.add(design.folder / f"rules.{design.meta.languages[0]}.md", None,
+                           "no rules text for this design; expected rules.<lang>.md for each of meta.languages "
+                           f"({', '.join(design.meta.languages)})")
+                continue
+            if lang is not None:
+                if lang not in langs:
+                    report.problems.append(_meta_problem(design, f"meta.languages: {', '.join(langs)} has no "
+                                                                 f"'{lang}'; expected '{lang}' for --lang {lang}"))
+                    continue
+                langs = [lang]
+            components = design_faces(design)
+            for name, data in render_rulebooks(design, components, langs=langs).items():
+                pending.append((Path(out) / design.slug / name, data))
+        except DesignError as exc:
+            report.extend(exc)
+    report.raise_if_any()
+    for path, data in pending:
+        write_atomic(path, data)
+    return [p for p, _ in pending]

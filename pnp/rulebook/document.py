@@ -1,0 +1,322 @@
+"""The rulebook PDF: title page, table of contents, the rules text, page furniture.
+
+ReportLab platypus, invariant mode (byte-identical output for the same design), DejaVu
+Sans everywhere (no non-embedded base-14 font). Faces and diagrams are svglib drawings,
+each defined once as a PDF form XObject and referenced wherever it appears: vector.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Callable
+
+from reportlab.graphics import renderPDF
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Paragraph,
+                                Spacer, Table, TableStyle)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from pnp.errors import DesignError, Problem, display_path
+from pnp.layout.pdf import parse_svg
+from pnp.model import Design
+from pnp.render import fonts
+from pnp.render.faces import ComponentFaces
+from pnp.rulebook.layout import FONT_ALL, Layout, load_layout
+from pnp.rulebook.markdown import Heading, to_flowables
+from pnp.rulebook.text import Block, RulesText
+
+PAGE_SIZES = {"a4": A4, "letter": LETTER, "a3": A4}  # an A3 design still gets an A4 rulebook
+
+
+class SvgFlowable(Flowable):
+    """An SVG drawing at a given width (pt), shrunk to the available width; drawn as a shared form."""
+
+    def __init__(self, drawing, key: str, width: float | None = None, height: float | None = None,
+                 align: str = "CENTER"):
+        super().__init__()
+        self.drawing, self.key = drawing, key
+        dw, dh = drawing.width, drawing.height
+        if height is not None and width is None:
+            width = dw * height / dh
+        self.want = width if width is not None else dw
+        self.hAlign = align
+
+    def wrap(self, aw, ah):
+        w = min(self.want, aw)
+        self.scale = w / self.drawing.width
+        self.width, self.height = w, self.drawing.height * self.scale
+        return self.width, self.height
+
+    def draw(self):
+        canv = self.canv
+        forms = canv.__dict__.setdefault("_pnp_forms", {})
+        name = forms.get(self.key)
+        if name is None:
+            name = forms[self.key] = f"rb{len(forms)}"
+            canv.beginForm(name, 0, 0, self.drawing.width, self.drawing.height)
+            renderPDF.draw(self.drawing, canv, 0, 0)
+            canv.endForm()
+        canv.saveState()
+        canv.scale(self.scale, self.scale)
+        canv.doForm(name)
+        canv.restoreState()
+
+
+class _Drawings:
+    """Each SVG text parsed once per rulebook run (shared by both languages)."""
+
+    def __init__(self, svgs: dict[str, str]):
+        self.svgs = svgs
+        self.parsed: dict[str, object] = {}
+
+    def get(self, key: str, svg: str | None = None):
+        if key not in self.parsed:
+            self.parsed[key] = parse_svg(svg if svg is not None else self.svgs[key])
+        return self.parsed[key]
+
+
+def _face_key(cid: str, face) -> str:
+    return f"svg/{cid}-{face.key}.svg"
+
+
+class _Doc(BaseDocTemplate):
+    def afterFlowable(self, flowable):
+        if isinstance(flowable, Heading):
+            self.canv.bookmarkPage(flowable.key)
+            self.canv.addOutlineEntry(flowable.plain, flowable.key, level=flowable.toc_level - 1, closed=False)
+            if flowable.toc_level <= self.toc_levels:
+                self.notify("TOCEntry", (flowable.toc_level - 1, flowable.plain, self.page, flowable.key))
+
+
+def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
+    class NumberedCanvas(Canvas):
+        """Keeps every page until the end, then draws "page N of M" on each."""
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._pages: list[dict] = []
+
+        def showPage(self):
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self):
+            total = len(self._pages)
+            for state in self._pages:
+                self.__dict__.update(state)
+                footer(self, self._pageNumber, total)
+                super().showPage()
+            super().save()
+
+    return NumberedCanvas
+
+
+def build_pdf(design: Design, lang: str, text: RulesText, components: list[ComponentFaces], drawings: _Drawings,
+              paper: str) -> bytes:
+    layout = load_layout()
+    labels = layout.labels(lang)
+    pg = layout.page
+    pagesize = PAGE_SIZES.get(paper, A4)
+    meta = design.meta
+    buf = io.BytesIO()
+    doc = _Doc(buf, pagesize=pagesize, invariant=1, pageCompression=1, lang=lang,
+               leftMargin=pg["margin_left"] * mm, rightMargin=pg["margin_right"] * mm,
+               topMargin=pg["margin_top"] * mm, bottomMargin=pg["margin_bottom"] * mm,
+               title=f"{meta.title} — {labels['rulebook']}", author=meta.author, creator="pnp",
+               subject=f"{meta.title}: {labels['rulebook']} ({lang})", initialFontName=fonts.REGULAR,
+               initialFontSize=10)
+    doc.toc_levels = layout.raw.get("toc_levels", 2)
+    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
+                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
+    width = doc.width
+
+    def image(src: str, alt: str, line: int | None) -> list[Flowable]:
+        if src.startswith("pnp:"):
+            return _block(text.blocks[int(src[4:])], design, lang, layout, components, drawings, width)
+        path = (design.folder / src)
+        if not src.lower().endswith(".svg") or not path.is_file():
+            what = "is not an SVG file" if path.is_file() else "was not found"
+            source = text.source.read_text(encoding="utf-8").splitlines()
+            line = next((i for i, s in enumerate(source, start=1) if f"]({src})" in s), line)  # Jinja may shift lines
+            raise DesignError([Problem(display_path(text.source), line, f"image {src!r} {what}; expected an SVG "
+                                       "file in the design folder (images stay vector) or a {{ diagram(...) }}")])
+        drawing = drawings.get(f"file:{path}", path.read_text(encoding="utf-8"))
+        return _figure(SvgFlowable(drawing, f"file:{path}"), alt, layout)
+
+    story: list[Flowable] = _title_page(design, lang, layout, components, drawings, width)
+    toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([
+        FONT_ALL, ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+    st = layout.styles
+    toc.levelStyles = [ParagraphStyle("toc1", parent=st["toc1"]), ParagraphStyle("toc2", parent=st["toc2"])]
+    story += [Paragraph(labels["contents"], st["toc_title"]), toc, Spacer(0, 6 * mm)]
+    story += to_flowables(text.markdown, layout, width, image)
+
+    def footer(canv: Canvas, page: int, total: int) -> None:
+        canv.saveState()
+        w, _ = pagesize
+        y = pg["footer_y"] * mm
+        canv.setStrokeColor(layout.colour("accent"))
+        canv.setLineWidth(0.5)
+        canv.line(doc.leftMargin, y + 10, w - doc.rightMargin, y + 10)
+        size = layout.raw["styles"]["footer"]["size"]
+        canv.setFillColor(layout.colour("muted"))
+        canv.setFont(fonts.BOLD, size)
+        canv.drawString(doc.leftMargin, y, meta.title)
+        tw = canv.stringWidth(meta.title, fonts.BOLD, size)
+        canv.setFont(fonts.REGULAR, size)
+        canv.drawString(doc.leftMargin + tw + 6, y, f"· {labels['rulebook']} · v{meta.version}")
+        canv.drawRightString(w - doc.rightMargin, y, labels["page"].format(page=page, pages=total))
+        canv.restoreState()
+
+    doc.multiBuild(story, canvasmaker=_numbered_canvas(footer), maxPasses=6)
+    return buf.getvalue()
+
+
+def _figure(flow: Flowable, caption: str, layout: Layout) -> list[Flowable]:
+    parts: list[Flowable] = [Spacer(0, 3), flow]
+    if caption:
+        parts.append(Paragraph(caption, ParagraphStyle("cap", parent=layout.styles["caption"], alignment=1)))
+    else:
+        parts.append(Spacer(0, 8))
+    return [KeepTogether(parts)]
+
+
+def _block(block: Block, design: Design, lang: str, layout: Layout, components: list[ComponentFaces],
+           drawings: _Drawings, width: float) -> list[Flowable]:
+    from xml.sax.saxutils import escape
+
+    if block.kind == "diagram":
+        key = "diagram:" + hashlib.sha1(block.svg.encode("utf-8")).hexdigest()
+        drawing = drawings.get(key, block.svg)
+        want = block.width * mm if block.width else None
+        return _figure(SvgFlowable(drawing, key, width=want), escape(block.caption), layout)
+    if block.kind == "components":
+        return [_component_table(design, lang, layout, components, drawings, width)]
+    if block.kind == "faces":
+        cf = next(c for c in components if c.component_id == block.component)
+        cols = max(1, block.columns)
+        gap = 2 * mm
+        cell = (width - gap * (cols - 1)) / cols
+        cells = [SvgFlowable(drawings.get(_face_key(cf.component_id, f)), _face_key(cf.component_id, f),
+                             width=cell) for f in cf.fronts]
+        rows = [cells[i:i + cols] for i in range(0, len(cells), cols)]
+        rows[-1] += [""] * (cols - len(rows[-1]))
+        t = Table(rows, colWidths=[cell + gap] * cols, hAlign="CENTER")
+        t.setStyle(TableStyle([FONT_ALL, ("LEFTPADDING", (0, 0), (-1, -1), gap / 2),
+                               ("RIGHTPADDING", (0, 0), (-1, -1), gap / 2),
+                               ("TOPPADDING", (0, 0), (-1, -1), gap / 2), ("BOTTOMPADDING", (0, 0), (-1, -1), gap / 2),
+                               ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+        out: list[Flowable] = [t]
+        if block.caption:
+            out.append(Paragraph(escape(block.caption), ParagraphStyle("cap", parent=layout.styles["caption"],
+                                                                       alignment=1)))
+        return out
+    raise ValueError(block.kind)  # pragma: no cover
+
+
+def _thumbs(cf: ComponentFaces, drawings: _Drawings, height: float, max_faces: int, width: float) -> list:
+    faces = cf.fronts[:max_faces]
+    shown = faces + ([cf.back] if cf.back else [])
+    ds = [(drawings.get(_face_key(cf.component_id, f)), _face_key(cf.component_id, f)) for f in shown]
+    gap = 1.5 * mm
+    natural = sum(d.width * height / d.height for d, _ in ds) + gap * (len(ds) - 1)
+    scale = min(1.0, (width - 4) / natural) if natural else 1.0
+    cells = [SvgFlowable(d, k, height=height * scale) for d, k in ds]
+    t = Table([cells], hAlign="LEFT", colWidths=[c.want + gap for c in cells])
+    t.setStyle(TableStyle([FONT_ALL, ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), gap),
+                           ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                           ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+    return [t]
+
+
+def _component_table(design: Design, lang: str, layout: Layout, components: list[ComponentFaces],
+                     drawings: _Drawings, width: float) -> Table:
+    from xml.sax.saxutils import escape
+
+    labels = layout.labels(lang)
+    st = layout.styles
+    cfg = layout.raw["components"]
+    head = ParagraphStyle("th", parent=st["table"], fontName=fonts.BOLD)
+    name_w, count_w = 42 * mm, 38 * mm
+    thumb_w = width - name_w - count_w
+    rows: list[list] = [[Paragraph(labels["preview"], head), Paragraph(labels["component"], head),
+                         Paragraph(labels["count"], head)]]
+    for cf in components:
+        counts = {f.count for f in cf.fronts}
+        n = len(cf.fronts)
+        if n == 1:
+            copies = str(cf.copies)
+        elif counts == {1}:
+            copies = labels["copies_distinct"].format(copies=cf.copies)
+        elif len(counts) == 1:
+            copies = labels["copies_faces"].format(copies=cf.copies, faces=n, count=counts.pop())
+        else:
+            copies = str(cf.copies)
+        name = escape(cf.component.display_name(lang) or cf.component_id)
+        extra = f" (+ {n - cfg['max_faces']}…)" if n > cfg["max_faces"] else ""
+        rows.append([_thumbs(cf, drawings, cfg["thumb_height"] * mm, cfg["max_faces"], thumb_w - 8),
+                     Paragraph(f"<b>{name}</b>{escape(extra)}", st["table"]), Paragraph(escape(copies), st["table"])])
+    t = Table(rows, colWidths=[thumb_w, name_w, count_w], repeatRows=1, hAlign="LEFT")
+    t.setStyle(TableStyle([FONT_ALL, 
+        ("BACKGROUND", (0, 0), (-1, 0), layout.colour("accent_light")),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.8, layout.colour("accent")),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.3, layout.colour("muted")),
+        ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 4), ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+        ("LEFTPADDING", (0, 0), (-1, -1), 4), ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+    ]))
+    t.spaceBefore, t.spaceAfter = 4, 10
+    return t
+
+
+def _title_page(design: Design, lang: str, layout: Layout, components: list[ComponentFaces], drawings: _Drawings,
+                width: float) -> list[Flowable]:
+    from xml.sax.saxutils import escape
+
+    from reportlab.platypus import PageBreak
+
+    st = layout.styles
+    labels = layout.labels(lang)
+    meta = design.meta
+    center = {"alignment": 1}
+    out: list[Flowable] = [Spacer(0, 30 * mm),
+                           Paragraph(escape(meta.title), ParagraphStyle("t", parent=st["title"], **center)),
+                           Spacer(0, 4 * mm),
+                           Paragraph(escape(labels["rulebook"]), ParagraphStyle("s", parent=st["subtitle"], **center)),
+                           Spacer(0, 14 * mm)]
+    # cover: one face of each component, side by side
+    h = layout.raw["title_page"]["cover_height"] * mm
+    shown = [(cf.component_id, cf.fronts[0]) for cf in components if cf.fronts]
+    ds = [(drawings.get(_face_key(cid, f)), _face_key(cid, f)) for cid, f in shown]
+    gap = 6 * mm
+    if ds:  # at their true relative sizes: the board large, a card and a piece beside it
+        scale = min((width - gap * len(ds)) / sum(d.width for d, _ in ds), h / max(d.height for d, _ in ds))
+        cells = [SvgFlowable(d, k, width=d.width * scale) for d, k in ds]
+        t = Table([cells], colWidths=[c.want + gap for c in cells], hAlign="CENTER")
+        t.setStyle(TableStyle([FONT_ALL, ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                               ("LEFTPADDING", (0, 0), (-1, -1), gap / 2),
+                               ("RIGHTPADDING", (0, 0), (-1, -1), gap / 2)]))
+        out += [t, Spacer(0, 14 * mm)]
+    values = {"author": meta.author, "players": str(meta.players), "play_time": meta.play_time, "age": meta.age,
+              "version": meta.version, "date": meta.date}
+    if meta.author and meta.year:
+        values["author"] = f"{meta.author} ({meta.year})"
+    rows = [[Paragraph(escape(labels[k]), ParagraphStyle("fl", parent=st["facts"], fontName=fonts.BOLD,
+                                                         alignment=2)),
+             Paragraph(escape(values[k]), st["facts"])]
+            for k in layout.raw["title_page"]["facts"] if values.get(k)]
+    if rows:
+        t = Table(rows, colWidths=[width / 2 - 4 * mm, width / 2 - 4 * mm], hAlign="CENTER")
+        t.setStyle(TableStyle([FONT_ALL, ("LEFTPADDING", (0, 0), (-1, -1), 4 * mm),
+                               ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                               ("LINEBEFORE", (1, 0), (1, -1), 0.8, layout.colour("accent"))]))
+        out.append(t)
+    out.append(PageBreak())
+    return out
+
