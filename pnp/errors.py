@@ -34,6 +34,9 @@ class DesignError(PnpError):
         self.problems = sorted(set(problems), key=lambda p: (p.file, p.line or 0, p.message))
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):  # pickles with its problems (faces are painted in worker processes)
+        return (DesignError, (self.problems,))
+
 
 @dataclass
 class ErrorReport:

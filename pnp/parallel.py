@@ -39,3 +39,24 @@ def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64) -> list[
         for p in pending:
             results.extend(p.get())
     return results
+
+
+_TASKS: list = []
+
+
+def _run_task(i: int):
+    try:
+        return ("ok", _TASKS[i]())
+    except Exception as exc:  # carried back to the parent, which decides what it means
+        return ("error", exc)
+
+
+def prun(tasks: list, min_items: int = 24) -> list[tuple[str, object]]:
+    """Call every zero-argument callable in `tasks` (closures welcome: workers are forked, so they
+    inherit them), on all cores when there are enough. Each result is ("ok", value) or ("error", exc)."""
+    global _TASKS
+    _TASKS = list(tasks)
+    try:
+        return pmap(_run_task, list(range(len(_TASKS))), min_items=min_items)
+    finally:
+        _TASKS = []

@@ -37,6 +37,7 @@ class FaceSpec:
     data: dict[str, Any] = field(default_factory=dict)
     shape: str = "rect"
     label: str = ""
+    cache_key: str = ""  # hash of everything the art is made from; "" = not cacheable
 
 
 @dataclass
@@ -46,6 +47,7 @@ class GeneratorContext:
     component: "Component"
     params: Any  # the generator's params model instance, or the raw dict
     bleed: float
+    key_base: str = ""  # hash of the generator's inputs in the design (set by pnp.render.faces)
 
     def face(self, key: str, width: float, height: float, draw: Callable[[Canvas], None], *,
              count: int = 1, data: dict | None = None, shape: str | None = None, label: str = "",
@@ -58,8 +60,11 @@ class GeneratorContext:
             draw(canvas)
             return canvas.to_string()
 
+        from pnp.cache import key_of
+
+        cache_key = key_of(self.key_base, key, data or {}, width, height, b) if self.key_base else ""
         return FaceSpec(key=key, width=width, height=height, bleed=b, paint=paint, count=count,
-                        data=data or {}, shape=shape or self.component.shape, label=label)
+                        data=data or {}, shape=shape or self.component.shape, label=label, cache_key=cache_key)
 
 
 GeneratorFn = Callable[[GeneratorContext], list[FaceSpec]]
@@ -127,3 +132,28 @@ def get_generator(name: str) -> Generator | None:
 def get_game(name: str) -> Game | None:
     discover()
     return GAMES.get(name)
+
+
+# --- rulebook diagrams ---------------------------------------------------------------------
+
+DiagramFn = Callable[..., str]
+"""(design, lang, **params from the rules text) -> SVG text drawn on a pnp.render.svg.Canvas."""
+
+DIAGRAMS: dict[str, DiagramFn] = {}
+
+
+def diagram(name: str) -> Callable[[DiagramFn], DiagramFn]:
+    """Decorator: register a rulebook diagram under a dotted name like 'three_stars.board_with_card'."""
+
+    def wrap(fn: DiagramFn) -> DiagramFn:
+        if DIAGRAMS.get(name, fn) is not fn:
+            raise ValueError(f"diagram {name!r} registered twice")
+        DIAGRAMS[name] = fn
+        return fn
+
+    return wrap
+
+
+def get_diagram(name: str) -> DiagramFn | None:
+    discover()
+    return DIAGRAMS.get(name)

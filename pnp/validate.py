@@ -41,15 +41,16 @@ def validate(designs: Sequence[str] = (), games: int = 200, seed: int = 1,
              agent: str = "random") -> list[DesignReport]:
     """Check each design (default: every design under designs/); DesignError when one does not load."""
     folders = [resolve_design(d) for d in designs] if designs else find_designs()
-    reports = []
-    for design in load_designs(folders):
-        game = registry.get_game(design.game) if design.game else None
-        checks = game.extras.get("checks") if game else None
-        if checks is None:
-            reports.append(DesignReport(design, [], note="no rules checks registered for this design"))
-            continue
-        reports.append(DesignReport(design, list(checks(design, games=games, seed=seed, agent=agent))))
-    return reports
+    return [check_design(design, games=games, seed=seed, agent=agent) for design in load_designs(folders)]
+
+
+def check_design(design: Design, games: int = 200, seed: int = 1, agent: str = "random") -> DesignReport:
+    """The checks of one loaded design (games=0: the static checks only, no simulation)."""
+    game = registry.get_game(design.game) if design.game else None
+    checks = game.extras.get("checks") if game else None
+    if checks is None:
+        return DesignReport(design, [], note="no rules checks registered for this design")
+    return DesignReport(design, list(checks(design, games=games, seed=seed, agent=agent)))
 
 
 def format_report(reports: Sequence[DesignReport]) -> str:

@@ -16,6 +16,7 @@ from pnp import registry
 from pnp.errors import DesignError, ErrorReport, Problem
 from pnp.loader import find_template, templates_dir
 from pnp.model import Component, Design, FaceSource
+from pnp.cache import key_of
 from pnp.registry import FaceSpec, GeneratorContext
 from pnp.render.svg import wrap_fragment
 from pnp.tables import load_rows
@@ -63,7 +64,11 @@ def _faces(design: Design, cid: str, comp: Component, src: FaceSource, loc: tupl
     doc = design.source
     if src.generate:
         gen = registry.get_generator(src.generate)
-        ctx = GeneratorContext(design, cid, comp, src.params, bleed)
+        # a generator's faces depend on its component, the print settings, the rules and the metadata
+        key_base = key_of("generate", src.generate, cid, comp.model_dump(mode="json", exclude={"params", "back"}),
+                          src.params.model_dump(mode="json") if hasattr(src.params, "model_dump") else src.params,
+                          design.print.model_dump(mode="json"), design.rules, design.meta.model_dump(mode="json"))
+        ctx = GeneratorContext(design, cid, comp, src.params, bleed, key_base)
         faces = gen.fn(ctx)
         keys = [f.key for f in faces]
         if len(set(keys)) != len(keys):
@@ -83,17 +88,34 @@ def _faces(design: Design, cid: str, comp: Component, src: FaceSource, loc: tupl
             context = {**values, "row": values, "index": i, "component": cid, "design": design.meta,
                        "width": size.width, "height": size.height, "bleed": bleed, "safe": design.print.safe_zone}
             where = (row.file, row.line) if row else (doc.path, doc.line(loc + ("template",)))
+            cache_key = key_of("template", templates_hash(design.folder), path.name, _jsonable(context),
+                               size.width, size.height, bleed)
             faces.append(FaceSpec(
                 key=f"{i:0{width}d}" if row else "face", width=size.width, height=size.height, bleed=bleed,
                 paint=_template_painter(design.folder, path, context, size.width, size.height, bleed, where),
-                count=row.count if row else comp.count, data=values, shape=comp.shape,
+                count=row.count if row else comp.count, data=values, shape=comp.shape, cache_key=cache_key,
             ))
         return faces
     # a static SVG file
     path = design.folder / src.svg
     text = path.read_text(encoding="utf-8")
     return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,
-                     paint=lambda: text, count=comp.count, shape=comp.shape)]
+                     paint=lambda: text, count=comp.count, shape=comp.shape, cache_key=key_of("svg", text))]
+
+
+def templates_hash(design_folder: Path) -> str:
+    """One hash of every template a design's faces can reach (includes and macros too)."""
+    parts = []
+    for base in (design_folder, design_folder / "templates", templates_dir()):
+        if base.is_dir():
+            for f in sorted(base.glob("*.j2")) + sorted((base / "templates").glob("**/*.j2") if base == design_folder
+                                                        else base.glob("**/*.j2")):
+                parts.append((str(f.relative_to(base)), f.read_bytes()))
+    return key_of(*[p for pair in parts for p in pair])
+
+
+def _jsonable(context: dict) -> dict:
+    return {k: (v.model_dump(mode="json") if hasattr(v, "model_dump") else v) for k, v in context.items()}
 
 
 @lru_cache(maxsize=16)
