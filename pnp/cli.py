@@ -127,5 +127,65 @@ def rules(designs: tuple[str, ...], lang: str | None, out: Path) -> None:
         click.echo(str(path))
 
 
+@main.command()
+@click.argument("designs", nargs=-1)
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Folder to write into.")
+@click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None, help="Sheet size override.")
+def watch(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
+    """Build DESIGNS, then rebuild on every save of a design, data, rules or template file.
+
+    Only what changed is made again (a content-hash cache); errors are reported and the
+    watch goes on. Ctrl-C stops it.
+    """
+    from pnp.watch import watch as run_watch
+
+    run_watch(designs, out, paper, echo=click.echo)
+
+
+@main.command()
+@click.argument("name")
+@click.option("--from", "source", default=None, metavar="DESIGN",
+              help="Copy an existing design (a folder or a name under designs/) instead of the starter deck.")
+def new(name: str, source: str | None) -> None:
+    """Create designs/NAME: a design file, rules texts (en, fr) and a data-table deck that builds as is."""
+    from pnp.errors import display_path
+    from pnp.scaffold import new_design
+
+    folder = new_design(name, source)
+    click.echo(f"created {display_path(folder)}: build it with `pnp build {folder.name}`")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="SVG to write; default output/<design>/<design>-loops-<seed>.svg (or -layout.svg).")
+@click.option("--layout", "layout", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Analyse this layout (YAML: tiles: [{at: [q, r], lines: [[0, 2]]}...]) instead of playing.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game to play.")
+@click.option("--players", type=int, default=None, help="Player count; default the design's fewest.")
+@click.option("--agent", type=click.Choice(["random", "greedy"]), default="greedy", show_default=True)
+@click.option("--first-game", is_flag=True, help="Play the first-game variant (ends at the first closed loop).")
+def loops(game: str, out: Path | None, layout: Path | None, seed: int, players: int | None, agent: str,
+          first_game: bool) -> None:
+    """Play a seeded game of GAME (or read --layout), find every closed loop and draw them as SVG.
+
+    For games whose tiles make loops (TriLOOPite): prints each loop's length and bonuses
+    (figure 8, crossing, inside another, through the start tile) and the score.
+    """
+    from pnp import registry
+    from pnp.loader import load_design, resolve_design
+
+    design = load_design(resolve_design(game))
+    entry = registry.get_game(design.game) if design.game else None
+    fn = entry.extras.get("loops") if entry else None
+    if fn is None:
+        raise PnpError(f"{design.slug}: game '{design.game}' has no loop analysis")
+    if out is None:
+        out = Path("output") / design.slug / f"{design.slug}-loops-{'layout' if layout else seed}.svg"
+    click.echo(fn(design, out=out, layout_file=layout, seed=seed, players=players, agent=agent,
+                  mode="first" if first_game else None))
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -196,6 +196,10 @@ class Design(Strict):
     def folder(self) -> Path:
         return self._folder
 
+    def fingerprint(self) -> dict:
+        """Everything the design says, as JSON-able data (for cache keys)."""
+        return self.model_dump(mode="json", warnings=False)
+
     @property
     def source(self):
         """The parsed design.yaml (pnp.yamlio.Document): `.path`, `.line(loc)` for messages citing file:line."""

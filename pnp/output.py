@@ -1,17 +1,31 @@
-"""Writing into output/ without ever leaving a partial file: write a temporary file, then rename."""
+"""Writing into output/ without ever leaving a partial file: write a temporary file, then rename.
+
+Files whose content is unchanged are not rewritten (their modification time stays), so a
+rebuild touches only what changed.
+"""
 
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 
-def write_atomic(path: Path, data: bytes | str) -> None:
+def _bytes(data: bytes | str) -> bytes:
+    return data.encode("utf-8") if isinstance(data, str) else data
+
+
+def write_atomic(path: Path, data: bytes | str, only_if_changed: bool = False) -> bool:
+    """Write `data` to `path` through a temporary file and a rename; False if it was already there."""
+    raw = _bytes(data)
+    if only_if_changed:
+        try:
+            if path.stat().st_size == len(raw) and path.read_bytes() == raw:
+                return False
+        except OSError:
+            pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -20,29 +34,21 @@ def write_atomic(path: Path, data: bytes | str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return True
 
 
-def replace_dir(path: Path, files: dict[str, bytes | str]) -> None:
-    """Make `path` hold exactly `files` (name -> content): built aside, then swapped in."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+def sync_dir(path: Path, files: dict[str, bytes | str]) -> int:
+    """Make folder `path` hold exactly `files` (name -> content); returns how many files were written.
 
-    def put(item: tuple[str, bytes | str]) -> None:
-        target = staging / item[0]
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(item[1].encode("utf-8") if isinstance(item[1], str) else item[1])
-
-    try:
-        # many small files: threads overlap the file-system latency (file I/O releases the GIL)
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            list(pool.map(put, files.items()))
-        old = None
-        if path.exists():
-            old = path.with_name(f".{path.name}.old.{os.getpid()}")
-            os.replace(path, old)
-        os.replace(staging, path)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    Each file is written atomically and only if it changed; files not in `files` are removed.
+    """
+    path.mkdir(parents=True, exist_ok=True)
+    # many small files: threads overlap the file-system latency (file I/O releases the GIL)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        written = sum(pool.map(lambda item: write_atomic(path / item[0], item[1], only_if_changed=True),
+                               files.items()))
+    wanted = {(path / name).resolve() for name in files}
+    for old in path.rglob("*"):
+        if old.is_file() and old.resolve() not in wanted:
+            old.unlink()
+    return written

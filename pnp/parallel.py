@@ -30,6 +30,10 @@ def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64) -> list[
     n = cores()
     if n < 2 or len(items) < min_items or "fork" not in multiprocessing.get_all_start_methods():
         return [fn(x) for x in items]
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):  # else forked workers would print the parent's buffered output again
+        stream.flush()
     size = -(-len(items) // n)
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     ctx = multiprocessing.get_context("fork")

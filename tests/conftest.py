@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# One content-hash cache for the whole session (PNG exports of the same faces are made once);
+# tests that count what a rebuild makes pass their own pnp.cache.Cache.
+os.environ.setdefault("PNP_CACHE_DIR", tempfile.mkdtemp(prefix="pnp-test-cache-"))
 
 from pnp.build import build_designs
 

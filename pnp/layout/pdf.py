@@ -16,6 +16,7 @@ from reportlab.lib.colors import black, white, Color
 from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import svg2rlg
 
+from pnp.cache import Cache, key_of
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
 from pnp.render import fonts
 from pnp.units import mm_to_pt as pt
@@ -26,8 +27,16 @@ rl_config.useA85 = 0  # binary streams: smaller files, no ASCII85 encoding pass
 GREY = Color(0.35, 0.35, 0.35)
 
 
-def parse_svg(svg_text: str):
-    """An SVG face as a ReportLab drawing (vector)."""
+_DRAWINGS = Cache()  # parsed faces by SVG content; the build swaps in its disk-backed cache
+
+
+def use_cache(cache: Cache) -> None:
+    """Parsed drawings go to (and come from) `cache` from now on."""
+    global _DRAWINGS
+    _DRAWINGS = cache
+
+
+def _parse(svg_text: str):
     fonts.register()
     drawing = svg2rlg(io.BytesIO(svg_text.encode("utf-8")))
     if drawing is None:
@@ -35,13 +44,36 @@ def parse_svg(svg_text: str):
     return drawing
 
 
+def parse_svg(svg_text: str):
+    """An SVG face as a ReportLab drawing (vector); each distinct SVG is parsed once."""
+    key = key_of("drawing", svg_text)
+    drawing = _DRAWINGS.get("drawing", key)
+    if drawing is None:
+        drawing = _parse(svg_text)
+        _DRAWINGS.put("drawing", key, drawing)
+    return drawing
+
+
 def parse_all(svgs: Mapping[str, str]) -> dict[str, object]:
-    """Every SVG face as a drawing; large sets are parsed on all cores."""
+    """Every SVG face as a drawing: cached ones from the cache, the others parsed on all cores."""
     from pnp.parallel import pmap
 
-    keys = sorted(svgs)
     fonts.register()
-    return dict(zip(keys, pmap(parse_svg, [svgs[k] for k in keys])))
+    out: dict[str, object] = {}
+    todo: dict[str, list[str]] = {}
+    for name in sorted(svgs):
+        key = key_of("drawing", svgs[name])
+        drawing = _DRAWINGS.get("drawing", key)
+        if drawing is None:
+            todo.setdefault(key, []).append(name)
+        else:
+            out[name] = drawing
+    keys = sorted(todo)
+    for key, drawing in zip(keys, pmap(_parse, [svgs[todo[k][0]] for k in keys])):
+        _DRAWINGS.put("drawing", key, drawing)
+        for name in todo[key]:
+            out[name] = drawing
+    return out
 
 
 def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, author: str = "",

@@ -65,7 +65,7 @@ def _faces(design: Design, cid: str, comp: Component, src: FaceSource, loc: tupl
     if src.generate:
         gen = registry.get_generator(src.generate)
         # a generator's faces depend on its component, the print settings, the rules and the metadata
-        key_base = key_of("generate", src.generate, cid, comp.model_dump(mode="json", exclude={"params", "back"}),
+        key_base = key_of("generate", src.generate, cid, comp.model_dump(mode="json", exclude={"params", "back"}, warnings=False),
                           src.params.model_dump(mode="json") if hasattr(src.params, "model_dump") else src.params,
                           design.print.model_dump(mode="json"), design.rules, design.meta.model_dump(mode="json"))
         ctx = GeneratorContext(design, cid, comp, src.params, bleed, key_base)

@@ -1,0 +1,240 @@
+"""The designer's loop (issue 9): incremental rebuilds proved by counting renders, exports,
+the contact sheet, scaffolding, watch."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from lxml import html
+from PIL import Image
+
+from pnp.build import build_designs
+from pnp.cache import Cache
+from pnp.cli import main
+from pnp.parallel import prun
+from pnp.watch import Watcher
+
+ROOT = Path(__file__).resolve().parent.parent
+DECK = ROOT / "tests" / "fixtures" / "deck-csv"
+
+
+@pytest.fixture
+def deck(tmp_path):
+    folder = tmp_path / "designs" / "deck-csv"
+    shutil.copytree(DECK, folder)
+    return folder
+
+
+def build(folder: Path, out: Path, cache: Cache, exports: bool = True):
+    cache.reset_stats()
+    return build_designs([str(folder)], out=out, cache=cache, exports=exports, show_progress=False)
+
+
+def test_changing_one_card_re_renders_that_card_only(deck, tmp_path):
+    out, cache = tmp_path / "out", Cache(tmp_path / "cache")
+    build(deck, out, cache)
+    faces = 4 + 1 + 2  # 4 card rows, the card back, 2 token rows
+    assert cache.made("svg") == faces and cache.made("png") == faces
+    svg_dir = out / "deck-csv" / "svg"
+    before = {p.name: p.stat().st_mtime_ns for p in svg_dir.iterdir()}
+
+    build(deck, out, cache)  # nothing changed: nothing is made again
+    assert cache.made("svg") == cache.made("drawing") == cache.made("png") == 0
+    assert cache.made("sheets") == 0
+
+    csv = deck / "cards.csv"
+    csv.write_text(csv.read_text().replace("Water,5", "Water,6"))
+    build(deck, out, cache)
+    assert cache.made("svg") == 1  # the Water card alone
+    assert cache.made("drawing") == 1 and cache.made("png") == 1
+    assert cache.made("sheets") == 1  # the sheets PDF is assembled again around it
+    after = {p.name: p.stat().st_mtime_ns for p in svg_dir.iterdir()}
+    changed = sorted(n for n in after if after[n] != before[n])
+    assert changed == ["cards-2.svg"]
+    assert ">6</text>" in (svg_dir / "cards-2.svg").read_text()
+
+
+def test_a_fresh_process_reuses_the_disk_cache(deck, tmp_path):
+    out = tmp_path / "out"
+    build(deck, out, Cache(tmp_path / "cache"))
+    cold = Cache(tmp_path / "cache")  # a new process: empty memory, same disk
+    build(deck, out, cold)
+    assert cold.made("svg") == cold.made("png") == cold.made("drawing") == 0
+    assert cold.stats["svg.hit"] == 7
+
+
+def test_editing_the_board_of_three_stars_re_renders_one_face(tmp_path):
+    design = tmp_path / "designs" / "three-stars"
+    shutil.copytree(ROOT / "designs" / "three-stars", design)
+    out, cache = tmp_path / "out", Cache(None)
+    build(design, out, cache, exports=False)
+    text = (design / "design.yaml").read_text()
+    (design / "design.yaml").write_text(text.replace('tint: "#f6e8cf"', 'tint: "#f0e0c0"'))
+    build(design, out, cache, exports=False)
+    assert cache.made("svg") == 1  # the board; the 41 cards, their back and 4 pieces come from the cache
+    assert cache.stats["svg.hit"] == 46
+
+
+def test_outputs_are_the_same_with_and_without_the_cache(deck, tmp_path):
+    build(deck, tmp_path / "a", Cache(None, memory=False))
+    cache = Cache(tmp_path / "cache")
+    build(deck, tmp_path / "b", cache)
+    build(deck, tmp_path / "b", cache)  # second time: everything from the cache
+    for rel in ("deck-csv/deck-csv-a4.pdf", "deck-csv/svg/cards-1.svg", "deck-csv/png/cards-1.png",
+                "deck-csv/manifest.json", "deck-csv/index.html"):
+        assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes(), rel
+
+
+def test_faces_are_painted_in_parallel_and_in_order():
+    pid = os.getpid()
+    results = prun([lambda i=i: (i, os.getpid()) for i in range(40)])
+    assert [v[0] for _, v in results] == list(range(40))
+    if len(os.sched_getaffinity(0)) > 1:
+        assert {v[1] for _, v in results} - {pid}, "some faces were painted in a worker process"
+    errors = prun([lambda: 1, lambda: 1 / 0] * 15)
+    assert [s for s, _ in errors[:2]] == ["ok", "error"] and isinstance(errors[1][1], ZeroDivisionError)
+
+
+def test_png_exports_are_300_dpi_with_the_bleed(deck, tmp_path):
+    out = tmp_path / "out"
+    build(deck, out, Cache(None))
+    manifest = json.loads((out / "deck-csv" / "manifest.json").read_text())
+    for entry in manifest["components"]:
+        png = out / "deck-csv" / entry["face"].replace("svg/", "png/").replace(".svg", ".png")
+        img = Image.open(png)
+        w, h = entry["trim_mm"]
+        b = entry["bleed_mm"]
+        assert img.size == (pytest.approx((w + 2 * b) / 25.4 * 300, abs=1), pytest.approx((h + 2 * b) / 25.4 * 300, abs=1))
+    pngs = sorted(p.name for p in (out / "deck-csv" / "png").iterdir())
+    svgs = sorted(p.name.replace(".svg", ".png") for p in (out / "deck-csv" / "svg").iterdir())
+    assert pngs == svgs
+
+
+def test_tabletop_simulator_deck_sheet(deck, tmp_path):
+    out = tmp_path / "out"
+    build(deck, out, Cache(None))
+    tts = out / "deck-csv" / "tts"
+    info = json.loads((tts / "cards.json").read_text())
+    assert info["sheets"] == [{"file": "cards-1.png", "cards": 6, "width": 7, "height": 1}]  # 2+1+0+3 copies + back
+    sheet = Image.open(tts / "cards-1.png")
+    back = Image.open(tts / "cards-back.png")
+    assert back.size == (pytest.approx(63 / 25.4 * 150, abs=1), pytest.approx(88 / 25.4 * 150, abs=1))  # trimmed
+    assert sheet.size == (7 * back.width, back.height)
+    last = sheet.crop((6 * back.width, 0, 7 * back.width, back.height))  # the hidden-card slot holds the back
+    assert last.convert("RGB").tobytes() == back.convert("RGB").tobytes()
+    # Fire & Ice twice, then Water: the first two slots are the same card
+    first, second = (sheet.crop((i * back.width, 0, (i + 1) * back.width, back.height)) for i in (0, 1))
+    assert first.tobytes() == second.tobytes()
+    assert not (tts / "tokens.json").exists()  # tokens have no back: not a deck
+
+
+def test_index_html_is_a_contact_sheet_with_report_and_links(tmp_path):
+    out = tmp_path / "out"
+    build_designs([str(ROOT / "designs" / "three-stars")], out=out, cache=Cache(None), show_progress=False)
+    page = out / "three-stars" / "index.html"
+    doc = html.fromstring(page.read_bytes())
+    links = [a.get("href") for a in doc.iter("a")]
+    for href in links:
+        assert (page.parent / href).is_file(), href
+    assert {"three-stars-a4.pdf", "three-stars-rules-en.pdf", "three-stars-rules-fr.pdf", "manifest.json"} <= set(links)
+    imgs = [i.get("src") for i in doc.iter("img")]
+    assert len(imgs) == 41 + 1 + 1 + 4 and all((page.parent / s).is_file() for s in imgs)
+    text = doc.text_content()
+    assert "×34" in text and "×1" in text
+    assert re.search(r"ok\s*cards", text) and "41 cards" in text
+    assert "<script" not in page.read_text()  # opens from disk, nothing to run or fetch
+
+
+def test_progress_bar_is_quiet_when_piped(tmp_path):
+    result = CliRunner().invoke(main, ["build", str(DECK), "--out", str(tmp_path)])
+    assert result.exit_code == 0
+    assert "\x1b[" not in result.output and result.output.count("\n") == 1
+
+
+def test_new_design_builds_as_it_is(tmp_path):
+    runner = CliRunner()
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = runner.invoke(main, ["new", "my-game"])
+        assert result.exit_code == 0, result.output
+        assert sorted(p.name for p in (tmp_path / "designs" / "my-game").rglob("*") if p.is_file()) == [
+            "back.svg.j2", "cards.csv", "design.yaml", "front.svg.j2", "rules.en.md", "rules.fr.md"]
+        result = runner.invoke(main, ["build", "my-game", "--out", "out"])
+        assert result.exit_code == 0, result.output
+        out = tmp_path / "out" / "my-game"
+        assert {"my-game-a4.pdf", "my-game-rules-en.pdf", "my-game-rules-fr.pdf", "index.html"} <= {
+            p.name for p in out.iterdir()}
+        result = runner.invoke(main, ["new", "stars-copy", "--from", str(ROOT / "designs" / "three-stars")])
+        assert result.exit_code == 0, result.output
+        assert "title: Stars Copy" in (tmp_path / "designs" / "stars-copy" / "design.yaml").read_text()
+        again = runner.invoke(main, ["new", "my-game"])
+        assert again.exit_code == 2 and "already exists" in again.output
+        bad = runner.invoke(main, ["new", "My Game!"])
+        assert bad.exit_code == 2 and "expected lower-case letters" in bad.output
+    finally:
+        os.chdir(old)
+
+
+def test_watcher_rebuilds_the_changed_design_and_survives_errors(deck, tmp_path):
+    lines: list[str] = []
+    w = Watcher([deck], tmp_path / "out", echo=lines.append, cache=Cache(None))
+    assert w.rebuild([deck])
+    assert w.affected([deck / "cards.csv"]) == [deck]
+    assert w.affected([tmp_path / "out" / "deck-csv" / "index.html"]) == []  # our own output is ignored
+    (deck / "design.yaml").write_text((deck / "design.yaml").read_text().replace("size: poker", "size: pokr"))
+    assert not w.rebuild(w.affected([deck / "design.yaml"]))
+    assert any("design.yaml:" in line and "unknown size 'pokr'" in line for line in lines)
+    assert "still watching" in lines[-1]
+    (deck / "design.yaml").write_text((deck / "design.yaml").read_text().replace("size: pokr", "size: poker"))
+    assert w.rebuild(w.affected([deck / "design.yaml"]))
+    assert "0 face(s) re-rendered" in lines[-1]  # back to a design the cache has seen
+
+
+def test_pnp_watch_rebuilds_on_save(deck, tmp_path):
+    """The real command in a subprocess: it builds, then rebuilds within seconds of a save."""
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "pnp.cli", "watch", str(deck), "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**os.environ, "PNP_CACHE_DIR": str(tmp_path / "cache")})
+    try:
+        seen = _read_until(proc, "watching", 60)
+        assert "rebuilt deck-csv" in seen
+        time.sleep(0.5)
+        csv = deck / "cards.csv"
+        csv.write_text(csv.read_text().replace("Wind,2", "Wind,9"))
+        seen = _read_until(proc, "re-rendered", 30)
+        assert "1 face(s) re-rendered" in seen
+        assert ">9</text>" in (out / "deck-csv" / "svg" / "cards-4.svg").read_text()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _read_until(proc, needle: str, seconds: float) -> str:
+    """Raw reads of the pipe (a buffered readline could hold the line select() no longer sees)."""
+    import selectors
+
+    fd = proc.stdout.fileno()
+    sel = selectors.DefaultSelector()
+    sel.register(fd, selectors.EVENT_READ)
+    seen = ""
+    deadline = time.monotonic() + seconds
+    while needle not in seen:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {needle!r} within {seconds} s; got:\n{seen}"
+        if sel.select(timeout=left):
+            chunk = os.read(fd, 65536)
+            assert chunk, f"pnp watch exited; got:\n{seen}"
+            seen += chunk.decode("utf-8", "replace")
+    return seen
