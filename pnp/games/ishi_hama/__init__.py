@@ -1,0 +1,14 @@
+"""Ishi-Hama (Christophe Berg, 2004): 9x9 board, 28 path tiles in two colours, connect 5 to score.
+
+geometry.py: the grid, sides and path masks (pure); components.py: the board (reserve and
+score strips printed on it) and the tiles (drawn by pnp.render.pathtiles); engine.py: every
+rule of seed 001; checks.py: `pnp validate`.
+"""
+
+from pnp.registry import register_game
+
+from pnp.games.ishi_hama import components  # noqa: F401  (registers the generators)
+from pnp.games.ishi_hama.checks import run_checks
+from pnp.games.ishi_hama.engine import make_engine
+
+register_game("ishi_hama", title="Ishi-Hama", engine=make_engine, checks=run_checks)
