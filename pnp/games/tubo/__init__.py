@@ -8,6 +8,7 @@ seed; checks.py: `pnp validate`.
 from pnp.registry import register_game
 
 from pnp.games.tubo import components  # noqa: F401  (registers the generators)
+from pnp.games.tubo import diagrams  # noqa: F401  (rulebook diagrams and facts)
 from pnp.games.tubo.checks import run_checks
 from pnp.games.tubo.engine import make_engine
 

@@ -1,0 +1,129 @@
+"""The TUBO rulebooks: both languages build, read as their language, follow the design's
+numbers, carry the TUBO diagrams as vector drawings, and report a bad expression as file:line."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from pnp.cli import main
+from pnp.games.tubo.diagrams import EXAMPLE, example_facts, figure_facts
+from pnp.loader import load_design
+from pnp.registry import get_diagram
+from pnp.render.faces import design_faces
+from pnp.rulebook import render_rulebooks
+
+ROOT = Path(__file__).resolve().parent.parent
+TUBO = ROOT / "designs" / "tubo"
+FR_WORDS = {"le", "la", "les", "des", "est", "une", "et", "du", "pour", "qui", "sur", "vous", "à", "de"}
+EN_WORDS = {"the", "and", "is", "of", "to", "a", "your", "you", "on", "it", "with", "for", "that"}
+DIAGRAMS = ("tubo.board", "tubo.fitting", "tubo.wrap", "tubo.loop", "tubo.close_exit", "tubo.pass_over",
+            "tubo.example")
+
+
+def text_of(pdf: bytes) -> str:
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        return "\n".join(page.extract_text() or "" for page in doc.pages)
+
+
+@pytest.fixture(scope="module")
+def books() -> dict[str, bytes]:
+    design = load_design(TUBO)
+    out = render_rulebooks(design, design_faces(design))
+    return {lang: out[f"tubo-rules-{lang}.pdf"] for lang in design.meta.languages}
+
+
+def test_both_rulebooks_build(books):
+    assert set(books) == {"fr", "en"}
+    for pdf in books.values():
+        assert pdf.startswith(b"%PDF") and len(PdfReader(io.BytesIO(pdf)).pages) >= 6
+
+
+def test_text_reads_as_its_language(books):
+    for lang, pdf in books.items():
+        words = Counter(re.findall(r"[a-zàâçéèêëîïôûùüÿœ]+", text_of(pdf).lower()))
+        fr, en = sum(words[w] for w in FR_WORDS), sum(words[w] for w in EN_WORDS)
+        assert (fr > 3 * en) if lang == "fr" else (en > 3 * fr), (lang, fr, en)
+    assert "Tour Chemin" in text_of(books["fr"]) and "infinite loop" in text_of(books["en"])
+
+
+def test_numbers_come_from_the_design(books):
+    design = load_design(TUBO)
+    r = design.rules
+    en = re.sub(r"\s+", " ", text_of(books["en"]))
+    fr = re.sub(r"\s+", " ", text_of(books["fr"]))
+    board = design.components["board"].params
+    assert f"a square of {board.columns} × {board.rows} cells, each {board.cell:g} mm wide" in en
+    assert f"until each player holds {r['stocks_per_player']} stocks" in en
+    assert f"at most {r['path_rounds']} path rounds" in en
+    assert f"{r['stocks']} colour stocks. Each stock holds {r['pieces_per_stock']} path pieces" in en
+    assert f"au plus {r['path_rounds']} Tours Chemin" in fr
+    assert f"possède {r['stocks_per_player']} stocks" in fr
+    assert "57 loose pieces" in en  # 8 x (6 + 1) + 1, counted from the generated components
+
+
+def test_a_changed_design_changes_the_rulebook(tmp_path):
+    folder = tmp_path / "tubo"
+    shutil.copytree(TUBO, folder)
+    y = folder / "design.yaml"
+    text = y.read_text(encoding="utf-8")
+    text = text.replace("cell: 25mm", "cell: 30mm")
+    text = re.sub(r"path_rounds: \d+", "path_rounds: 3", text)
+    y.write_text(text, encoding="utf-8")
+    design = load_design(folder)
+    pdfs = render_rulebooks(design, design_faces(design))
+    en = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-en.pdf"]))
+    fr = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-fr.pdf"]))
+    assert "each 30 mm wide" in en and "25 mm" not in en
+    assert "at most 3 path rounds" in en and "after 3 rounds" in en
+    assert "de 30 mm de côté" in fr and "au plus 3 Tours Chemin" in fr
+
+
+def test_tubo_diagrams_are_vector(books):
+    for pdf in books.values():
+        reader = PdfReader(io.BytesIO(pdf))
+        forms = {}
+        for page in reader.pages:
+            for name, x in (page["/Resources"].get("/XObject") or {}).items():
+                forms[name] = x.get_object()
+        assert forms and all(x.get("/Subtype") == "/Form" for x in forms.values())
+        with pdfplumber.open(io.BytesIO(pdf)) as doc:
+            assert not any(page.images for page in doc.pages)
+    design = load_design(TUBO)
+    for name in DIAGRAMS:  # every diagram draws shapes, no embedded image
+        svg = get_diagram(name)(design, "en")
+        assert "<image" not in svg and svg.count("<path") + svg.count("<rect") > 10, name
+
+
+def test_diagrams_show_what_they_claim():
+    design = load_design(TUBO)
+    figs = figure_facts(design)
+    assert figs["wrap"]["in"] == figs["wrap"]["out"] + 1  # consecutive pieces on opposite edges
+    assert figs["pass_over"]["round"] > figs["pass_over"]["earlier"]
+    ex = example_facts(design, "en")
+    kinds = [(s["loop"], s["closed"], s["reached"]) for s in ex["steps"]]
+    assert (False, True, False) in kinds and (True, False, False) in kinds and kinds[-1][2]
+    assert len(ex["steps"]) == len(EXAMPLE) and ex["winner"] == ex["players"][0]
+
+
+def test_bad_expression_gives_file_and_line(tmp_path):
+    folder = tmp_path / "tubo"
+    shutil.copytree(TUBO, folder)
+    rules = folder / "rules.en.md"
+    lines = rules.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("# Setup"))
+    lines.insert(at + 1, "Stocks: {{ rules.stocks_per_playr }}.")
+    rules.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["rules", str(folder), "--out", str(tmp_path / "out")],
+                                catch_exceptions=False)
+    assert result.exit_code == 2, result.output
+    assert re.search(rf"rules\.en\.md:{at + 2}: .*stocks_per_playr", result.output), result.output
+    assert not (tmp_path / "out").exists()
