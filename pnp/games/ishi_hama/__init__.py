@@ -11,4 +11,5 @@ from pnp.games.ishi_hama import components  # noqa: F401  (registers the generat
 from pnp.games.ishi_hama.checks import run_checks
 from pnp.games.ishi_hama.engine import make_engine
 
-register_game("ishi_hama", title="Ishi-Hama", engine=make_engine, checks=run_checks)
+# random players almost never join 5 tiles, so simulations default to the greedy agent
+register_game("ishi_hama", title="Ishi-Hama", engine=make_engine, checks=run_checks, default_agent="greedy")
