@@ -1,0 +1,81 @@
+"""The designer's loop, timed (issue 9 targets: the default build of the four games under 5 s
+on 2 cores; one changed card of 3 Stars rebuilt in under 0.5 s).
+
+    python bench/loop_bench.py [--runs 3]
+
+1. `pnp build` of every default design, cold (empty cache) and warm (nothing changed),
+   whole processes, median of runs.
+2. In one process, as `pnp watch` does: build 3 Stars, then change one face (the card
+   back's colour) and rebuild; then a data-table deck with one row changed. Prints the
+   seconds and how many faces were painted again (from the cache's counters).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def timed(cmd: list[str], env: dict, runs: int, before=None) -> float:
+    times = []
+    for _ in range(runs):
+        if before:
+            before()
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        out, cache = tmp / "out", tmp / "cache"
+        env = {**os.environ, "PNP_CACHE_DIR": str(cache)}
+        cmd = [sys.executable, "-m", "pnp.cli", "build", "--out", str(out)]
+        cold = timed(cmd, env, args.runs, before=lambda: shutil.rmtree(cache, ignore_errors=True))
+        warm = timed(cmd, env, args.runs)
+        designs = sorted(p.parent.name for p in (ROOT / "designs").glob("*/design.yaml"))
+        print(f"default build ({len(designs)} designs: {', '.join(designs)}), {os.cpu_count()} cores")
+        print(f"  cold (empty cache)       {cold:6.2f} s   target 5 s")
+        print(f"  warm (nothing changed)   {warm:6.2f} s")
+
+        from pnp.build import build_designs
+        from pnp.cache import Cache
+
+        cases = (
+            ("3 Stars: the board's region B tint (one face)", ROOT / "designs" / "three-stars",
+             "design.yaml", 'tint: "#f6e8cf"', 'tint: "#f2e2c4"'),
+            ("data-table deck: one row of cards.csv", ROOT / "tests" / "fixtures" / "deck-csv",
+             "cards.csv", "Water,5", "Water,6"),
+        )
+        for name, folder, file, old, new in cases:
+            design = tmp / "designs" / folder.name
+            shutil.copytree(folder, design)
+            mem = Cache(tmp / "watch-cache")
+            build_designs([str(design)], out=tmp / "w", cache=mem, show_progress=False)
+            path = design / file
+            path.write_text(path.read_text().replace(old, new))
+            mem.reset_stats()
+            t = time.perf_counter()
+            build_designs([str(design)], out=tmp / "w", cache=mem, show_progress=False)
+            took = time.perf_counter() - t
+            print(f"rebuild after one change in a running process (pnp watch): {name}")
+            print(f"  {took:6.3f} s   target 0.5 s   faces painted again: {mem.made('svg')}, "
+                  f"from the cache: {mem.stats['svg.hit']}")
+
+
+if __name__ == "__main__":
+    main()
