@@ -51,8 +51,13 @@ def main() -> None:
 @click.option("--proof", is_flag=True, default=None, help="Draw trim, bleed and safe-zone guides (-proof.pdf).")
 @click.option("--print-shop", is_flag=True, help="Also write <design>-print-shop.pdf: one face per page, "
               "trim + bleed, TrimBox/BleedBox, backs after fronts.")
+@click.option("--exports/--no-exports", default=True, show_default=True,
+              help="PNG faces, Tabletop Simulator decks and index.html (the slowest part of a first build).")
+@click.option("--cache/--no-cache", "use_cache", default=True, show_default=True,
+              help="Reuse what earlier builds made (<out>/.cache); --no-cache makes everything again.")
 def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: str | None, duplex: str | None,
-          back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool) -> None:
+          back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool, exports: bool,
+          use_cache: bool) -> None:
     """Build SVG faces, PDF print sheets and a manifest for each DESIGN.
 
     DESIGN is a design folder, its design.yaml, or the name of a folder under designs/;
@@ -64,7 +69,11 @@ def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: s
         back_offset = ",".join(p if any(c.isalpha() for c in p) else f"{p.strip()}mm" for p in back_offset.split(","))
     overrides = {"orientation": orientation, "duplex": duplex, "back_offset": back_offset, "marks": marks,
                  "proof": proof}
-    for result in build_designs(designs, out=out, paper=paper, overrides=overrides, print_shop=print_shop):
+    from pnp.cache import Cache
+
+    cache = None if use_cache else Cache(None, memory=True)
+    for result in build_designs(designs, out=out, paper=paper, overrides=overrides, print_shop=print_shop,
+                                exports=exports, cache=cache):
         click.echo(result.summary())
 
 
