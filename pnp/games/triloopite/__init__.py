@@ -1,0 +1,17 @@
+"""TriLOOPite (festival l'Alchimie du Jeu, Toulouse, 2024): cooperative hexagonal path tiles, loops.
+
+geometry.py: hex grid, placement rules, the exact loop analysis (crossing and inside
+defined there); scoring.py: the design's tables; components.py: tile and aid generators
+(lines drawn by pnp.render.pathtiles); engine.py: both ways to play; witnesses.py and
+checks.py: `pnp validate`; picture.py: the analysed layout as SVG (`pnp loops`).
+"""
+
+from pnp.registry import register_game
+
+from pnp.games.triloopite import components  # noqa: F401  (registers the generators)
+from pnp.games.triloopite.checks import run_checks
+from pnp.games.triloopite.engine import make_engine
+from pnp.games.triloopite.picture import loops_command
+
+register_game("triloopite", title="TriLOOPite", engine=make_engine, checks=run_checks, loops=loops_command,
+              cooperative=True)  # the players win or lose together: simulate reports scores, not seats

@@ -1,0 +1,477 @@
+"""The TriLOOPite rules engine: both ways to play, any number of players, cooperative.
+
+Everything comes from the design: the tile varieties with their lines and counts (the
+`triloopite.tiles` faces, exactly as printed), the scoring tables under `rules:`
+(pnp.games.triloopite.scoring) and which game to play (`rules.game`: standard or first).
+
+Rules as implemented (seed 002, ../shared/specs/triloopite.md). Decisions the seed leaves
+open are marked *decision*; the rulebook quotes them.
+
+* Setup: the start tile lies in the middle of the table (cell (0, 0), rotation 0); every
+  other tile is in the bag; hands are empty. The seed's "the first tile may go anywhere"
+  is the start tile (*decision*: every later tile follows the placement rules). Seat 1
+  begins.
+* A turn: the player draws a tile at random from the bag (a chance action: each tile in
+  the bag equally likely) into their hand, then either **places** one tile of their hand
+  (the one just drawn or an earlier one), in any of its 6 rotations, or **keeps** (places
+  nothing; the drawn tile stays in hand). Keeping is always allowed ("ne souhaite pas
+  (ou ne peut pas)").
+* Placement rules, checked when the tile is laid (pnp.games.triloopite.geometry.Board):
+  the cell is empty (touch without overlapping); the tile touches at least one tile; at
+  every edge it shares with a tile a line meets a line and a blank meets a blank (the
+  lines' orientation); at least one of its lines continues a line of a neighbour (extend
+  a line on at least one tile). Laid tiles never move.
+* Standard game: when a player has drawn the last tile, they finish their turn and the
+  game ends. Score (same for every player, cooperative): points for the number of
+  closed loops, points for the longest loop's length, each bonus configuration present
+  once, minus the sum over players of (tiles in hand) ** `hand_penalty_power` (2).
+* First game (`rules.game: first`): the game ends as soon as a loop closes (after the
+  placement that closes it), or, if none ever closes, like the standard game when the
+  last tile has been drawn and played (*decision*). Result: the tiles left in all hands
+  (lower is better; the engine returns minus that number) and the seed's verdict.
+* Results: every player gets the same value (the team's score).
+
+Action encoding (V bag varieties in print order, the table's cells packed as in Board,
+NC = (2R + 1)^2 with R = the number of tiles): `keep = 0`, `place = 1 + (v * 6 + rot) * NC
++ cell` (only the rotations giving distinct tiles: a straight line has 3), `draw = 1 +
+V * 6 * NC + v` (chance).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
+from pnp.errors import ErrorReport
+from pnp.games.triloopite.components import design_varieties
+from pnp.games.triloopite.geometry import (
+    BONUSES, PORT_NAMES, Analysis, Board, Variety, analyse, join, port_mask, rotate_lines,
+)
+from pnp.games.triloopite.scoring import Rules, Score, read_rules, score
+from pnp.model import Design
+
+TILES_GENERATOR = "triloopite.tiles"
+KEEP = 0
+SCORE_BUCKETS = ((None, -1), (0, 9), (10, 19), (20, 29), (30, 49), (50, 79), (80, None))
+
+
+def _problem(design: Design, loc: tuple, message: str, report: ErrorReport) -> None:
+    doc = design._source
+    path = doc.path if doc is not None else design.folder / "design.yaml"
+    report.add(path, doc.line(loc) if doc is not None else None, message)
+
+
+def design_tiles(design: Design) -> list[Variety]:
+    """Every tile variety of the design, as its tiles component(s) print them."""
+    return [spec.variety() for _, spec in design_varieties(design, TILES_GENERATOR)]
+
+
+def start_and_bag(design: Design) -> tuple[Variety, list[Variety]]:
+    """The one start tile and the bag's varieties (count > 0); DesignError unless exactly one start tile."""
+    tiles = design_tiles(design)
+    starts = [v for v in tiles if v.start and v.count > 0]
+    n = sum(v.count for v in starts)
+    if n != 1:
+        report = ErrorReport()
+        _problem(design, ("components",), f"{n} start tiles ({', '.join(v.id for v in starts) or 'none'}); "
+                 "expected exactly one tile with start: true and count 1", report)
+        report.raise_if_any()
+    return starts[0], [v for v in tiles if not v.start and v.count > 0]
+
+
+class TriloopiteGame(Game):
+    """TriLOOPite for a design at a player count; `mode` overrides rules.game (standard | first)."""
+
+    def __init__(self, design: Design, players: int, mode: str | None = None):
+        self.design = design
+        self.players = players
+        self.rules: Rules = read_rules(design)
+        self.mode = mode or self.rules.mode
+        if self.mode not in ("standard", "first"):
+            raise ValueError(f"mode {self.mode!r}; expected standard or first")
+        self.start, self.varieties = start_and_bag(design)
+        V = len(self.varieties)
+        self.V = V
+        self.bag0 = tuple(v.count for v in self.varieties)
+        self.bag_size = sum(self.bag0)
+        self.radius = self.bag_size + 1
+        self.width = 2 * self.radius + 1
+        self.NC = self.width * self.width
+        # every variety's distinct rotations: (rot, lines, port mask)
+        self.rots: list[list[tuple[int, tuple, int]]] = []
+        for v in self.varieties:
+            rows = []
+            for k in v.rotations():
+                lines = rotate_lines(v.lines, k)
+                rows.append((k, lines, port_mask(lines)))
+            self.rots.append(rows)
+        self.rot_lines = [{k: lines for k, lines, _ in rows} for rows in self.rots]
+        self.start_lines = self.start.lines
+        # fillable[known * 64 + need]: some tile of the game fits a cell with these needs
+        masks = {m for rows in self.rots for _, _, m in rows} | {port_mask(self.start.lines)}
+        self.fillable = bytearray(64 * 64)
+        for known in range(64):
+            for m in masks:
+                self.fillable[known * 64 + (m & known)] = 1
+        self.draw_base = 1 + V * 6 * self.NC
+        p = self.rules.hand_penalty_power
+        worst = max(self.bag_size ** p if p else players, 0)
+        if self.mode == "first":
+            lo, hi = -float(self.bag_size), 0.0
+        else:
+            lo, hi = -float(worst), float(self.rules.max_points)
+        self.info = GameInfo(name=f"triloopite:{design.slug}:{self.mode}", num_players=players, min_utility=lo,
+                             max_utility=hi, max_game_length=self.bag_size, max_chance_actions=self.bag_size,
+                             num_distinct_actions=self.draw_base + V)
+
+    # encoding
+    def place_action(self, v: int, rot: int, cell: int) -> int:
+        return 1 + (v * 6 + rot) * self.NC + cell
+
+    def decode(self, action: int) -> tuple[str, int, int, int]:
+        """(kind, variety, rotation, cell) of an action; -1 where it does not apply."""
+        if action == KEEP:
+            return "keep", -1, -1, -1
+        if 1 <= action < self.draw_base:
+            a = action - 1
+            vr, cell = divmod(a, self.NC)
+            v, rot = divmod(vr, 6)
+            return "place", v, rot, cell
+        if self.draw_base <= action < self.draw_base + self.V:
+            return "draw", action - self.draw_base, -1, -1
+        raise IllegalActionError(f"action {action} is not an action of {self.info.name}")
+
+    def variety_index(self, vid: str) -> int:
+        return next(i for i, v in enumerate(self.varieties) if v.id == vid)
+
+    def new_board(self) -> Board:
+        b = Board(self.radius)
+        b.place(b.cell_of((0, 0)), self.start_lines)
+        return b
+
+    def new_initial_state(self) -> "TriloopiteState":
+        return TriloopiteState(self)
+
+
+class TriloopiteState(State):
+    """A position: the board, each hand (counts per variety), the bag, whose turn and whether drawing."""
+
+    __slots__ = ("game", "board", "hands", "bag", "bag_n", "player", "drawing", "over", "turns", "_history",
+                 "kept", "closed_by_loop", "_final", "_cache")
+
+    def __init__(self, game: TriloopiteGame):
+        self.game = game
+        self.board = game.new_board()
+        self.hands = [[0] * game.V for _ in range(game.players)]
+        self.bag = list(game.bag0)
+        self.bag_n = game.bag_size
+        self.player = 0
+        self.drawing = True
+        self.over = self.bag_n == 0
+        self.turns = 0
+        self._history: list[int] = []
+        self.kept = 0
+        self.closed_by_loop = False
+        self._final: tuple[Analysis, Score] | None = None
+        self._cache: int | None = None
+
+    # --- API ----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        return CHANCE if self.drawing else self.player
+
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        if self.drawing:
+            return [a for a, _ in self.chance_outcomes()]
+        return [KEEP] + sorted(self._places())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.over or not self.drawing:
+            return []
+        n, base = self.bag_n, self.game.draw_base
+        return [(base + v, k / n) for v, k in enumerate(self.bag) if k]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        x = int(rng.random() * self.bag_n)
+        for v, k in enumerate(self.bag):
+            if x < k:
+                return self.game.draw_base + v
+            x -= k
+        raise RuntimeError("empty bag at a chance node")  # pragma: no cover
+
+    def apply_action(self, action: int) -> None:
+        g = self.game
+        if self.over:
+            raise IllegalActionError(f"{self._text(action)}: the game is over; expected no more actions")
+        kind, v, rot, cell = g.decode(action)
+        p = self.player
+        if self.drawing:
+            if kind != "draw":
+                raise IllegalActionError(f"{self._text(action)}: a tile must be drawn first; expected a draw")
+            if not self.bag[v]:
+                raise IllegalActionError(f"{self._text(action)}: no {g.varieties[v].id} tile left in the bag")
+            self.bag[v] -= 1
+            self.bag_n -= 1
+            self.hands[p][v] += 1
+            self.drawing = False
+            self._history.append(action)
+            return
+        if kind == "draw":
+            raise IllegalActionError(f"{self._text(action)}: the tile is drawn already; expected a placement or keep")
+        closed = 0
+        if kind == "keep":
+            self.kept += 1
+        else:
+            if not self.hands[p][v]:
+                raise IllegalActionError(f"{self._text(action)}: seat {p + 1} holds no {g.varieties[v].id} tile")
+            rows = {k: lines for k, lines, _ in g.rots[v]}
+            if rot not in rows:
+                raise IllegalActionError(f"{self._text(action)}: rotation {rot} of {g.varieties[v].id} repeats "
+                                         f"rotation {sorted(rows)}; expected one of {sorted(rows)}")
+            why = self.board.why_not(cell, rows[rot])
+            if why:
+                raise IllegalActionError(f"{self._text(action)}: {why}")
+            closed = self.board.place(cell, rows[rot], check=False)
+            self.hands[p][v] -= 1
+        self._history.append(action)
+        self.turns += 1
+        self._final = None
+        self._cache = None
+        if g.mode == "first" and closed:
+            self.over = self.closed_by_loop = True
+        elif self.bag_n == 0:
+            self.over = True
+        else:
+            self.player = (p + 1) % g.players
+            self.drawing = True
+
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        return self._text(action, player)
+
+    def returns(self) -> list[float]:
+        if self.game.mode == "first":
+            value = float(-self.tiles_in_hand())
+        else:
+            value = float(self.final()[1].total)
+        return [value] * self.game.players
+
+    def clone(self) -> "TriloopiteState":
+        new = object.__new__(TriloopiteState)
+        new.game = self.game
+        new.board = self.board.clone()
+        new.hands = [h[:] for h in self.hands]
+        new.bag = self.bag[:]
+        new.bag_n = self.bag_n
+        new.player = self.player
+        new.drawing = self.drawing
+        new.over = self.over
+        new.turns = self.turns
+        new._history = self._history[:]
+        new.kept = self.kept
+        new.closed_by_loop = self.closed_by_loop
+        new._final = self._final
+        new._cache = self._cache
+        return new
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def key(self) -> tuple:
+        return (tuple(sorted(self.board.lines.items())), tuple(tuple(h) for h in self.hands), tuple(self.bag),
+                self.player, self.drawing, self.over, self.turns)
+
+    def action_kind(self, action: int) -> str:
+        return self.game.decode(action)[0]
+
+    # --- results ------------------------------------------------------------------------
+    def tiles_in_hand(self) -> int:
+        return sum(sum(h) for h in self.hands)
+
+    def final(self) -> tuple[Analysis, Score]:
+        """The loop analysis of the layout so far and its standard-game score."""
+        if self._final is None:
+            a = analyse(self.board.layout(), start=(0, 0))
+            self._final = (a, score(a, [sum(h) for h in self.hands], self.game.rules))
+        return self._final
+
+    def verdict(self, lang: str = "en") -> str:
+        return self.game.rules.verdict(self.tiles_in_hand(), lang)
+
+    def metrics(self) -> dict[str, int]:
+        a, s = self.final()
+        out = {
+            "loops": a.count,
+            "longest_loop": a.longest,
+            "tiles_placed": len(self.board.lines),
+            "tiles_in_hand": self.tiles_in_hand(),
+            "hand_penalty": s.penalty,
+            "kept": self.kept,
+            "points_loops": s.loop_points,
+            "points_longest": s.longest_points,
+            "points_bonuses": s.bonus_points,
+        }
+        for k in BONUSES:
+            out[f"bonus_{k}"] = int(a.bonuses[k])
+        if self.game.mode == "first":
+            out["first_game_tiles_in_hand"] = self.tiles_in_hand()
+            out["first_game_ended_by_loop"] = int(self.closed_by_loop)
+            for i, row in enumerate(self.game.rules.verdicts.rows):
+                out[f"verdict_{i}:{row.label}"] = int(row.covers(self.tiles_in_hand()))
+        else:
+            out["score"] = s.total
+            for i, (lo, hi) in enumerate(SCORE_BUCKETS):
+                label = f"<{hi + 1}" if lo is None else (f"{lo}+" if hi is None else f"{lo}..{hi}")
+                inside = (lo is None or s.total >= lo) and (hi is None or s.total <= hi)
+                out[f"score_{i}:{label}"] = int(inside)
+        return out
+
+    # --- moves and the greedy heuristic --------------------------------------------------
+    def _places(self) -> list[int]:
+        g = self.game
+        hand = self.hands[self.player]
+        out = []
+        cands = self.board.candidates()
+        for v, n in enumerate(hand):
+            if not n:
+                continue
+            for rot, _, m in g.rots[v]:
+                base = 1 + (v * 6 + rot) * g.NC
+                for cell, (known, need) in cands.items():
+                    if need and (m & known) == need and self.board.inside(cell):
+                        out.append(base + cell)
+        return out
+
+    def action_value(self, action: int) -> float:
+        """Greedy heuristic: place rather than keep, close loops, bend curves back on themselves, keep ends alive.
+
+        keep: -(2h - 1) with h tiles in hand (what keeping adds to the final square penalty).
+        place: 10 + 40 per loop closed + 3 per line end joined + 1 per line of the tile (hard
+        tiles first) + 2 per step the touched curves' two open ends come closer - 6 per open
+        end left facing a cell no tile of the game can fill (dead) - 500 when no live end
+        would remain while tiles are still to come (the table would be stuck for good).
+        """
+        g = self.game
+        kind, v, rot, cell = g.decode(action)
+        if kind == "keep":
+            h = sum(self.hands[self.player])
+            return -(2 * h - 1.0)
+        if kind != "place":
+            return 0.0
+        b = self.board
+        off = b.off
+        lines = g.rot_lines[v][rot]
+        m = port_mask(lines)
+        known, need = b.needs(cell)
+        overlay: dict = {}
+        closed = join(b.partner, b.mask, off, cell, lines, overlay)
+        value = 10.0 + 40.0 * closed + 3.0 * bin(need).count("1") + len(lines)
+        fill = g.fillable
+        width = b.width
+
+        def dist(c1: int, c2: int) -> int:
+            q1, r1 = divmod(c1, width)
+            q2, r2 = divmod(c2, width)
+            dq, dr = q1 - q2, r1 - r2
+            return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+        # curves touched before: the neighbours' ends facing this cell
+        before = 0
+        seen: set = set()
+        for k in range(6):
+            if need >> k & 1:
+                e = (cell + off[k]) * 6 + (k + 3) % 6
+                pe = b.partner.get(e)
+                if pe is not None and e not in seen:
+                    seen.add(e)
+                    seen.add(pe)
+                    before += dist(cell, pe // 6 + off[pe % 6])
+        after = 0
+        seen = set()
+        base = cell * 6
+        for k in range(6):
+            if m >> k & 1 and not known >> k & 1:
+                e = base + k
+                pe = overlay.get(e, b.partner.get(e))
+                if pe is not None and e not in seen:
+                    seen.add(e)
+                    seen.add(pe)
+                    after += dist(cell + off[k], pe // 6 + off[pe % 6])
+        value += 2.0 * (before - after)
+        # live ends: those facing a cell some tile can still fill
+        live = self._live()
+        live -= bin(need).count("1")
+        for k, o in enumerate(off):
+            if known >> k & 1:
+                continue
+            n = cell + o
+            kn, nd = b.needs(n)
+            if not nd and not m >> k & 1:
+                continue
+            ok_before = nd and fill[kn * 64 + nd]
+            bit = 1 << ((k + 3) % 6)
+            kn2 = kn | bit
+            nd2 = nd | (bit if m >> k & 1 else 0)
+            ok_after = nd2 and fill[kn2 * 64 + nd2]
+            if ok_before:
+                live -= bin(nd).count("1")
+            if ok_after:
+                live += bin(nd2).count("1")
+            elif nd2 and (ok_before or not nd):
+                value -= 6.0 * bin(nd2).count("1")
+        if live <= 0 and self.bag_n > 0 and not (g.mode == "first" and closed):
+            value -= 500.0
+        return value
+
+    def _live(self) -> int:
+        """Open ends facing a cell that some tile of the game can fill (cached per position)."""
+        if self._cache is None:
+            fill = self.game.fillable
+            self._cache = sum(bin(nd).count("1") for kn, nd in self.board.candidates().values()
+                              if fill[kn * 64 + nd])
+        return self._cache
+
+    def _text(self, action: int, player: int | None = None) -> str:
+        g = self.game
+        try:
+            kind, v, rot, cell = g.decode(action)
+        except IllegalActionError:
+            return f"action {action}"
+        p = self.player if player is None else player
+        who = f"seat {p + 1}" if 0 <= p < g.players else "chance"
+        if kind == "keep":
+            return f"{who} keeps"
+        if kind == "draw":
+            return f"{who} draws {g.varieties[v].id}"
+        q, r = self.board.hex_of(cell)
+        return f"{who} places {g.varieties[v].id} turned {rot} at [{q}, {r}]"
+
+    def __str__(self) -> str:
+        g = self.game
+        lines = [f"turn {self.turns}, {'over' if self.over else f'seat {self.player + 1}'}; "
+                 f"{len(self.board.lines)} tiles down, {self.bag_n} in the bag, {self.board.loops} loop(s)"]
+        for p in range(g.players):
+            hand = ", ".join(f"{g.varieties[v].id} x{n}" for v, n in enumerate(self.hands[p]) if n)
+            lines.append(f"  seat {p + 1}: {hand or 'empty hand'}")
+        return "\n".join(lines)
+
+
+def describe_port(k: int) -> str:
+    return f"{k} ({PORT_NAMES[k]})"
+
+
+def make_engine(design: Design, players: int) -> TriloopiteGame:
+    """The registered engine factory: TriLOOPite for `design` at `players` players (rules.game decides the mode)."""
+    return TriloopiteGame(design, players)
+
+
+def play_layout(game: TriloopiteGame, placements: Sequence[tuple[str, int, tuple[int, int]]]) -> Board:
+    """A board built from (variety id, rotation, (q, r)) placements under the placement rules (PlacementError)."""
+    b = game.new_board()
+    for vid, rot, h in placements:
+        v = game.varieties[game.variety_index(vid)]
+        b.place(b.cell_of(h), rotate_lines(v.lines, rot))
+    return b
