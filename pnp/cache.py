@@ -6,11 +6,13 @@ from. The cache lives in memory (for `pnp watch`, which keeps one across rebuild
 on disk under `<out>/.cache/` (for the next `pnp build`). Counters record hits and
 misses per kind, so tests can prove by counting, not by timing, what was rebuilt.
 
-Keys include pnp's version: a new pnp never reuses an old pnp's products.
+Keys include a hash of pnp's own source code: after any change to a generator, a renderer
+or pnp itself, nothing made by the old code is reused.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -25,9 +27,19 @@ from pnp import __version__
 CACHE_DIR = ".cache"
 
 
+@functools.cache
+def code_fingerprint() -> bytes:
+    """A hash of pnp's own source: after a change to any generator or renderer, nothing stale is reused."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256(__version__.encode())
+    for path in sorted(root.rglob("*.py")):
+        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return h.digest()
+
+
 def key_of(*parts: Any) -> str:
     """A stable hash of JSON-able parts (dicts sorted, bytes and str hashed as they are)."""
-    h = hashlib.sha256(__version__.encode())
+    h = hashlib.sha256(code_fingerprint())
     for part in parts:
         if isinstance(part, bytes):
             h.update(b"b" + hashlib.sha256(part).digest())

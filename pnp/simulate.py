@@ -53,6 +53,7 @@ class SimulationResult:
     lengths: list[int]
     kinds: Counter = field(default_factory=Counter)
     metrics: dict[str, dict[str, int]] = field(default_factory=dict)
+    cooperative: bool = False  # the players win or lose together: no seat win rates
 
     def to_dict(self) -> dict[str, Any]:
         n = self.games
@@ -88,12 +89,15 @@ class SimulationResult:
         d = self.to_dict()
         lines = [f"{self.title} ({self.design}): {self.games} games, {self.players} players, "
                  f"{self.agent} agents, seeds {self.seed}..{self.seed + self.games - 1}"]
-        lines.append("win rate per seat (95% interval):")
-        for s in d["seats"]:
+        if self.cooperative:
+            lines.append("cooperative game: the players win or lose together (see the score metrics)")
+        else:
+            lines.append("win rate per seat (95% interval):")
+        for s in (d["seats"] if not self.cooperative else []):
             lo, hi = s["ci95"]
             lines.append(f"  seat {s['seat']} {s['name']:<10} {s['win_rate']:6.1%}  [{lo:.1%}, {hi:.1%}]  "
                          f"{s['wins']} wins")
-        if self.draws:
+        if self.draws and not self.cooperative:
             lines.append(f"  draws / unfinished: {self.draws}")
         ln = d["length"]
         lines.append(f"game length (player turns): mean {ln['mean']:.1f}, median {ln['median']:g}, "
@@ -125,8 +129,8 @@ def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 
     if games < 1:
         raise PnpError(f"-n {games}: expected at least 1 game")
     design = load_design(resolve_design(game_arg))
+    registered = registry.get_game(design.game) if design.game else None
     if agent is None:
-        registered = registry.get_game(design.game) if design.game else None
         agent = (registered.extras.get("default_agent") if registered else None) or "random"
     players = design.meta.players.min if players is None else players
     game = load_engine(design, players)
@@ -146,15 +150,16 @@ def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 
         lengths.append(res.metrics.get("turns", res.length))
         kinds.update(res.kinds)
         for k, v in res.metrics.items():
-            agg = metrics.setdefault(k, Counter(total=0, max=0, games=0))
+            agg = metrics.setdefault(k, Counter(total=0, max=v, games=0))
             agg["total"] += v
-            agg["max"] = max(agg["max"], v)
+            agg["max"] = max(agg["max"], v)  # may stay negative: a score metric's best can be below 0
             agg["games"] += 1 if v else 0
         if progress:
             progress(1)
     return SimulationResult(design=design.slug, title=design.meta.title, players=players, games=games, seed=seed,
                             agent=agent, seat_names=[game.player_name(p) for p in range(players)], wins=wins,
-                            draws=draws, lengths=lengths, kinds=kinds, metrics=metrics)
+                            draws=draws, lengths=lengths, kinds=kinds, metrics=metrics,
+                            cooperative=bool(registered and registered.extras.get("cooperative")))
 
 
 def run(game_arg: str, games: int, players: int | None, seed: int, agent: str, as_json: bool,
