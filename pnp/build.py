@@ -105,7 +105,7 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
                   exports: bool = True, bar=None) -> BuiltDesign:
     """Faces, SVG texts, sheets, PDFs, rulebooks and exports of one design, in memory."""
     from pnp.layout import pdf as pdf_layout
-    from pnp.layout.sheets import SheetOptions, load_config, plan, print_shop_sheets, sheets_needed
+    from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
     from pnp.progress import _Quiet
 
     bar = bar or _Quiet()
@@ -144,7 +144,6 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
                                           subject=f"{meta.title}: one face per page"))
     built.manifest = manifest(built, paper)
     bar.step(f"{design.slug}: rulebooks")
-    from pnp.rulebook import render_rulebooks  # rules.<lang>.md -> <slug>-rules-<lang>.pdf
     built.extra_files.update(cached("rulebooks", _rulebook_key(design, svgs, paper),
                                     lambda: _rulebooks(design, components, svgs, paper)))
     built.dirs["svg"] = {n.removeprefix("svg/"): t for n, t in svgs.items()}

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from pnp import registry
 from pnp.errors import DesignError, ErrorReport, display_path
-from pnp.model import Component, Design
+from pnp.model import Design
 from pnp.yamlio import Document, Loc, load_yaml
 
 DESIGN_FILE = "design.yaml"

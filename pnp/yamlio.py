@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from pnp.errors import DesignError, ErrorReport, display_path
+from pnp.errors import ErrorReport, display_path
 
 Loc = tuple[str | int, ...]
 

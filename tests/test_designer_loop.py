@@ -3,7 +3,6 @@ the contact sheet, scaffolding, watch."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re

@@ -177,7 +177,7 @@ def plan(components: list[ComponentFaces], opts: SheetOptions, face_path,
     for cf in components:
         if not cf.fronts or cf.copies == 0:
             continue
-        kind, shape = cf.component.kind, cf.component.shape
+        kind = cf.component.kind
         name = cf.component.display_name("en") or cf.component_id
         if kind == "board":
             flush_loose()

@@ -87,7 +87,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pnp.engine.api import TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.errors import ErrorReport
@@ -97,6 +96,7 @@ from pnp.games.ishi_hama.geometry import (
 )
 from pnp.model import Design
 from pnp.registry import GeneratorContext, get_generator
+from pnp.engine.design import design_problem as _problem, find_component, rule_numbers
 
 DEFAULT_MAX_TURNS = 600
 
@@ -139,52 +139,24 @@ class Kind:
         return f"{self.colour_name} {self.shape}"
 
 
-def _problem(design: Design, loc: tuple, message: str, report: ErrorReport) -> None:
-    doc = design._source
-    path = doc.path if doc is not None else design.folder / "design.yaml"
-    report.add(path, doc.line(loc) if doc is not None else None, message)
-
-
-RULE_KEYS = (
-    ("tiles_per_colour", "tiles of each colour, e.g. 14"),
-    ("group_size", "connected tiles that score a point, e.g. 5"),
-    ("tiles_to_opponent", "tiles of a scored group given to the opponent, e.g. 4"),
-    ("points_in_game", "points after which the game ends, e.g. 7"),
+RULE_KEYS = (  # (key, what it counts, minimum)
+    ("tiles_per_colour", "tiles of each colour, e.g. 14", 1),
+    ("group_size", "connected tiles that score a point, e.g. 5", 1),
+    ("tiles_to_opponent", "tiles of a scored group given to the opponent, e.g. 4", 0),
+    ("points_in_game", "points after which the game ends, e.g. 7", 1),
 )
 
 
 def read_rules(design: Design) -> Rules:
     """The rule numbers under `rules:`; DesignError naming each missing or wrong one."""
     report = ErrorReport()
-    values: dict[str, Any] = {}
-    for key, what in RULE_KEYS:
-        v = design.rules.get(key)
-        if v is None:
-            _problem(design, ("rules",), f"rules.{key}: missing; expected the number of {what}", report)
-        elif not isinstance(v, int) or isinstance(v, bool) or v < (0 if key == "tiles_to_opponent" else 1):
-            _problem(design, ("rules", key), f"rules.{key}: {v!r} is not a whole number of {what}", report)
-        else:
-            values[key] = v
+    values = rule_numbers(design, RULE_KEYS, report)
     first = design.rules.get("first_player")
     if not isinstance(first, str) or not first.strip():
         _problem(design, ("rules",), "rules.first_player: missing; expected the colour that starts, e.g. orange",
                  report)
     report.raise_if_any()
     return Rules(first_player=first.strip(), **values)
-
-
-def find_component(design: Design, generator: str, what: str) -> tuple[str, Any]:
-    """The one component made by `generator`; DesignError otherwise."""
-    found = [(cid, c) for cid, c in design.components.items() if c.generate == generator]
-    if len(found) != 1:
-        report = ErrorReport()
-        if not found:
-            _problem(design, ("components",), f"no {what} component; expected one with generate: {generator}", report)
-        else:
-            _problem(design, ("components", found[1][0]), f"{len(found)} {what} components "
-                     f"({', '.join(cid for cid, _ in found)}); expected exactly one", report)
-        report.raise_if_any()
-    return found[0]
 
 
 def design_grid(design: Design) -> Grid:

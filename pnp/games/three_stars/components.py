@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from pnp.games.three_stars.geometry import (
-    SQRT3_2, Board, Region, placements as all_placements, region_centres, star_triangles, triangle_xy,
+    SQRT3_2, Board, Region, placements as all_placements, region_centres, triangle_xy,
     unit_star_polygons, vertex_xy,
 )
 from pnp.model import Length

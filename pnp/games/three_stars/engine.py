@@ -67,6 +67,7 @@ from pnp.games.three_stars.components import board_geometry
 from pnp.games.three_stars.geometry import Board, star_triangles
 from pnp.model import Design
 from pnp.registry import GeneratorContext, get_generator
+from pnp.engine.design import design_problem as _problem, find_component, rule_numbers
 
 CARD_GENERATOR = "three_stars.placements"
 PIECE_GENERATOR = "three_stars.pieces"
@@ -141,26 +142,12 @@ class Rules:
     star_positions: dict[int, int]
 
 
-def _problem(design: Design, loc: tuple, message: str, report: ErrorReport) -> None:
-    doc = design.source
-    path = doc.path if doc is not None else design.folder / "design.yaml"
-    report.add(path, doc.line(loc) if doc is not None else None, message)
-
-
 def read_rules(design: Design) -> Rules:
     """The rule numbers under `rules:`; DesignError naming each missing or wrong one."""
     report = ErrorReport()
-    values: dict[str, Any] = {}
-    for key, what in (("hand_size", "cards in a hand, e.g. 3"), ("stars_to_win", "stars to win, e.g. 3"),
-                      ("pieces_per_player", "pieces of each colour, e.g. 20")):
-        v = design.rules.get(key)
-        if v is None:
-            _problem(design, ("rules",), f"rules.{key}: missing; expected the number of {what}", report)
-        elif not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            _problem(design, ("rules", key), f"rules.{key}: {v!r} is not a positive whole number; "
-                     f"expected the number of {what}", report)
-        else:
-            values[key] = v
+    values = rule_numbers(design, (("hand_size", "cards in a hand, e.g. 3", 1),
+                                   ("stars_to_win", "stars to win, e.g. 3", 1),
+                                   ("pieces_per_player", "pieces of each colour, e.g. 34", 1)), report)
     positions: dict[int, int] = {}
     raw = design.rules.get("star_positions", {})
     if not isinstance(raw, dict):
@@ -175,21 +162,6 @@ def read_rules(design: Design) -> Rules:
                          "a number of star positions; expected e.g. 2: 12", report)
     report.raise_if_any()
     return Rules(star_positions=positions, **values)
-
-
-def find_component(design: Design, generators: Sequence[str], what: str) -> tuple[str, Any]:
-    """The one component whose generator is one of `generators`; DesignError otherwise."""
-    found = [(cid, c) for cid, c in design.components.items() if c.generate in generators]
-    if len(found) != 1:
-        report = ErrorReport()
-        names = " or ".join(generators)
-        if not found:
-            _problem(design, ("components",), f"no {what} component; expected one with generate: {names}", report)
-        else:
-            _problem(design, ("components", found[1][0]), f"{len(found)} {what} components "
-                     f"({', '.join(cid for cid, _ in found)}); expected exactly one", report)
-        report.raise_if_any()
-    return found[0]
 
 
 def design_geometry(design: Design) -> BoardGeometry:

@@ -50,16 +50,11 @@ from pnp.games.triloopite.geometry import (
 )
 from pnp.games.triloopite.scoring import Rules, Score, read_rules, score
 from pnp.model import Design
+from pnp.engine.design import design_problem as _problem
 
 TILES_GENERATOR = "triloopite.tiles"
 KEEP = 0
 SCORE_BUCKETS = ((None, -1), (0, 9), (10, 19), (20, 29), (30, 49), (50, 79), (80, None))
-
-
-def _problem(design: Design, loc: tuple, message: str, report: ErrorReport) -> None:
-    doc = design._source
-    path = doc.path if doc is not None else design.folder / "design.yaml"
-    report.add(path, doc.line(loc) if doc is not None else None, message)
 
 
 def design_tiles(design: Design) -> list[Variety]:

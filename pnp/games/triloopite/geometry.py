@@ -427,7 +427,7 @@ def analyse(layout: Mapping[Hex, Sequence[Sequence[int]]], start: Hex | None = (
             # walk forward from (c, i) leaving by its second port
             visits = [(c, i)]
             seen.add((c, i))
-            cur, idx, out = c, i, lines[c][i][1]
+            cur, out = c, lines[c][i][1]
             closed = False
             while True:
                 n = step(cur, out)
@@ -441,7 +441,7 @@ def analyse(layout: Mapping[Hex, Sequence[Sequence[int]]], start: Hex | None = (
                 seen.add((n, j))
                 a, b = lines[n][j]
                 out = b if a == opposite(out) else a
-                cur, idx = n, j
+                cur = n
             if closed:
                 loops.append(Loop(tuple(visits)))
                 continue

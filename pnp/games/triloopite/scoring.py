@@ -26,6 +26,7 @@ from typing import Any
 from pnp.errors import ErrorReport
 from pnp.games.triloopite.geometry import BONUSES, Analysis
 from pnp.model import Design
+from pnp.engine.design import design_problem as _problem
 
 MODES = ("standard", "first")
 BONUS_TEXT = {
@@ -116,12 +117,6 @@ def parse_range(key: Any) -> tuple[int, int | None]:
     if hi < lo:
         raise ValueError(f"'{key}' runs backwards; expected low-high")
     return lo, hi
-
-
-def _problem(design: Design, loc: tuple, message: str, report: ErrorReport) -> None:
-    doc = design._source
-    path = doc.path if doc is not None else design.folder / "design.yaml"
-    report.add(path, doc.line(loc) if doc is not None else None, message)
 
 
 def _table(design: Design, name: str, what: str, report: ErrorReport, text: bool = False) -> Table:

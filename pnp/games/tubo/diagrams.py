@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 
 from pnp.engine import IllegalActionError
 from pnp.errors import DesignError
-from pnp.games.tubo.components import INK, piece_style, tint
+from pnp.games.tubo.components import INK, tint
 from pnp.games.tubo.engine import CLOSE, CONNECTORS, TuboGame, cell_name, design_stocks, find_component
-from pnp.games.tubo.geometry import DELTA, SIDE_NAMES, connector_name, connectors, fitting, opposite, side_of
+from pnp.games.tubo.geometry import DELTA, SIDE_NAMES, connectors, fitting, opposite, side_of
 from pnp.model import Design
 from pnp.registry import diagram, register_game
 from pnp.render.pathtiles import Hub, Link, PathStyle, Spoke, Stub, draw_tile, square

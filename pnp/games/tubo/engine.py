@@ -86,7 +86,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pnp.engine.api import TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.errors import ErrorReport
@@ -96,6 +95,7 @@ from pnp.games.tubo.geometry import (
 )
 from pnp.model import Design
 from pnp.registry import GeneratorContext, get_generator
+from pnp.engine.design import design_problem as _problem, find_component, rule_numbers
 
 BOARD_GENERATOR = "tubo.board"
 STOCK_GENERATOR = "tubo.stocks"
@@ -124,28 +124,13 @@ class Rules:
     objective_zone: str
 
 
-def _problem(design: Design, loc: tuple, message: str, report: ErrorReport) -> None:
-    doc = design._source
-    path = doc.path if doc is not None else design.folder / "design.yaml"
-    report.add(path, doc.line(loc) if doc is not None else None, message)
-
-
 def read_rules(design: Design) -> Rules:
     """The rule numbers under `rules:`; DesignError naming each missing or wrong one."""
     report = ErrorReport()
-    values: dict[str, Any] = {}
-    wanted = (("stocks_per_player", "colour stocks each player chooses, e.g. 4"),
-              ("pieces_per_stock", "path pieces in a stock, e.g. 6"),
-              ("close_per_stock", "Close pieces in a stock, e.g. 1"),
-              ("path_rounds", "path rounds in a game, e.g. 4"))
-    for key, what in wanted:
-        v = design.rules.get(key)
-        if v is None:
-            _problem(design, ("rules",), f"rules.{key}: missing; expected the number of {what}", report)
-        elif not isinstance(v, int) or isinstance(v, bool) or v < (0 if key == "close_per_stock" else 1):
-            _problem(design, ("rules", key), f"rules.{key}: {v!r} is not a whole number of {what}", report)
-        else:
-            values[key] = v
+    values = rule_numbers(design, (("stocks_per_player", "colour stocks each player chooses, e.g. 4", 1),
+                                   ("pieces_per_stock", "path pieces in a stock, e.g. 6", 1),
+                                   ("close_per_stock", "Close pieces in a stock, e.g. 1", 0),
+                                   ("path_rounds", "path rounds in a game, e.g. 4", 1)), report)
     stocks = design.rules.get("stocks")
     if stocks is not None and (not isinstance(stocks, int) or isinstance(stocks, bool) or stocks < 1):
         _problem(design, ("rules", "stocks"), f"rules.stocks: {stocks!r} is not a number of colour stocks, e.g. 8",
@@ -156,20 +141,6 @@ def read_rules(design: Design) -> Rules:
                  "e.g. black", report)
     report.raise_if_any()
     return Rules(stocks=stocks, objective_zone=zone, **values)
-
-
-def find_component(design: Design, generator: str, what: str) -> tuple[str, Any]:
-    """The one component made by `generator`; DesignError otherwise."""
-    found = [(cid, c) for cid, c in design.components.items() if c.generate == generator]
-    if len(found) != 1:
-        report = ErrorReport()
-        if not found:
-            _problem(design, ("components",), f"no {what} component; expected one with generate: {generator}", report)
-        else:
-            _problem(design, ("components", found[1][0]), f"{len(found)} {what} components "
-                     f"({', '.join(cid for cid, _ in found)}); expected exactly one", report)
-        report.raise_if_any()
-    return found[0]
 
 
 def design_board(design: Design) -> Board:
