@@ -8,6 +8,7 @@ rule of seed 001; checks.py: `pnp validate`.
 from pnp.registry import register_game
 
 from pnp.games.ishi_hama import components  # noqa: F401  (registers the generators)
+from pnp.games.ishi_hama import diagrams  # noqa: F401  (rulebook diagrams and facts)
 from pnp.games.ishi_hama.checks import run_checks
 from pnp.games.ishi_hama.engine import make_engine
 
