@@ -52,7 +52,6 @@ def main() -> None:
         print(f"  cold (empty cache)       {cold:6.2f} s   target 5 s")
         print(f"  warm (nothing changed)   {warm:6.2f} s")
 
-        from pnp.build import build_designs
         from pnp.cache import Cache
 
         cases = (
@@ -61,20 +60,21 @@ def main() -> None:
             ("data-table deck: one row of cards.csv", ROOT / "tests" / "fixtures" / "deck-csv",
              "cards.csv", "Water,5", "Water,6"),
         )
+        from pnp.watch import Watcher
+
         for name, folder, file, old, new in cases:
             design = tmp / "designs" / folder.name
             shutil.copytree(folder, design)
-            mem = Cache(tmp / "watch-cache")
-            build_designs([str(design)], out=tmp / "w", cache=mem, show_progress=False)
+            lines: list[str] = []
+            watcher = Watcher([design], tmp / "w", echo=lines.append, cache=Cache(tmp / "watch-cache"))
+            watcher.rebuild([design])
             path = design / file
             path.write_text(path.read_text().replace(old, new))
-            mem.reset_stats()
-            t = time.perf_counter()
-            build_designs([str(design)], out=tmp / "w", cache=mem, show_progress=False)
-            took = time.perf_counter() - t
-            print(f"rebuild after one change in a running process (pnp watch): {name}")
-            print(f"  {took:6.3f} s   target 0.5 s   faces painted again: {mem.made('svg')}, "
-                  f"from the cache: {mem.stats['svg.hit']}")
+            lines.clear()
+            watcher.rebuild(watcher.affected([path]))
+            print(f"rebuild after one change in a running process (pnp watch): {name}   target 0.5 s")
+            for line in lines:
+                print("  " + line.split("] ", 1)[-1])
 
 
 if __name__ == "__main__":

@@ -102,8 +102,11 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
 
 
 def render_design(design: Design, paper: str | None = None, print_shop: bool = False, cache: Cache = NO_CACHE,
-                  exports: bool = True, bar=None) -> BuiltDesign:
-    """Faces, SVG texts, sheets, PDFs, rulebooks and exports of one design, in memory."""
+                  exports: bool = True, bar=None, rulebooks: bool = True) -> BuiltDesign:
+    """Faces, SVG texts, sheets, PDFs, rulebooks and exports of one design, in memory.
+
+    `rulebooks=False` leaves the rulebooks out (pnp watch writes the sheets first, then them).
+    """
     from pnp.layout import pdf as pdf_layout
     from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
     from pnp.progress import _Quiet
@@ -143,9 +146,12 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
             lambda: pdf_layout.render_pdf(shop, svgs, title=meta.title, author=meta.author,
                                           subject=f"{meta.title}: one face per page"))
     built.manifest = manifest(built, paper)
-    bar.step(f"{design.slug}: rulebooks")
-    built.extra_files.update(cached("rulebooks", _rulebook_key(design, svgs, paper),
-                                    lambda: _rulebooks(design, components, svgs, paper)))
+    from pnp.rulebook import languages
+
+    if rulebooks and languages(design):  # a design without rules texts has no rulebook (yet)
+        bar.step(f"{design.slug}: rulebooks")
+        built.extra_files.update(cached("rulebooks", _rulebook_key(design, svgs, paper),
+                                        lambda: _rulebooks(design, components, svgs, paper)))
     built.dirs["svg"] = {n.removeprefix("svg/"): t for n, t in svgs.items()}
     if exports:
         from pnp.export import png_faces, tts_decks
@@ -154,10 +160,11 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
         bar.step(f"{design.slug}: PNG and TTS exports")
         pngs = png_faces(svgs, cache)
         built.dirs["png"] = {n.removeprefix("png/"): b for n, b in pngs.items()}
+        decks = [cf for cf in components if cf.component.kind == "card" and cf.back is not None]
+        deck_svgs = {p: svgs[p] for cf in decks for p in (face_path(cf.component_id, f) for f in cf.fronts + [cf.back])}
+        deck_key = key_of("tts", deck_svgs, [(cf.component_id, [(f.key, f.count) for f in cf.fronts]) for cf in decks])
         built.dirs["tts"] = {n.removeprefix("tts/"): b for n, b in
-                             cached("tts", key_of("tts", svgs, [(cf.component_id, [(f.key, f.count) for f in cf.fronts])
-                                                               for cf in components]),
-                                    lambda: tts_decks(components, pngs, face_path)).items()}
+                             cached("tts", deck_key, lambda: tts_decks(components, pngs, face_path)).items()}
         checks = cached("checks", key_of("checks", design.fingerprint(), str(design.folder)),
                         lambda: _static_checks(design))
         files = [built.pdf_name, *built.extra_files]
@@ -275,7 +282,8 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
 
 def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"), paper: str | None = None,
                   overrides: dict | None = None, print_shop: bool = False, exports: bool = True,
-                  cache: Cache | None = None, show_progress: bool | None = None) -> list[BuildResult]:
+                  cache: Cache | None = None, show_progress: bool | None = None,
+                  rulebooks: bool = True) -> list[BuildResult]:
     """Build every selected design; nothing is written unless all of them render.
 
     `overrides` are print settings from the command line (orientation, duplex, back_offset,
@@ -292,7 +300,7 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
     with progress(show_progress) as bar:
         for design in designs:
             try:
-                built.append(render_design(design, paper, print_shop, cache, exports, bar))
+                built.append(render_design(design, paper, print_shop, cache, exports, bar, rulebooks))
             except DesignError as exc:
                 report.extend(exc)
     report.raise_if_any()

@@ -46,26 +46,32 @@ class Watcher:
         return [d for d in self.designs if d in hit]
 
     def rebuild(self, designs: list[Path]) -> bool:
-        """Build `designs`, print one line each (or the problems); True if it worked."""
+        """Build `designs`: faces, sheets and exports first (written at once), then the rulebooks.
+
+        Prints one line each (or the problems); True if it worked.
+        """
         if not designs:
             return True
         self.cache.reset_stats()
         started = time.perf_counter()
+        args = [str(d) for d in designs]
         try:
-            results = build_designs([str(d) for d in designs], out=self.out, paper=self.paper, cache=self.cache,
-                                    show_progress=False)
+            results = build_designs(args, out=self.out, paper=self.paper, cache=self.cache, show_progress=False,
+                                    rulebooks=False)
+            sheets_done = time.perf_counter() - started
+            made, hits, sheets = self.cache.made("svg"), self.cache.stats["svg.hit"], self.cache.made("sheets")
+            build_designs(args, out=self.out, paper=self.paper, cache=self.cache, show_progress=False)
         except PnpError as exc:
             self.echo(str(exc))
             self.echo(f"[{time.strftime('%H:%M:%S')}] build failed; fix and save again (still watching)")
             return False
         took = time.perf_counter() - started
-        made = self.cache.made("svg")
         for r in results:
-            self.echo(f"[{time.strftime('%H:%M:%S')}] rebuilt {r.slug} in {took:.2f} s")
-        remade = [what for what, kind in (("print sheets", "sheets"), ("rulebooks", "rulebooks"))
-                  if self.cache.made(kind)]
-        self.echo(f"    {made} face(s) re-rendered, {self.cache.stats['svg.hit']} from the cache"
-                  + (f"; {' and '.join(remade)} assembled again" if remade else ""))
+            self.echo(f"[{time.strftime('%H:%M:%S')}] rebuilt {r.slug}: faces and sheets in {sheets_done:.2f} s, "
+                      f"everything in {took:.2f} s")
+        remade = [what for what, n in (("print sheets", sheets), ("rulebooks", self.cache.made("rulebooks"))) if n]
+        self.echo(f"    {made} face(s) re-rendered, {hits} from the cache"
+                  + (f"; {' and '.join(remade)} made again" if remade else ""))
         return True
 
 
