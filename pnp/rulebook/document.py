@@ -53,6 +53,8 @@ class SvgFlowable(Flowable):
 
     def draw(self):
         canv = self.canv
+        if getattr(canv, "_pnp_first_pass", False):
+            return  # the first pass only finds the headings' pages for the contents: it is never saved
         forms = canv.__dict__.setdefault("_pnp_forms", {})
         name = forms.get(self.key)
         if name is None:
@@ -174,7 +176,17 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
         canv.drawRightString(w - doc.rightMargin, y, labels["page"].format(page=page, pages=total))
         canv.restoreState()
 
-    doc.multiBuild(story, canvasmaker=_numbered_canvas(footer), maxPasses=6)
+    passes = []
+    doc.setProgressCallBack(lambda kind, value: passes.append(value) if kind == "PASS" else None)
+    maker = _numbered_canvas(footer)
+
+    def canvasmaker(*args, **kwargs):
+        canv = maker(*args, **kwargs)
+        # with a table of contents, the first of multiBuild's passes is never the one saved
+        canv._pnp_first_pass = len(passes) <= 1
+        return canv
+
+    doc.multiBuild(story, canvasmaker=canvasmaker, maxPasses=6)
     return buf.getvalue()
 
 
@@ -292,7 +304,8 @@ def _title_page(design: Design, lang: str, layout: Layout, components: list[Comp
                            Spacer(0, 14 * mm)]
     # cover: one face of each component, side by side
     h = layout.raw["title_page"]["cover_height"] * mm
-    shown = [(cf.component_id, cf.fronts[0]) for cf in components if cf.fronts]
+    shown = [(cf.component_id, next((f for f in cf.fronts if f.data.get("lang") == lang), cf.fronts[0]))
+             for cf in components if cf.fronts]  # a face per language (data lang): the rulebook's own
     ds = [(drawings.get(_face_key(cid, f)), _face_key(cid, f)) for cid, f in shown]
     gap = 6 * mm
     if ds:  # at their true relative sizes: the board large, a card and a piece beside it

@@ -9,6 +9,7 @@ checks.py: `pnp validate`; picture.py: the analysed layout as SVG (`pnp loops`).
 from pnp.registry import register_game
 
 from pnp.games.triloopite import components  # noqa: F401  (registers the generators)
+from pnp.games.triloopite import diagrams  # noqa: F401  (rulebook diagrams and facts)
 from pnp.games.triloopite.checks import run_checks
 from pnp.games.triloopite.engine import make_engine
 from pnp.games.triloopite.picture import loops_command
