@@ -23,7 +23,7 @@ from pnp.errors import DesignError, ErrorReport
 from pnp.loader import find_designs, load_designs, resolve_design, templates_dir
 from pnp.model import Design
 from pnp.output import sync_dir, write_atomic
-from pnp.parallel import prun
+from pnp.parallel import cores, prun, prun_each
 from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces, design_faces
 
@@ -43,6 +43,13 @@ class BuiltDesign:
     extra_files: dict[str, bytes | str] = field(default_factory=dict)  # more outputs, by path under the design's folder
     dirs: dict[str, dict[str, bytes | str]] = field(default_factory=dict)  # folders owned whole: svg/, png/, tts/
     seconds: float = 0.0
+    faces: int = 0  # distinct faces (fronts and backs)
+    copies: int = 0  # components in the box
+
+    def portable(self) -> "BuiltDesign":
+        """What a worker process sends back: everything but the face painters (closures)."""
+        self.components = []
+        return self
 
 
 @dataclass
@@ -169,6 +176,8 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
                         lambda: _static_checks(design))
         files = [built.pdf_name, *built.extra_files]
         built.extra_files["index.html"] = render_index(design, components, face_path, files, checks)
+    built.faces = sum(len(cf.fronts) + (1 if cf.back else 0) for cf in components)
+    built.copies = sum(cf.copies for cf in components)
     built.seconds = time.perf_counter() - started
     return built
 
@@ -274,10 +283,8 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
         write_atomic(target / name, data, only_if_changed=True)
     files = ([target / built.pdf_name, target / "manifest.json"] + [target / n for n in built.extra_files]
              + [target / folder / n for folder, files in built.dirs.items() for n in files])
-    faces = sum(len(cf.fronts) + (1 if cf.back else 0) for cf in built.components)
-    copies = sum(cf.copies for cf in built.components)
-    return BuildResult(built.design.slug, target, files, built.sheets, faces, copies, built.manifest["paper"],
-                       built.sheets_per_paper, built.seconds)
+    return BuildResult(built.design.slug, target, files, built.sheets, built.faces, built.copies,
+                       built.manifest["paper"], built.sheets_per_paper, built.seconds)
 
 
 def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"), paper: str | None = None,
@@ -298,13 +305,43 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
     report = ErrorReport()
     built = []
     with progress(show_progress) as bar:
-        for design in designs:
-            try:
-                built.append(render_design(design, paper, print_shop, cache, exports, bar, rulebooks))
-            except DesignError as exc:
-                report.extend(exc)
+        if len(designs) > 1 and cores() > 1:
+            # several designs: one per core at a time (each made serially in its worker)
+            bar.step(f"building {len(designs)} designs", len(designs))
+            # longest first (rulebook texts and faces are most of the work), so the cores finish together
+            order = sorted(designs, key=_expected_work, reverse=True)
+            tasks = [lambda d=d: render_design(d, paper, print_shop, cache, exports, None, rulebooks).portable()
+                     for d in order]
+            for status, value in prun_each(tasks):
+                bar.advance()
+                if status == "ok":
+                    built.append(value)
+                elif isinstance(value, DesignError):
+                    report.extend(value)
+                else:
+                    raise value
+        else:
+            for design in designs:
+                try:
+                    built.append(render_design(design, paper, print_shop, cache, exports, bar, rulebooks))
+                except DesignError as exc:
+                    report.extend(exc)
     report.raise_if_any()
+    slugs = [d.slug for d in designs]
+    built.sort(key=lambda b: slugs.index(b.design.slug))  # workers finish in any order; report in the designs'
     return [write_design(b, Path(out)) for b in built]
+
+
+def _expected_work(design: Design) -> float:
+    """A rough weight of a design's build, to start the longest first: its rulebooks and its faces."""
+    from pnp.rulebook import languages
+
+    try:
+        books = len(languages(design))
+    except DesignError:
+        books = 0
+    faces = sum(len(c.data) if isinstance(c.data, list) else 1 for c in design.components.values())
+    return books + faces / 20
 
 
 def describe_designs(args: tuple[str, ...] | list[str]) -> str:

@@ -18,6 +18,18 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def in_worker() -> bool:
+    """True inside a worker process: its work runs serially (a worker cannot start workers)."""
+    return multiprocessing.current_process().daemon
+
+
+def _flush() -> None:
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):  # else forked workers would print the parent's buffered output again
+        stream.flush()
+
+
 def _run_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
     return [fn(x) for x in chunk]
 
@@ -28,12 +40,9 @@ def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64) -> list[
     `fn` must be a module-level function and its results picklable.
     """
     n = cores()
-    if n < 2 or len(items) < min_items or "fork" not in multiprocessing.get_all_start_methods():
+    if n < 2 or len(items) < min_items or in_worker() or "fork" not in multiprocessing.get_all_start_methods():
         return [fn(x) for x in items]
-    import sys
-
-    for stream in (sys.stdout, sys.stderr):  # else forked workers would print the parent's buffered output again
-        stream.flush()
+    _flush()
     size = -(-len(items) // n)
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     ctx = multiprocessing.get_context("fork")
@@ -59,8 +68,31 @@ def prun(tasks: list, min_items: int = 24) -> list[tuple[str, object]]:
     """Call every zero-argument callable in `tasks` (closures welcome: workers are forked, so they
     inherit them), on all cores when there are enough. Each result is ("ok", value) or ("error", exc)."""
     global _TASKS
-    _TASKS = list(tasks)
+    outer, _TASKS = _TASKS, list(tasks)  # a task of prun_each may call prun: restore its list after
     try:
         return pmap(_run_task, list(range(len(_TASKS))), min_items=min_items)
     finally:
-        _TASKS = []
+        _TASKS = outer
+
+
+def prun_each(tasks: list) -> list[tuple[str, object]]:
+    """Like prun, for a few large tasks of uneven size (whole designs): each core takes the next
+    task as soon as it is free. Inside a task, pmap and prun run serially."""
+    global _TASKS
+    n = min(cores(), len(tasks))
+    if n < 2 or in_worker() or "fork" not in multiprocessing.get_all_start_methods():
+        return [_call(t) for t in tasks]
+    outer, _TASKS = _TASKS, list(tasks)
+    _flush()
+    try:
+        with multiprocessing.get_context("fork").Pool(n) as pool:
+            return list(pool.imap(_run_task, range(len(_TASKS)), chunksize=1))
+    finally:
+        _TASKS = outer
+
+
+def _call(task) -> tuple[str, object]:
+    try:
+        return ("ok", task())
+    except Exception as exc:
+        return ("error", exc)
