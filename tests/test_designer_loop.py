@@ -243,3 +243,16 @@ def _read_until(proc, needle: str, seconds: float) -> str:
             assert chunk, f"pnp watch exited; got:\n{seen}"
             seen += chunk.decode("utf-8", "replace")
     return seen
+
+
+def test_designs_build_one_per_core_and_nested_work_stays_correct():
+    from pnp.parallel import prun_each
+
+    def design_task(k):
+        inner = prun([lambda i=i: i * k for i in range(30)])  # serial inside a worker
+        return sum(v for _, v in inner), os.getpid()
+
+    results = prun_each([lambda k=k: design_task(k) for k in range(1, 6)])
+    assert [v[0] for _, v in results] == [435 * k for k in range(1, 6)]
+    if len(os.sched_getaffinity(0)) > 1:
+        assert os.getpid() not in {v[1] for _, v in results}
