@@ -223,12 +223,10 @@ def test_orientation_can_be_forced(tmp_path):
         assert float(page.mediabox.width) > float(page.mediabox.height)
 
 
-def test_summary_says_how_many_sheets_each_paper_takes():
-    runner = CliRunner()
-    with runner.isolated_filesystem():
-        result = runner.invoke(main, ["build", str(STARS), "--out", "o"])
-        assert result.exit_code == 0
-        a4 = len(PdfReader("o/three-stars/three-stars-a4.pdf").pages)
+def test_summary_says_how_many_sheets_each_paper_takes(tmp_path):
+    result = CliRunner().invoke(main, ["build", str(STARS), "--out", str(tmp_path)])
+    assert result.exit_code == 0
+    a4 = len(PdfReader(tmp_path / "three-stars" / "three-stars-a4.pdf").pages)
     import re
 
     m = re.search(r"\((\d+) on A4 · (\d+) on Letter\)", result.output)
