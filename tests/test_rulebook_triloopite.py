@@ -5,18 +5,14 @@ claim, and report a bad expression as file:line."""
 from __future__ import annotations
 
 import io
-import re
 import shutil
-from collections import Counter
-from functools import cache
 from pathlib import Path
 
-import pdfplumber
 import pytest
-from click.testing import CliRunner
 from pypdf import PdfReader
 
-from pnp.cli import main
+from rulebook_checks import (assert_bad_expression_gives_file_and_line, assert_diagrams_draw_shapes,
+                             assert_reads_as, assert_vector_only, flat, rulebooks)
 from pnp.games.triloopite.diagrams import (
     PLACEMENT_CASES,
     first_game,
@@ -26,14 +22,11 @@ from pnp.games.triloopite.diagrams import (
 )
 from pnp.games.triloopite.scoring import read_rules
 from pnp.loader import load_design
-from pnp.registry import get_diagram
 from pnp.render.faces import design_faces
 from pnp.rulebook import render_rulebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 TRI = ROOT / "designs" / "triloopite"
-FR_WORDS = {"le", "la", "les", "des", "est", "une", "et", "du", "pour", "qui", "sur", "vous", "à", "de"}
-EN_WORDS = {"the", "and", "is", "of", "to", "a", "your", "you", "on", "it", "with", "for", "that"}
 DIAGRAMS = [("triloopite.varieties", {}), ("triloopite.example", {"part": "first"}),
             ("triloopite.example", {"part": "standard"})]
 DIAGRAMS += [("triloopite.placement", {"case": c}) for c in PLACEMENT_CASES]
@@ -41,21 +34,9 @@ DIAGRAMS += [("triloopite.witness", {"which": w}) for w in
              ("loop_of_6", "figure_eight", "crossing_loops", "nested_loops", "start_loop")]
 
 
-@cache
-def text_of(pdf: bytes) -> str:
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        return "\n".join(page.extract_text() or "" for page in doc.pages)
-
-
-def flat(pdf: bytes) -> str:
-    return re.sub(r"\s+", " ", text_of(pdf))
-
-
 @pytest.fixture(scope="module")
 def books() -> dict[str, bytes]:
-    design = load_design(TRI)
-    out = render_rulebooks(design, design_faces(design))
-    return {lang: out[f"triloopite-rules-{lang}.pdf"] for lang in design.meta.languages}
+    return rulebooks(TRI)
 
 
 def test_both_rulebooks_build(books):
@@ -66,9 +47,7 @@ def test_both_rulebooks_build(books):
 
 def test_text_reads_as_its_language(books):
     for lang, pdf in books.items():
-        words = Counter(re.findall(r"[a-zàâçéèêëîïôûùüÿœ]+", text_of(pdf).lower()))
-        fr, en = sum(words[w] for w in FR_WORDS), sum(words[w] for w in EN_WORDS)
-        assert (fr > 3 * en) if lang == "fr" else (en > 3 * fr), (lang, fr, en)
+        assert_reads_as(lang, pdf)
     assert "boucle fermée" in flat(books["fr"]) and "closed loop" in flat(books["en"])
 
 
@@ -111,18 +90,8 @@ def test_a_changed_table_changes_the_rulebook(tmp_path):
 
 def test_triloopite_diagrams_are_vector(books):
     for pdf in books.values():
-        reader = PdfReader(io.BytesIO(pdf))
-        forms = {}
-        for page in reader.pages:
-            for name, x in (page["/Resources"].get("/XObject") or {}).items():
-                forms[name] = x.get_object()
-        assert forms and all(x.get("/Subtype") == "/Form" for x in forms.values())
-        with pdfplumber.open(io.BytesIO(pdf)) as doc:
-            assert not any(page.images for page in doc.pages)
-    design = load_design(TRI)
-    for name, params in DIAGRAMS:  # every diagram draws shapes, no embedded image
-        svg = get_diagram(name)(design, "en", **params)
-        assert "<image" not in svg and svg.count("<path") + svg.count("<polygon") > 10, (name, params)
+        assert_vector_only(pdf)
+    assert_diagrams_draw_shapes(TRI, DIAGRAMS, shapes=("<path", "<polygon"))
 
 
 def test_diagrams_show_what_they_claim():
@@ -146,15 +115,4 @@ def test_diagrams_show_what_they_claim():
 
 
 def test_bad_expression_gives_file_and_line(tmp_path):
-    folder = tmp_path / "triloopite"
-    shutil.copytree(TRI, folder)
-    rules = folder / "rules.en.md"
-    lines = rules.read_text(encoding="utf-8").splitlines()
-    at = next(i for i, line in enumerate(lines) if line.startswith("# Setup"))
-    lines.insert(at + 1, "Bonus: {{ rules.bonuses.figure_eigth }}.")
-    rules.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["rules", str(folder), "--out", str(tmp_path / "out")],
-                                catch_exceptions=False)
-    assert result.exit_code == 2, result.output
-    assert re.search(rf"rules\.en\.md:{at + 2}: .*figure_eigth", result.output), result.output
-    assert not (tmp_path / "out").exists()
+    assert_bad_expression_gives_file_and_line(tmp_path, TRI, "Bonus: {{ rules.bonuses.figure_eigth }}.", "figure_eigth")

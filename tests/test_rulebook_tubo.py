@@ -6,39 +6,27 @@ from __future__ import annotations
 import io
 import re
 import shutil
-from collections import Counter
 from pathlib import Path
 
-import pdfplumber
 import pytest
-from click.testing import CliRunner
 from pypdf import PdfReader
 
-from pnp.cli import main
+from rulebook_checks import (assert_bad_expression_gives_file_and_line, assert_diagrams_draw_shapes,
+                             assert_reads_as, assert_vector_only, rulebooks, text_of)
 from pnp.games.tubo.diagrams import EXAMPLE, example_facts, figure_facts
 from pnp.loader import load_design
-from pnp.registry import get_diagram
 from pnp.render.faces import design_faces
 from pnp.rulebook import render_rulebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 TUBO = ROOT / "designs" / "tubo"
-FR_WORDS = {"le", "la", "les", "des", "est", "une", "et", "du", "pour", "qui", "sur", "vous", "à", "de"}
-EN_WORDS = {"the", "and", "is", "of", "to", "a", "your", "you", "on", "it", "with", "for", "that"}
 DIAGRAMS = ("tubo.board", "tubo.fitting", "tubo.wrap", "tubo.loop", "tubo.close_exit", "tubo.pass_over",
             "tubo.example")
 
 
-def text_of(pdf: bytes) -> str:
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        return "\n".join(page.extract_text() or "" for page in doc.pages)
-
-
 @pytest.fixture(scope="module")
 def books() -> dict[str, bytes]:
-    design = load_design(TUBO)
-    out = render_rulebooks(design, design_faces(design))
-    return {lang: out[f"tubo-rules-{lang}.pdf"] for lang in design.meta.languages}
+    return rulebooks(TUBO)
 
 
 def test_both_rulebooks_build(books):
@@ -49,9 +37,7 @@ def test_both_rulebooks_build(books):
 
 def test_text_reads_as_its_language(books):
     for lang, pdf in books.items():
-        words = Counter(re.findall(r"[a-zàâçéèêëîïôûùüÿœ]+", text_of(pdf).lower()))
-        fr, en = sum(words[w] for w in FR_WORDS), sum(words[w] for w in EN_WORDS)
-        assert (fr > 3 * en) if lang == "fr" else (en > 3 * fr), (lang, fr, en)
+        assert_reads_as(lang, pdf)
     assert "Tour Chemin" in text_of(books["fr"]) and "infinite loop" in text_of(books["en"])
 
 
@@ -89,18 +75,8 @@ def test_a_changed_design_changes_the_rulebook(tmp_path):
 
 def test_tubo_diagrams_are_vector(books):
     for pdf in books.values():
-        reader = PdfReader(io.BytesIO(pdf))
-        forms = {}
-        for page in reader.pages:
-            for name, x in (page["/Resources"].get("/XObject") or {}).items():
-                forms[name] = x.get_object()
-        assert forms and all(x.get("/Subtype") == "/Form" for x in forms.values())
-        with pdfplumber.open(io.BytesIO(pdf)) as doc:
-            assert not any(page.images for page in doc.pages)
-    design = load_design(TUBO)
-    for name in DIAGRAMS:  # every diagram draws shapes, no embedded image
-        svg = get_diagram(name)(design, "en")
-        assert "<image" not in svg and svg.count("<path") + svg.count("<rect") > 10, name
+        assert_vector_only(pdf)
+    assert_diagrams_draw_shapes(TUBO, [(n, {}) for n in DIAGRAMS], shapes=("<path", "<rect"))
 
 
 def test_diagrams_show_what_they_claim():
@@ -115,15 +91,4 @@ def test_diagrams_show_what_they_claim():
 
 
 def test_bad_expression_gives_file_and_line(tmp_path):
-    folder = tmp_path / "tubo"
-    shutil.copytree(TUBO, folder)
-    rules = folder / "rules.en.md"
-    lines = rules.read_text(encoding="utf-8").splitlines()
-    at = next(i for i, line in enumerate(lines) if line.startswith("# Setup"))
-    lines.insert(at + 1, "Stocks: {{ rules.stocks_per_playr }}.")
-    rules.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["rules", str(folder), "--out", str(tmp_path / "out")],
-                                catch_exceptions=False)
-    assert result.exit_code == 2, result.output
-    assert re.search(rf"rules\.en\.md:{at + 2}: .*stocks_per_playr", result.output), result.output
-    assert not (tmp_path / "out").exists()
+    assert_bad_expression_gives_file_and_line(tmp_path, TUBO, "Stocks: {{ rules.stocks_per_playr }}.", "stocks_per_playr")
