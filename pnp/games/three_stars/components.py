@@ -15,6 +15,7 @@ from pnp.games.three_stars.geometry import (
     SQRT3_2, Board, Region, placements as all_placements, region_centres, triangle_xy,
     unit_star_polygons, vertex_xy,
 )
+from pnp.geometry import region_boundaries
 from pnp.model import Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
@@ -177,20 +178,7 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
 
 def _region_edges(geo: Board, tris: list) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """Edges lying on a region boundary (between two regions, or between the board and the outside)."""
-    owner = {t: geo.region_of(t).name for t in tris}
-    edges: dict[frozenset, list[str]] = {}
-    for t in tris:
-        corners = triangle_xy(t)
-        for i in range(3):
-            a, b = corners[i], corners[(i + 1) % 3]
-            key = frozenset({(round(a[0], 6), round(a[1], 6)), (round(b[0], 6), round(b[1], 6))})
-            edges.setdefault(key, []).append(owner[t])
-    out = []
-    for key, owners in sorted(edges.items(), key=lambda kv: sorted(kv[0])):
-        if len(owners) == 1 or owners[0] != owners[1]:
-            a, b = sorted(key)
-            out.append((a, b))
-    return out
+    return region_boundaries((geo.region_of(t).name, triangle_xy(t)) for t in tris)
 
 
 # --- pieces ----------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from pnp.games.three_stars.engine import board_geometry_for
 from pnp.model import Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
+from pnp.geometry import region_boundaries
 
 DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 """Neighbour steps in axial coordinates; position k of a star is the lozenge towards DIRS[k]."""
@@ -191,16 +192,4 @@ def _small_star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
 
 def _boundary(cells: list[Lozenge], owner: dict) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """Lozenge edges between two regions or between the board and the outside."""
-    edges: dict[frozenset, list[str]] = {}
-    for z in cells:
-        corners = lozenge_xy(z)
-        for i in range(4):
-            a, b = corners[i], corners[(i + 1) % 4]
-            key = frozenset({(round(a[0], 6), round(a[1], 6)), (round(b[0], 6), round(b[1], 6))})
-            edges.setdefault(key, []).append(owner[z])
-    out = []
-    for key, owners in sorted(edges.items(), key=lambda kv: sorted(kv[0])):
-        if len(owners) == 1 or owners[0] != owners[1]:
-            a, b = sorted(key)
-            out.append((a, b))
-    return out
+    return region_boundaries((owner[z], lozenge_xy(z)) for z in cells)
