@@ -20,13 +20,13 @@ from pnp.model import Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Hub, PathStyle, Spoke, draw_tile, square
 from pnp.render.svg import Canvas
+from pnp.render.symbols import Symbol, symbol
 
 INK = "#1a1a1a"
 GRID = "#8a8a8a"
 BOARD_GENERATOR = "ishi_hama.board"
 TILES_GENERATOR = "ishi_hama.tiles"
 
-Symbol = Literal["circle", "square", "diamond", "ring", "none"]
 
 
 class _Params(BaseModel):
@@ -78,19 +78,8 @@ class TilesParams(_Params):
 
 
 def hub_symbol(c: Canvas, kind: str, x: float, y: float, r: float) -> None:
-    """The colour's mark on the hub: white with a dark outline, readable in greyscale."""
-    style = dict(fill="#ffffff", stroke=INK, stroke_width=0.35)
-    if kind == "circle":
-        c.circle((x, y), r * 0.62, **style)
-    elif kind == "ring":
-        c.circle((x, y), r * 0.7, **style)
-        c.circle((x, y), r * 0.3, fill=INK)
-    elif kind == "square":
-        a = r * 0.55
-        c.rect(x - a, y - a, 2 * a, 2 * a, **style)
-    elif kind == "diamond":
-        a = r * 0.75
-        c.polygon([(x, y - a), (x + a, y), (x, y + a), (x - a, y)], **style)
+    """The colour's mark on the hub (radius r): white with a dark outline, readable in greyscale."""
+    symbol(c, kind, x, y, r * 0.63, ink=INK)
 
 
 def draw_rail(c: Canvas, size: float, mask: int, width: float, origin: tuple[float, float] = (0.0, 0.0)) -> None:

@@ -7,7 +7,6 @@ flipped to SVG's y-down.
 from __future__ import annotations
 
 import math
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,6 +18,7 @@ from pnp.geometry import region_boundaries
 from pnp.model import Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
+from pnp.render.symbols import Symbol, symbol
 
 INK = "#1a1a1a"
 PAPER = "#fbf8f0"
@@ -187,7 +187,7 @@ def _region_edges(geo: Board, tris: list) -> list[tuple[tuple[float, float], tup
 class PieceColour(_Params):
     name: str
     colour: str = Field(description="Fill colour, e.g. #0072B2")
-    symbol: Literal["circle", "ring", "square", "diamond", "cross", "none"] = Field(
+    symbol: Symbol = Field(
         description="Mark that tells the colour apart in black-and-white print")
 
 
@@ -208,7 +208,7 @@ def pieces(ctx: GeneratorContext) -> list[FaceSpec]:
             b = c.bleed
             k = b * math.sqrt(3)  # the triangle offset outwards by b
             c.polygon([(-k, h + b), (s + k, h + b), (s / 2, -2 * b)], fill=col.colour)
-            _symbol(c, col.symbol, s / 2, h * 2 / 3, s * 0.13)
+            symbol(c, col.symbol, s / 2, h * 2 / 3, s * 0.14, line=0.5)
         return draw
 
     return [ctx.face(col.name, s, h, draw_for(col), count=ctx.component.count, shape="triangle",
@@ -216,19 +216,3 @@ def pieces(ctx: GeneratorContext) -> list[FaceSpec]:
             for col in p.colours]
 
 
-def _symbol(c: Canvas, kind: str, x: float, y: float, r: float) -> None:
-    style = dict(fill="#ffffff", stroke=INK, stroke_width=0.5)
-    if kind == "circle":
-        c.circle((x, y), r, **style)
-    elif kind == "ring":
-        c.circle((x, y), r, fill="none", stroke="#ffffff", stroke_width=r * 0.45)
-        c.circle((x, y), r * 1.25, fill="none", stroke=INK, stroke_width=0.35)
-    elif kind == "square":
-        c.rect(x - r * 0.9, y - r * 0.9, r * 1.8, r * 1.8, **style)
-    elif kind == "diamond":
-        c.polygon([(x, y - r * 1.25), (x + r * 1.25, y), (x, y + r * 1.25), (x - r * 1.25, y)], **style)
-    elif kind == "cross":
-        a, t = r * 1.2, r * 0.42
-        c.polygon([(x - t, y - a), (x + t, y - a), (x + t, y - t), (x + a, y - t), (x + a, y + t), (x + t, y + t),
-                   (x + t, y + a), (x - t, y + a), (x - t, y + t), (x - a, y + t), (x - a, y - t), (x - t, y - t)],
-                  **style)

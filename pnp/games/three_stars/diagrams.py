@@ -27,6 +27,7 @@ from pnp.games.three_stars.geometry import triangle_xy, vertex_xy
 from pnp.model import Design
 from pnp.registry import diagram, register_game
 from pnp.render.svg import Canvas
+from pnp.render.symbols import symbol as draw_symbol
 
 COLOUR_NAMES = {"fr": {"blue": "bleu", "red": "rouge", "yellow": "jaune", "green": "vert", "black": "noir",
                        "white": "blanc", "orange": "orange", "purple": "violet"}}
@@ -156,7 +157,7 @@ class _Painter:
             c.polygon(pts, fill=colour, stroke="#ffffff" if not highlight else INK,
                       stroke_width=0.35 if not highlight else 0.7)
             x, y = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
-            _symbol(c, symbol, x, y, self.unit * 0.07)
+            draw_symbol(c, symbol, x, y, self.unit * 0.075, line=0.25)
 
     def star_outline(self, c: Canvas, v, colour: str = INK, width: float = 1.0, dash: str | None = None) -> None:
         edges: dict[tuple, int] = {}
@@ -179,21 +180,6 @@ class _Painter:
             r = self.unit * 0.17
             c.circle((x, y), r, fill="#ffffff", stroke=INK, stroke_width=0.3)
             c.text(x, y + r * 0.42, str(i), size=r * 1.15, anchor="middle", weight="bold", fill=INK)
-
-
-def _symbol(c: Canvas, kind: str, x: float, y: float, r: float) -> None:
-    style = dict(fill="#ffffff", stroke=INK, stroke_width=0.25)
-    if kind == "circle":
-        c.circle((x, y), r, **style)
-    elif kind == "square":
-        c.rect(x - r * 0.9, y - r * 0.9, r * 1.8, r * 1.8, **style)
-    elif kind == "diamond":
-        c.polygon([(x, y - r * 1.25), (x + r * 1.25, y), (x, y + r * 1.25), (x - r * 1.25, y)], **style)
-    elif kind == "cross":
-        a, t = r * 1.2, r * 0.42
-        c.polygon([(x - t, y - a), (x + t, y - a), (x + t, y - t), (x + a, y - t), (x + a, y + t), (x + t, y + t),
-                   (x + t, y + a), (x - t, y + a), (x - t, y + t), (x - a, y + t), (x - a, y - t), (x - t, y - t)],
-                  **style)
 
 
 def _colours(design: Design) -> list[tuple[str, str, str]]:

@@ -7,7 +7,6 @@ next piece — or the Start cell's branch on the board — exactly at the shared
 
 from __future__ import annotations
 
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -18,11 +17,11 @@ from pnp.model import Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Hub, Link, PathStyle, Spoke, Stub, draw_tile, square
 from pnp.render.svg import Canvas
+from pnp.render.symbols import Symbol, symbol  # noqa: F401  (re-exported: the stocks' marks)
 
 INK = "#1a1a1a"
 PAPER = "#fbf8f0"
 
-Symbol = Literal["circle", "ring", "square", "diamond", "triangle", "cross", "star", "hexagon", "none"]
 
 
 class _Params(BaseModel):
@@ -37,39 +36,6 @@ def tint(colour: str, amount: float) -> str:
     r, g, b = (int(c[i:i + 2], 16) for i in (0, 2, 4))
     mix = [round(v + (255 - v) * amount) for v in (r, g, b)]
     return "#" + "".join(f"{v:02x}" for v in mix)
-
-
-def symbol(c: Canvas, kind: str, x: float, y: float, r: float, fill: str = "#ffffff", line: float = 0.35) -> None:
-    """A small mark that tells colours apart in black-and-white print, centred at (x, y), radius about r."""
-    import math
-
-    style = dict(fill=fill, stroke=INK, stroke_width=line)
-    if kind == "circle":
-        c.circle((x, y), r, **style)
-    elif kind == "ring":
-        c.circle((x, y), r, fill=INK)
-        c.circle((x, y), r * 0.5, fill=fill)
-    elif kind == "square":
-        c.rect(x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7, **style)
-    elif kind == "diamond":
-        c.polygon([(x, y - r * 1.15), (x + r * 1.15, y), (x, y + r * 1.15), (x - r * 1.15, y)], **style)
-    elif kind == "triangle":
-        c.polygon([(x, y - r * 1.1), (x + r * 1.05, y + r * 0.75), (x - r * 1.05, y + r * 0.75)], **style)
-    elif kind == "cross":
-        a, t = r * 1.05, r * 0.38
-        c.polygon([(x - t, y - a), (x + t, y - a), (x + t, y - t), (x + a, y - t), (x + a, y + t), (x + t, y + t),
-                   (x + t, y + a), (x - t, y + a), (x - t, y + t), (x - a, y + t), (x - a, y - t), (x - t, y - t)],
-                  **style)
-    elif kind == "star":
-        pts = []
-        for k in range(10):
-            rad = r * 1.15 if k % 2 == 0 else r * 0.5
-            ang = -math.pi / 2 + k * math.pi / 5
-            pts.append((x + rad * math.cos(ang), y + rad * math.sin(ang)))
-        c.polygon(pts, **style)
-    elif kind == "hexagon":
-        c.polygon([(x + r * math.cos(math.pi / 3 * k), y + r * math.sin(math.pi / 3 * k)) for k in range(6)],
-                  **style)
 
 
 # --- the board -------------------------------------------------------------------------
