@@ -36,6 +36,12 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False, str_strip_whitespace=True)
 
 
+class Params(BaseModel):
+    """Base of a generator's parameter model: an unknown key is an error (reported with its line)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class Players(Strict):
     min: int = Field(ge=1, description="Fewest players")
     max: int = Field(ge=1, description="Most players")

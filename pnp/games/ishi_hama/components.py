@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from pnp.games.ishi_hama.geometry import SIDE_NAMES, mask_name, mask_of, side_of
 from pnp.model import Length
@@ -21,25 +21,13 @@ from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Hub, PathStyle, Spoke, draw_tile, square
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol
+from pnp.model import Params as _Params
+from pnp.render.colour import tint
 
 INK = "#1a1a1a"
 GRID = "#8a8a8a"
 BOARD_GENERATOR = "ishi_hama.board"
 TILES_GENERATOR = "ishi_hama.tiles"
-
-
-
-class _Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-def tint(colour: str, amount: float) -> str:
-    """`colour` mixed with white: amount 0 = the colour, 1 = white."""
-    c = colour.lstrip("#")
-    if len(c) == 3:
-        c = "".join(ch * 2 for ch in c)
-    r, g, b = (int(c[i:i + 2], 16) for i in (0, 2, 4))
-    return "#" + "".join(f"{round(v + (255 - v) * amount):02x}" for v in (r, g, b))
 
 
 # --- the tiles -------------------------------------------------------------------------

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 
 from pnp.engine import IllegalActionError
 from pnp.errors import DesignError
-from pnp.games.ishi_hama.components import INK, TILES_GENERATOR, draw_tile_face, tile_colours, tint
+from pnp.games.ishi_hama.components import INK, TILES_GENERATOR, draw_tile_face, tile_colours
+from pnp.render.colour import tint
 from pnp.games.ishi_hama.engine import ACT, MARKER, PICK, IshiHamaGame, find_component
 from pnp.games.ishi_hama.geometry import mask_of, side_of
 from pnp.model import Design

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from pnp.games.three_stars.geometry import (
     SQRT3_2, Board, Region, placements as all_placements, region_centres, triangle_xy,
@@ -19,15 +19,12 @@ from pnp.model import Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol
+from pnp.model import Params as _Params
 
 INK = "#1a1a1a"
 PAPER = "#fbf8f0"
 FILLED = "#1a1a1a"
 EMPTY = "#ffffff"
-
-
-class _Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 # --- shared drawing --------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from pnp.games.three_stars.components import INK, orientation_mark
 from pnp.games.three_stars.engine import board_geometry_for
@@ -24,6 +24,7 @@ from pnp.model import Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 from pnp.geometry import region_boundaries
+from pnp.model import Params as _Params
 
 DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 """Neighbour steps in axial coordinates; position k of a star is the lozenge towards DIRS[k]."""
@@ -64,10 +65,6 @@ def lozenge_xy(z: Lozenge) -> list[tuple[float, float]]:
 def hex_distance(v: Centre) -> int:
     q, r = v
     return max(abs(q), abs(r), abs(q + r))
-
-
-class _Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class LozengeRegion(_Params):

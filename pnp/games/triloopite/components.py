@@ -16,19 +16,16 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from pnp.games.triloopite.geometry import Variety, norm_line
 from pnp.model import Design, Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Arc, Link, PathStyle, TileShape, draw_tile, geometry, hexagon
 from pnp.render.svg import Canvas
+from pnp.model import Params as _Params
 
 INK = "#1a1a1a"
-
-
-class _Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class VarietySpec(_Params):

@@ -8,7 +8,7 @@ next piece — or the Start cell's branch on the board — exactly at the shared
 from __future__ import annotations
 
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from pnp.games.tubo.geometry import (
     SIDE_NAMES, Board, Zone, connector_name, connector_of, connectors, side_of,
@@ -18,24 +18,11 @@ from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Hub, Link, PathStyle, Spoke, Stub, draw_tile, square
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol  # noqa: F401  (re-exported: the stocks' marks)
+from pnp.model import Params as _Params
+from pnp.render.colour import tint
 
 INK = "#1a1a1a"
 PAPER = "#fbf8f0"
-
-
-
-class _Params(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-def tint(colour: str, amount: float) -> str:
-    """`colour` mixed with white: amount 0 = the colour, 1 = white."""
-    c = colour.lstrip("#")
-    if len(c) == 3:
-        c = "".join(ch * 2 for ch in c)
-    r, g, b = (int(c[i:i + 2], 16) for i in (0, 2, 4))
-    mix = [round(v + (255 - v) * amount) for v in (r, g, b)]
-    return "#" + "".join(f"{v:02x}" for v in mix)
 
 
 # --- the board -------------------------------------------------------------------------

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 from pnp.engine import IllegalActionError
 from pnp.errors import DesignError
-from pnp.games.tubo.components import INK, tint
+from pnp.games.tubo.components import INK
+from pnp.render.colour import tint
 from pnp.games.tubo.engine import CLOSE, CONNECTORS, TuboGame, cell_name, design_stocks, find_component
 from pnp.games.tubo.geometry import DELTA, SIDE_NAMES, connectors, fitting, opposite, side_of
 from pnp.model import Design
