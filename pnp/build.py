@@ -84,6 +84,17 @@ def select_designs(args: tuple[str, ...] | list[str]) -> list[Design]:
     return load_designs(folders)
 
 
+def _succeeded(status: str, value, report: ErrorReport) -> bool:
+    """True for a worker's result; a DesignError joins `report`; anything else is a bug and is raised
+    with its traceback."""
+    if status == "ok":
+        return True
+    if isinstance(value, DesignError):
+        report.extend(value)
+        return False
+    raise value
+
+
 def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport) -> dict[str, str]:
     """Every face's SVG: from the cache, else painted (on all cores when there are many)."""
     svgs: dict[str, str] = {}
@@ -97,14 +108,10 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
             else:
                 todo.append((path, face))
     for (path, face), (status, value) in zip(todo, prun([face.paint for _, face in todo])):
-        if status == "ok":
+        if _succeeded(status, value, report):
             svgs[path] = value
             if face.cache_key:
                 cache.put("svg", face.cache_key, value)
-        elif isinstance(value, DesignError):
-            report.extend(value)
-        else:
-            raise value  # a bug in a generator: keep its traceback
     return dict(sorted(svgs.items()))
 
 
@@ -191,12 +198,8 @@ def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str,
     report = ErrorReport()
     tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang]) for lang in langs]
     for status, value in prun(tasks, min_items=2):
-        if status == "ok":
+        if _succeeded(status, value, report):
             out.update(value)
-        elif isinstance(value, DesignError):
-            report.extend(value)
-        else:
-            raise value
     report.raise_if_any()
     return out
 
@@ -314,12 +317,8 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
                      for d in order]
             for status, value in prun_each(tasks):
                 bar.advance()
-                if status == "ok":
+                if _succeeded(status, value, report):
                     built.append(value)
-                elif isinstance(value, DesignError):
-                    report.extend(value)
-                else:
-                    raise value
         else:
             for design in designs:
                 try:
