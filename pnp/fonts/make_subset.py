@@ -25,7 +25,9 @@ RANGES = [
     (0x25A0, 0x25FF), (0x2600, 0x26FF),  # geometric shapes, symbols
     (0x2700, 0x27BF), (0xFB01, 0xFB02),  # dingbats, fi/fl ligatures
 ]
-FACES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf"]
+FACES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans-BoldOblique.ttf",
+         "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif-Italic.ttf", "DejaVuSerif-BoldItalic.ttf",
+         "DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf", "DejaVuSansMono-Oblique.ttf", "DejaVuSansMono-BoldOblique.ttf"]
 
 
 def main(source: Path) -> None:

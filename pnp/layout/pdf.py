@@ -36,9 +36,15 @@ def use_cache(cache: Cache) -> None:
     _DRAWINGS = cache
 
 
+_FONT_MAP = None
+
+
 def _parse(svg_text: str):
+    global _FONT_MAP
     fonts.register()
-    drawing = svg2rlg(io.BytesIO(svg_text.encode("utf-8")))
+    if _FONT_MAP is None:
+        _FONT_MAP = fonts.svglib_font_map()
+    drawing = svg2rlg(io.BytesIO(svg_text.encode("utf-8")), font_map=_FONT_MAP)
     if drawing is None:
         raise ValueError("svglib could not read the SVG")
     return drawing
@@ -104,6 +110,7 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
 
 def _define_form(c: Canvas, key: str, drawing, n: int) -> str:
     name = f"face{n}"
+    fonts.ensure_drawing(drawing)  # it may have been parsed in another process
     c.beginForm(name, 0, 0, drawing.width, drawing.height)
     renderPDF.draw(drawing, c, 0, 0)
     c.endForm()

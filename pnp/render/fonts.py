@@ -1,39 +1,154 @@
-"""The fonts every output uses, shipped in pnp/fonts/ so output never depends on the machine.
+"""The fonts every output uses: shipped in pnp/fonts/, so output never depends on the machine.
 
-DejaVu Sans (Bitstream Vera licence, see pnp/fonts/LICENSE-DejaVu.txt) covers French and
-English and the symbols the components use. `register()` makes it known to ReportLab
-and to svglib (SVG font-family "DejaVu Sans" -> the embedded TrueType font).
+Three DejaVu families ship (Bitstream Vera licence, pnp/fonts/LICENSE-DejaVu.txt), each
+in four faces: DejaVu Sans, DejaVu Serif and DejaVu Sans Mono. They cover French and
+English and the symbols the components use.
+
+`resolve(family, weight, style)` turns what an SVG says (a CSS font-family list, a weight,
+a style) into the ReportLab name of one of those faces, and registers it. It never asks
+the machine: generic families (sans-serif, serif, monospace) and the usual system names
+(Arial, Helvetica, Times New Roman, Courier...) map to the shipped families, and an
+unknown family falls back to DejaVu Sans. Names are fixed, so a drawing or a cached
+product made in one process means the same fonts in every other: `ensure(name)`
+registers a face by its name wherever it is needed.
 """
 
 from __future__ import annotations
 
-from functools import cache
+import functools
+import threading
 from pathlib import Path
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
-REGULAR, BOLD, ITALIC = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique"
-FILES = {REGULAR: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf", ITALIC: "DejaVuSans-Oblique.ttf"}
+
+REGULAR, BOLD, ITALIC, BOLD_ITALIC = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique", "DejaVuSans-BoldOblique"
+
+# family -> (regular, bold, italic, bold italic) ReportLab names; each name is also its file's stem
+FAMILIES: dict[str, tuple[str, str, str, str]] = {
+    "DejaVu Sans": (REGULAR, BOLD, ITALIC, BOLD_ITALIC),
+    "DejaVu Serif": ("DejaVuSerif", "DejaVuSerif-Bold", "DejaVuSerif-Italic", "DejaVuSerif-BoldItalic"),
+    "DejaVu Sans Mono": ("DejaVuSansMono", "DejaVuSansMono-Bold", "DejaVuSansMono-Oblique",
+                         "DejaVuSansMono-BoldOblique"),
+}
+DEFAULT_FAMILY = "DejaVu Sans"
+
+# what designers and SVG editors write -> a shipped family (lower-case keys)
+ALIASES: dict[str, str] = {
+    "sans-serif": "DejaVu Sans", "sans": "DejaVu Sans", "system-ui": "DejaVu Sans", "arial": "DejaVu Sans",
+    "helvetica": "DejaVu Sans", "helvetica neue": "DejaVu Sans", "verdana": "DejaVu Sans",
+    "bitstream vera sans": "DejaVu Sans", "dejavusans": "DejaVu Sans", "liberation sans": "DejaVu Sans",
+    "serif": "DejaVu Serif", "times": "DejaVu Serif", "times new roman": "DejaVu Serif", "georgia": "DejaVu Serif",
+    "liberation serif": "DejaVu Serif", "dejavuserif": "DejaVu Serif",
+    "monospace": "DejaVu Sans Mono", "courier": "DejaVu Sans Mono", "courier new": "DejaVu Sans Mono",
+    "consolas": "DejaVu Sans Mono", "menlo": "DejaVu Sans Mono", "liberation mono": "DejaVu Sans Mono",
+    "dejavusansmono": "DejaVu Sans Mono",
+}
+
+FILES: dict[str, Path] = {name: FONT_DIR / f"{name}.ttf" for faces in FAMILIES.values() for name in faces}
+
+_lock = threading.Lock()
+_registered: set[str] = set()
 
 
-@cache
-def register() -> None:
-    from reportlab.lib.fonts import addMapping
+def ensure(name: str) -> bool:
+    """Register the shipped face `name` with ReportLab (once per process); False if it is not ours."""
+    if name in _registered:
+        return True
+    path = FILES.get(name)
+    if path is None:
+        return False
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
-    from svglib.fonts import get_global_font_map
 
-    for name, file in FILES.items():
-        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
+    with _lock:
+        if name not in _registered:
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+            _registered.add(name)
+    return True
+
+
+def is_bold(weight: str | int | None) -> bool:
+    text = str(weight or "normal").strip().lower()
+    if text.isdigit():
+        return int(text) >= 600
+    return text in ("bold", "bolder")
+
+
+def is_italic(style: str | None) -> bool:
+    return str(style or "normal").strip().lower() in ("italic", "oblique")
+
+
+def family_of(font_family: str | None) -> str:
+    """The shipped family for a CSS font-family list (its first name we know), else DejaVu Sans."""
+    for raw in (font_family or "").split(","):
+        name = raw.strip().strip("'\"").strip()
+        if not name:
+            continue
+        if name in FAMILIES:
+            return name
+        alias = ALIASES.get(name.lower())
+        if alias:
+            return alias
+        for family in FAMILIES:
+            if family.lower() == name.lower():
+                return family
+    return DEFAULT_FAMILY
+
+
+def known(font_family: str | None) -> bool:
+    """True if the (single) family name is a shipped family or one of its aliases."""
+    name = (font_family or "").strip().strip("'\"").strip().lower()
+    return name in ALIASES or any(f.lower() == name for f in FAMILIES)
+
+
+@functools.lru_cache(maxsize=512)
+def resolve(font_family: str | None, weight: str | int | None = "normal", style: str | None = "normal") -> str:
+    """The registered ReportLab name of the shipped face for an SVG font-family, weight and style."""
+    faces = FAMILIES[family_of(font_family)]
+    name = faces[(2 if is_italic(style) else 0) + (1 if is_bold(weight) else 0)]
+    ensure(name)
+    return name
+
+
+def ensure_drawing(drawing) -> None:
+    """Register every shipped face a ReportLab drawing's strings use (it may come from another process)."""
+    stack = [drawing]
+    seen: set[str] = set()
+    while stack:
+        node = stack.pop()
+        name = getattr(node, "fontName", None)
+        if isinstance(name, str) and name not in seen:
+            seen.add(name)
+            ensure(name)
+        stack.extend(getattr(node, "contents", ()) or ())
+
+
+@functools.cache
+def register() -> None:
+    """The default faces for page furniture, and svglib's font look-up routed through `resolve`."""
+    from reportlab.graphics import shapes
+    from reportlab.lib.fonts import addMapping
+
+    for name in (REGULAR, BOLD, ITALIC, BOLD_ITALIC):
+        ensure(name)
     addMapping(REGULAR, 0, 0, REGULAR)
     addMapping(REGULAR, 1, 0, BOLD)
     addMapping(REGULAR, 0, 1, ITALIC)
-    addMapping(REGULAR, 1, 1, BOLD)
-    from reportlab.graphics import shapes
-
+    addMapping(REGULAR, 1, 1, BOLD_ITALIC)
     shapes.STATE_DEFAULTS["fontName"] = REGULAR  # else every drawing references a non-embedded Helvetica
-    fmap = get_global_font_map()
-    for family in ("DejaVu Sans", "DejaVuSans", "sans-serif", "Helvetica", "Arial"):
-        fmap.register_font(family, rlgFontName=REGULAR)
-        fmap.register_font(family, weight="bold", rlgFontName=BOLD)
-        fmap.register_font(family, style="italic", rlgFontName=ITALIC)
-        fmap.register_font(family, weight="bold", style="italic", rlgFontName=BOLD)
+
+
+def svglib_font_map():
+    """A font map for svglib that answers from the shipped fonts only (never fontconfig, never base-14)."""
+    from svglib.fonts import FontMap
+
+    class _ShippedFonts(FontMap):
+        def __init__(self) -> None:  # no default base-14 mappings
+            self._map = {}
+            self._family_index = {}
+
+        def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
+            # svglib asks name by name through a font-family list and takes the first exact answer
+            return resolve(font_name, weight, style), known(font_name)
+
+    return _ShippedFonts()

@@ -59,6 +59,7 @@ class SvgFlowable(Flowable):
         name = forms.get(self.key)
         if name is None:
             name = forms[self.key] = f"rb{len(forms)}"
+            fonts.ensure_drawing(self.drawing)  # it may have been parsed in another process
             canv.beginForm(name, 0, 0, self.drawing.width, self.drawing.height)
             renderPDF.draw(self.drawing, canv, 0, 0)
             canv.endForm()
