@@ -16,11 +16,21 @@ from pnp.errors import PnpError
 
 class _Group(click.Group):
     def invoke(self, ctx: click.Context):
+        import signal
+
+        def terminate(signum, frame):  # SIGTERM ends a build as Ctrl-C does: cleanly, nothing half-written
+            raise KeyboardInterrupt
+
+        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, terminate)
         try:
             return super().invoke(ctx)
         except PnpError as exc:
             click.echo(str(exc), err=True)
             ctx.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            click.echo("interrupted: the output holds the last complete build", err=True)
+            ctx.exit(130)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -73,7 +83,7 @@ def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: s
 
     cache = None if use_cache else Cache(None, memory=True)
     for result in build_designs(designs, out=out, paper=paper, overrides=overrides, print_shop=print_shop,
-                                exports=exports, cache=cache):
+                                exports=exports, cache=cache, echo=lambda m: click.echo(m, err=True)):
         click.echo(result.summary())
 
 
@@ -126,14 +136,16 @@ def simulate(game: str, games: int, players: int | None, seed: int, agent: str |
               help="Only this language; default every language in the design's meta.languages.")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True, help="Folder to write into; each design gets a subfolder.")
-def rules(designs: tuple[str, ...], lang: str | None, out: Path) -> None:
+@click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None,
+              help="Page size; default the design's print.paper (A3 designs get A4 rulebooks).")
+def rules(designs: tuple[str, ...], lang: str | None, out: Path, paper: str | None) -> None:
     """Compile the rulebook PDFs of each DESIGN from its rules.<lang>.md.
 
-    Writes OUT/<design>/<design>-rules-<lang>.pdf (pnp build writes them too).
+    Writes OUT/<design>/<design>-rules-<lang>-<paper>.pdf (pnp build writes them too).
     """
     from pnp.rulebook import build_rulebooks
 
-    for path in build_rulebooks(designs, out=out, lang=lang):
+    for path in build_rulebooks(designs, out=out, lang=lang, paper=paper):
         click.echo(str(path))
 
 

@@ -9,6 +9,7 @@ problems of all stages that can run are collected and raised together.
 from __future__ import annotations
 
 import difflib
+import os
 import types
 import typing
 from pathlib import Path
@@ -47,15 +48,20 @@ def find_designs(root: Path | None = None) -> list[Path]:
 
 
 def resolve_design(arg: str | Path) -> Path:
-    """A design given as a folder, a design.yaml path, or the name of a folder under designs/."""
-    p = Path(arg)
+    """A design given as a folder, a design.yaml path, or the name of a folder under designs/.
+
+    The folder comes back absolute and without '.' or '..' parts (a symbolic link keeps its
+    own name), so the design's name is its folder's name however it was typed: `.`,
+    `design.yaml`, `tubo/`, `./designs/../designs/tubo`.
+    """
+    p = Path(os.path.abspath(arg))
     if p.is_file() and p.name == DESIGN_FILE:
         return p.parent
     if p.is_dir():
         return p
     for root in (Path.cwd() / "designs", package_root() / "designs"):
-        if (root / str(arg)).is_dir():
-            return root / str(arg)
+        if "/" not in str(arg) and str(arg) not in (".", "..") and (root / str(arg)).is_dir():
+            return Path(os.path.abspath(root / str(arg)))
     names = [d.name for d in find_designs()]
     hint = difflib.get_close_matches(str(arg), names, n=1)
     more = f"; did you mean '{hint[0]}'?" if hint else ""
@@ -65,9 +71,19 @@ def resolve_design(arg: str | Path) -> Path:
     raise DesignError(report.problems)
 
 
+def select_designs(args: tuple[str, ...] | list[str]) -> list[Design]:
+    """The designs a command names (folders, design.yaml paths or names), or every design found."""
+    folders = [resolve_design(a) for a in args] if args else find_designs()
+    if not folders:
+        report = ErrorReport()
+        report.add("designs", None, "no design found; expected folders with a design.yaml under ./designs")
+        report.raise_if_any()
+    return load_designs(folders)
+
+
 def load_design(folder: Path) -> Design:
     """Load and validate one design folder; raises DesignError listing every problem."""
-    folder = Path(folder)
+    folder = Path(os.path.abspath(folder))
     path = folder / DESIGN_FILE
     doc = load_yaml(path)
     report = ErrorReport()

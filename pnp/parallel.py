@@ -30,6 +30,14 @@ def _flush() -> None:
         stream.flush()
 
 
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent (which stops them and reports once) and die quietly when stopped."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _run_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
     return [fn(x) for x in chunk]
 
@@ -46,7 +54,7 @@ def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64) -> list[
     size = -(-len(items) // n)
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(len(chunks) - 1) as pool:
+    with ctx.Pool(len(chunks) - 1, initializer=_worker_init) as pool:
         pending = [pool.apply_async(_run_chunk, (fn, chunk)) for chunk in chunks[1:]]
         results = _run_chunk(fn, chunks[0])
         for p in pending:
@@ -85,7 +93,7 @@ def prun_each(tasks: list) -> list[tuple[str, object]]:
     outer, _TASKS = _TASKS, list(tasks)
     _flush()
     try:
-        with multiprocessing.get_context("fork").Pool(n) as pool:
+        with multiprocessing.get_context("fork").Pool(n, initializer=_worker_init) as pool:
             return list(pool.imap(_run_task, range(len(_TASKS)), chunksize=1))
     finally:
         _TASKS = outer

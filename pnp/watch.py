@@ -65,6 +65,10 @@ class Watcher:
             self.echo(str(exc))
             self.echo(f"[{time.strftime('%H:%M:%S')}] build failed; fix and save again (still watching)")
             return False
+        except Exception as exc:  # a bug must not end the watch: say so, keep watching
+            self.echo(f"[{time.strftime('%H:%M:%S')}] pnp failed unexpectedly ({type(exc).__name__}: {exc}); "
+                      "please report it with the design attached (still watching)")
+            return False
         took = time.perf_counter() - started
         for r in results:
             self.echo(f"[{time.strftime('%H:%M:%S')}] rebuilt {r.slug}: faces and sheets in {sheets_done:.2f} s, "

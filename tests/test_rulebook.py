@@ -43,7 +43,7 @@ def rulebooks(tmp_path_factory) -> dict[tuple[str, str], Path]:
     """Every rulebook of every design that has a rules text, built once: (design, lang) -> PDF."""
     out = tmp_path_factory.mktemp("rules")
     paths = build_rulebooks([str(DESIGNS / d) for d in RULEBOOK_DESIGNS], out=out)
-    return {(p.parent.name, re.search(r"-rules-(\w+)\.pdf$", p.name).group(1)): p for p in paths}
+    return {(p.parent.name, re.search(r"-rules-(\w+)-a4\.pdf$", p.name).group(1)): p for p in paths}
 
 
 def test_every_declared_language_of_every_design_builds(rulebooks):
@@ -51,7 +51,7 @@ def test_every_declared_language_of_every_design_builds(rulebooks):
     expected = {(d, lang) for d in RULEBOOK_DESIGNS for lang in load_design(DESIGNS / d).meta.languages}
     assert set(rulebooks) == expected
     for (design, lang), path in rulebooks.items():
-        assert path.name == f"{design}-rules-{lang}.pdf"
+        assert path.name == f"{design}-rules-{lang}-a4.pdf"
         assert len(PdfReader(path).pages) >= 4
 
 
@@ -91,7 +91,7 @@ def changed_copy(tmp_path_factory) -> tuple[Path, bytes]:
     text = re.sub(r"paper: a4", "paper: letter", text)
     y.write_text(text, encoding="utf-8")
     design = load_design(folder)
-    pdf = render_rulebooks(design, design_faces(design), langs=["en"])["three-stars-rules-en.pdf"]
+    pdf = render_rulebooks(design, design_faces(design), langs=["en"])["three-stars-rules-en-letter.pdf"]
     return folder, pdf
 
 
@@ -232,7 +232,7 @@ def test_every_markdown_feature_renders(deck):
     (deck / "art.svg").write_text(ART, encoding="utf-8")
     design = load_design(deck)
     faces = design_faces(design)
-    pdf = render_rulebooks(design, faces)["deck-csv-rules-en.pdf"]
+    pdf = render_rulebooks(design, faces)["deck-csv-rules-en-a4.pdf"]
     import io
 
     text = re.sub(r"\s+", " ", text_of(pdf))
@@ -297,11 +297,17 @@ def test_error_inside_an_extended_text_names_that_file(tmp_path):
 def test_cli_rules_writes_each_language(tmp_path):
     result = _run(["rules", str(DESIGNS / "three-stars"), "--lang", "fr", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert [p.name for p in (tmp_path / "three-stars").iterdir()] == ["three-stars-rules-fr.pdf"]
+    assert sorted(p.name for p in (tmp_path / "three-stars").iterdir()) == ["manifest.json",
+                                                                          "three-stars-rules-fr-a4.pdf"]
+    result = _run(["rules", str(DESIGNS / "three-stars"), "--lang", "en", "--paper", "letter", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "three-stars" / "three-stars-rules-en-letter.pdf"
+    assert abs(float(PdfReader(pdf).pages[0].mediabox.width) - 612) < 0.5  # US Letter, beside the A4 one
+    assert (tmp_path / "three-stars" / "three-stars-rules-fr-a4.pdf").is_file()
 
 
 def test_cli_rules_design_without_rules_text(deck, tmp_path):
-    result = _run(["rules", str(deck), "--out", str(tmp_path)])
+    result = _run(["rules", str(deck), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert "rules.en.md: no rules text" in result.output
     assert languages(load_design(deck)) == []  # and pnp build simply makes no rulebook for it
@@ -309,7 +315,7 @@ def test_cli_rules_design_without_rules_text(deck, tmp_path):
 
 def test_build_includes_the_rulebooks(three_stars_a4):
     for lang in load_design(DESIGNS / "three-stars").meta.languages:
-        pdf = three_stars_a4 / f"three-stars-rules-{lang}.pdf"
+        pdf = three_stars_a4 / f"three-stars-rules-{lang}-a4.pdf"
         assert pdf.is_file() and pdf.read_bytes().startswith(b"%PDF")
 
 

@@ -81,7 +81,7 @@ def test_a_changed_table_changes_the_rulebook(tmp_path):
     y.write_text(text, encoding="utf-8")
     design = load_design(folder)
     pdfs = render_rulebooks(design, design_faces(design))
-    en, fr = flat(pdfs["triloopite-rules-en.pdf"]), flat(pdfs["triloopite-rules-fr.pdf"])
+    en, fr = flat(pdfs["triloopite-rules-en-a4.pdf"]), flat(pdfs["triloopite-rules-fr-a4.pdf"])
     assert "30 or more 77" in en and "30 ou plus 77" in fr and " 54" not in en
     assert "9–10 9" in en and "9–10 8" not in en
     assert "A loop inside another loop +6" in en and "Une boucle à l'intérieur d'une autre boucle +6" in fr

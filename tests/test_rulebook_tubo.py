@@ -66,8 +66,8 @@ def test_a_changed_design_changes_the_rulebook(tmp_path):
     y.write_text(text, encoding="utf-8")
     design = load_design(folder)
     pdfs = render_rulebooks(design, design_faces(design))
-    en = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-en.pdf"]))
-    fr = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-fr.pdf"]))
+    en = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-en-a4.pdf"]))
+    fr = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-fr-a4.pdf"]))
     assert "each 30 mm wide" in en and "25 mm" not in en
     assert "at most 3 path rounds" in en and "after 3 rounds" in en
     assert "de 30 mm de côté" in fr and "au plus 3 Tours Chemin" in fr

@@ -16,7 +16,7 @@ from reportlab.lib.colors import black, white, Color
 from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import svg2rlg
 
-from pnp.cache import Cache, key_of
+from pnp.cache import NO_CACHE, Cache, key_of
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
 from pnp.render import fonts
 from pnp.units import mm_to_pt as pt
@@ -25,15 +25,6 @@ rl_config.shapeChecking = 0  # svglib builds many shapes; skip ReportLab's per-a
 rl_config.useA85 = 0  # binary streams: smaller files, no ASCII85 encoding pass
 
 GREY = Color(0.35, 0.35, 0.35)
-
-
-_DRAWINGS = Cache()  # parsed faces by SVG content; the build swaps in its disk-backed cache
-
-
-def use_cache(cache: Cache) -> None:
-    """Parsed drawings go to (and come from) `cache` from now on."""
-    global _DRAWINGS
-    _DRAWINGS = cache
 
 
 _FONT_MAP = None
@@ -50,41 +41,32 @@ def _parse(svg_text: str):
     return drawing
 
 
-def parse_svg(svg_text: str):
-    """An SVG face as a ReportLab drawing (vector); each distinct SVG is parsed once."""
-    key = key_of("drawing", svg_text)
-    drawing = _DRAWINGS.get("drawing", key)
-    if drawing is None:
-        drawing = _parse(svg_text)
-        _DRAWINGS.put("drawing", key, drawing)
-    return drawing
+def parse_svg(svg_text: str, cache: Cache = NO_CACHE):
+    """An SVG face as a ReportLab drawing (vector); with a cache, each distinct SVG is parsed once per process."""
+    return cache.memo("drawing", key_of("drawing", svg_text), lambda: _parse(svg_text))
 
 
-def parse_all(svgs: Mapping[str, str]) -> dict[str, object]:
-    """Every SVG face as a drawing: cached ones from the cache, the others parsed on all cores."""
+def parse_all(svgs: Mapping[str, str], cache: Cache = NO_CACHE) -> dict[str, object]:
+    """Every SVG face as a drawing: those this process parsed before from `cache`, the others on all cores."""
     from pnp.parallel import pmap
 
     fonts.register()
     out: dict[str, object] = {}
     todo: dict[str, list[str]] = {}
     for name in sorted(svgs):
-        key = key_of("drawing", svgs[name])
-        drawing = _DRAWINGS.get("drawing", key)
-        if drawing is None:
-            todo.setdefault(key, []).append(name)
-        else:
-            out[name] = drawing
-    keys = sorted(todo)
-    for key, drawing in zip(keys, pmap(_parse, [svgs[todo[k][0]] for k in keys])):
-        _DRAWINGS.put("drawing", key, drawing)
-        for name in todo[key]:
+        todo.setdefault(key_of("drawing", svgs[name]), []).append(name)
+    missing = [k for k in sorted(todo) if not cache.has_memo("drawing", k)]
+    parsed = dict(zip(missing, pmap(_parse, [svgs[todo[k][0]] for k in missing])))
+    for key, names in todo.items():
+        drawing = cache.memo("drawing", key, lambda key=key: parsed[key])
+        for name in names:
             out[name] = drawing
     return out
 
 
 def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, author: str = "",
-               subject: str = "", cfg: LayoutConfig | None = None, drawings: Mapping | None = None) -> bytes:
-    """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text."""
+               subject: str = "", cfg: LayoutConfig | None = None, cache: Cache = NO_CACHE) -> bytes:
+    """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text; parsed faces are kept in `cache`."""
     cfg = cfg or load_config()
     fonts.register()
     buf = io.BytesIO()
@@ -95,12 +77,12 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
     c.setCreator("pnp")
     forms: dict[str, str] = {}
     used = {pl.face for sheet in sheets for pl in sheet.placed}
-    drawings = dict(drawings) if drawings is not None else parse_all({k: svgs[k] for k in used})
+    drawings = parse_all({k: svgs[k] for k in used}, cache)
     for sheet in sheets:
         c.setPageSize((pt(sheet.width), pt(sheet.height)))
         for pl in sheet.placed:
             if pl.face not in forms:
-                forms[pl.face] = _define_form(c, pl.face, drawings.get(pl.face) or parse_svg(svgs[pl.face]),
+                forms[pl.face] = _define_form(c, pl.face, drawings[pl.face],
                                               len(forms))
         _draw_sheet(c, sheet, forms, title, cfg)
         c.showPage()

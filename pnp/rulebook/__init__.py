@@ -18,11 +18,17 @@ from pnp.errors import DesignError, ErrorReport, Problem, display_path
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces
 
-__all__ = ["render_rulebooks", "build_rulebooks", "rulebook_name", "languages"]
+__all__ = ["render_rulebooks", "build_rulebooks", "rulebook_name", "rulebook_paper", "languages"]
 
 
-def rulebook_name(design: Design, lang: str) -> str:
-    return f"{design.slug}-rules-{lang}.pdf"
+def rulebook_paper(paper: str) -> str:
+    """The paper a rulebook is set on for print sheets on `paper` (A3 sheets come with an A4 book)."""
+    return "letter" if paper == "letter" else "a4"
+
+
+def rulebook_name(design: Design, lang: str, paper: str) -> str:
+    """`<design>-rules-<lang>-<paper>.pdf`: the books of several papers sit side by side."""
+    return f"{design.slug}-rules-{lang}-{rulebook_paper(paper)}.pdf"
 
 
 def languages(design: Design) -> list[str]:
@@ -52,11 +58,12 @@ def _meta_problem(design: Design, message: str) -> Problem:
 
 def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str] | None = None,
                      paper: str | None = None, langs: list[str] | None = None) -> dict[str, bytes]:
-    """Every rulebook of a design, in memory: {"<slug>-rules-<lang>.pdf": PDF bytes}.
+    """Every rulebook of a design, in memory: {"<slug>-rules-<lang>-<paper>.pdf": PDF bytes}.
 
     `svgs` are the faces already painted by the build (painted here otherwise); `paper`
     overrides design.print.paper (a4/letter; a3 designs get an A4 rulebook).
     """
+    paper = rulebook_paper(paper or design.print.paper)
     from pnp.rulebook.document import _Drawings, build_pdf
     from pnp.rulebook.text import render_text
 
@@ -79,8 +86,7 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     for lang in langs:
         try:
             text = render_text(design, lang, components)
-            out[rulebook_name(design, lang)] = build_pdf(design, lang, text, components, drawings,
-                                                         paper or design.print.paper)
+            out[rulebook_name(design, lang, paper)] = build_pdf(design, lang, text, components, drawings, paper)
         except DesignError as exc:
             report.extend(exc)
     report.raise_if_any()
@@ -88,19 +94,21 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
 
 
 def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"),
-                    lang: str | None = None) -> list[Path]:
+                    lang: str | None = None, paper: str | None = None) -> list[Path]:
     """`pnp rules`: the rulebooks of every selected design, written to <out>/<slug>/.
 
     Designs named in `args` must have a rules text; with no `args`, the designs under
-    designs/ that have none yet are skipped. Nothing is written unless every rulebook renders.
+    designs/ that have none yet are skipped. Nothing is written unless every rulebook renders;
+    the rest of each design's output stays as the last build left it.
     """
-    from pnp.build import select_designs
-    from pnp.output import write_atomic
+    from pnp.loader import select_designs
+    from pnp.output import OutputLock, check_out, publish_more
     from pnp.render.faces import design_faces
 
     designs = select_designs(args)
+    check_out(Path(out), [d.folder for d in designs])
     report = ErrorReport()
-    pending: list[tuple[Path, bytes]] = []
+    pending: list[tuple[Design, dict[str, bytes]]] = []
     for design in designs:
         try:
             langs = languages(design)
@@ -118,11 +126,14 @@ def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"
                     continue
                 langs = [lang]
             components = design_faces(design)
-            for name, data in render_rulebooks(design, components, langs=langs).items():
-                pending.append((Path(out) / design.slug / name, data))
+            pending.append((design, render_rulebooks(design, components, paper=paper, langs=langs)))
         except DesignError as exc:
             report.extend(exc)
     report.raise_if_any()
-    for path, data in pending:
-        write_atomic(path, data)
-    return [p for p, _ in pending]
+    written = []
+    with OutputLock(Path(out)):
+        for design, books in pending:
+            target = Path(out) / design.slug
+            publish_more(target, books)
+            written += [target / name for name in books]
+    return written
