@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp.cache import CACHE_DIR, NO_CACHE, Cache, key_of
+from pnp.cache import NO_CACHE, Cache, default_cache, key_of
 from pnp.errors import DesignError, ErrorReport, display_path
 from pnp.loader import select_designs, templates_dir
 from pnp.model import Design
@@ -350,8 +349,8 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
     designs = select_designs(args)
     check_out(Path(out), [d.folder for d in designs])
     apply_overrides(designs, overrides or {})
-    if cache is None:  # on disk beside the output; PNP_CACHE_DIR moves it (a shared cache for CI or tests)
-        cache = Cache(Path(os.environ.get("PNP_CACHE_DIR") or Path(out) / CACHE_DIR))
+    if cache is None:
+        cache = default_cache(Path(out))
     report = ErrorReport()
     built = []
     with progress(show_progress) as bar:

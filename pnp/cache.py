@@ -40,11 +40,39 @@ _MAGIC = b"pnp-cache "
 _MAX_HEADER = 1 << 16
 
 
+# the libraries whose output lands in ours: a new release of one may change the bytes, so it
+# invalidates the cache (and tests/test_golden_output.py notices the change)
+OUTPUT_LIBRARIES = ("reportlab", "svglib", "cairosvg", "pillow", "lxml", "svgwrite", "jinja2", "pypdfium2")
+
+
+def library_versions() -> dict[str, str]:
+    """{library: version} from the installed distributions' folder names (importlib.metadata is 10x slower)."""
+    import re
+    import sys
+
+    wanted = set(OUTPUT_LIBRARIES)
+    out = dict.fromkeys(OUTPUT_LIBRARIES, "-")
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            m = re.match(r"^([A-Za-z0-9_.]+)-([^-]+)\.dist-info$", name)
+            if m:
+                key = m.group(1).lower().replace("_", "-").replace(".", "-")
+                if key in wanted and out[key] == "-":
+                    out[key] = m.group(2)
+    return out
+
+
 @functools.cache
 def code_fingerprint() -> bytes:
-    """A hash of pnp's own source: after a change to any generator or renderer, nothing stale is reused."""
+    """A hash of pnp's own source and of the versions of the libraries that draw our output: after a
+    change to any generator or renderer, or an upgrade of ReportLab, nothing stale is reused."""
     root = Path(__file__).resolve().parent
     h = hashlib.sha256(__version__.encode())
+    h.update(json.dumps(library_versions(), sort_keys=True).encode())
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return h.digest()
@@ -231,3 +259,8 @@ class Cache:
 
 
 NO_CACHE = Cache(root=None, memory=False)
+
+
+def default_cache(out: Path) -> Cache:
+    """The cache of builds into `out`: <out>/.cache, or $PNP_CACHE_DIR (one cache shared by CI jobs or tests)."""
+    return Cache(Path(os.environ.get("PNP_CACHE_DIR") or Path(out) / CACHE_DIR))

@@ -18,19 +18,46 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context):
         import signal
 
-        def terminate(signum, frame):  # SIGTERM ends a build as Ctrl-C does: cleanly, nothing half-written
-            raise KeyboardInterrupt
-
-        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-            signal.signal(signal.SIGTERM, terminate)
+        _STOPS.clear()
+        before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+        for sig, handler in before.items():  # Ctrl-C and SIGTERM end a command cleanly, nothing half-written
+            if handler in (signal.SIG_DFL, signal.default_int_handler):
+                signal.signal(sig, _stop)
         try:
             return super().invoke(ctx)
         except PnpError as exc:
+            if _STOPS:  # a library turned our interrupt into its own error (ReportLab's bare excepts do)
+                _interrupted()
             click.echo(str(exc), err=True)
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
-            click.echo("interrupted: the output holds the last complete build", err=True)
-            ctx.exit(130)
+            _interrupted()
+        except Exception:
+            if _STOPS:
+                _interrupted()
+            raise
+        finally:
+            for sig, handler in before.items():
+                signal.signal(sig, handler)
+
+
+_STOPS: list[int] = []  # the signals that asked the running command to stop
+
+
+def _stop(signum, frame):
+    _STOPS.append(signum)
+    raise KeyboardInterrupt
+
+
+def _interrupted() -> None:
+    """One line, exit 130. Exits at once: the work is already undone, and an interrupt that hit an
+    import would otherwise make Python end by SIGINT."""
+    import os
+
+    click.echo("interrupted: the output holds the last complete build", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(130)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.build import build_designs
-from pnp.cache import CACHE_DIR, Cache
+from pnp.cache import Cache, default_cache
 from pnp.errors import PnpError
 from pnp.loader import find_designs, resolve_design, templates_dir
 
@@ -28,7 +28,7 @@ class Watcher:
 
     def __post_init__(self) -> None:
         if self.cache is None:
-            self.cache = Cache(self.out / CACHE_DIR)
+            self.cache = default_cache(self.out)
 
     def paths(self) -> list[Path]:
         """What to watch: each design folder and the shared templates."""

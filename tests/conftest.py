@@ -56,3 +56,13 @@ def design_copy(tmp_path):
         return dst
 
     return copy
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite the golden files under tests/golden/ from what the code makes now")
+
+
+@pytest.fixture
+def update_golden(request) -> bool:
+    return bool(request.config.getoption("--update-golden"))
