@@ -188,7 +188,7 @@ def loops(game: str, out: Path | None, layout: Path | None, seed: int, players: 
 
     design = load_design(resolve_design(game))
     entry = registry.get_game(design.game) if design.game else None
-    fn = entry.extras.get("loops") if entry else None
+    fn = entry.commands.get("loops") if entry else None
     if fn is None:
         raise PnpError(f"{design.slug}: game '{design.game}' has no loop analysis")
     if out is None:

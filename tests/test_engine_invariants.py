@@ -26,7 +26,7 @@ def _cases() -> list[tuple[str, int]]:
     for folder in find_designs(package_root() / "designs"):
         design = load_design(folder)
         game = registry.get_game(design.game) if design.game else None
-        if game and game.extras.get("engine"):
+        if game and game.engine:
             out += [(folder.name, n) for n in player_counts(design)]
     return out
 
@@ -35,7 +35,7 @@ CASES = _cases()
 
 
 def test_every_game_with_an_engine_has_a_design_to_play():
-    engines = {name for name, g in registry.GAMES.items() if g.extras.get("engine")}
+    engines = {name for name, g in registry.GAMES.items() if g.engine}
     covered = {load_design(package_root() / "designs" / d).game for d, _ in CASES}
     assert engines and engines <= covered
 

@@ -5,7 +5,7 @@ initial one and is then played on the rules engine, so a diagram can only show w
 rules allow; the tiles are drawn by the tile generator's own `draw_tile_face` (with
 `pnp.render.pathtiles`), exactly as they are printed.
 
-Diagrams (pnp.registry.diagram; from a rules text: `{{ diagram("ishi_hama.combination") }}`):
+Diagrams (listed in DIAGRAMS, given to the GameSpec; from a rules text: `{{ diagram("ishi_hama.combination") }}`):
 
 * `ishi_hama.phase1()` — phase 1: tiles placed apart; the empty cells where the next tile
   may go (dot) and those it may not (cross, they touch a tile).
@@ -33,7 +33,6 @@ from pnp.render.colour import tint
 from pnp.games.ishi_hama.engine import ACT, MARKER, PICK, IshiHamaGame, find_component
 from pnp.games.ishi_hama.geometry import mask_of, side_of
 from pnp.model import Design
-from pnp.registry import diagram, register_game
 from pnp.render.pathtiles import Hub, PathStyle, Spoke, draw_tile, square
 from pnp.render.svg import Canvas
 
@@ -395,7 +394,6 @@ def phase1_play(design: Design) -> Played:
     return out
 
 
-@diagram("ishi_hama.phase1")
 def phase1_diagram(design: Design, lang: str, unit: float = 11.0) -> str:
     """phase1(): tiles placed apart; dots where the next tile may go, crosses where it may not."""
     pl = phase1_play(design)
@@ -420,7 +418,6 @@ def combination_play(design: Design) -> Played:
     return run(design, COMBO_BOARD, COMBO, reserves=[["blue tee"], []])
 
 
-@diagram("ishi_hama.combination")
 def combination_diagram(design: Design, lang: str, stage: str = "before", unit: float = 11.0) -> str:
     """combination(stage="before"): before (numbered arrows: turn, move, swaps) or after the combination."""
     if stage not in ("before", "after"):
@@ -463,7 +460,6 @@ def combination_diagram(design: Design, lang: str, stage: str = "before", unit: 
     return c.to_string()
 
 
-@diagram("ishi_hama.connection")
 def connection_diagram(design: Design, lang: str, unit: float = 11.0) -> str:
     """connection(): four pairs of neighbours (a to d): connected (tick) or not (cross)."""
     game = IshiHamaGame(design, 2)
@@ -518,7 +514,6 @@ def _strip(c: Canvas, p: _Painter, game, x: float, y: float, tiles: list[tuple[i
     c.text(x, y - 1.2, label, size=3.0, weight="bold", fill=INK)
 
 
-@diagram("ishi_hama.scoring")
 def scoring_diagram(design: Design, lang: str, unit: float = 11.0) -> str:
     """scoring(): a group of 5 (framed) is removed: 4 tiles to the opponent's reserve, 1 to the score strip."""
     pl = score_play(design)
@@ -558,7 +553,6 @@ def big_play(design: Design) -> Played:
     return run(design, BIG_BOARD, BIG, reserves=[["blue straight"], []])
 
 
-@diagram("ishi_hama.big_group")
 def big_group_diagram(design: Design, lang: str, unit: float = 11.0) -> str:
     """big_group(): a group of 6; the 5 tiles chosen, numbered in the order of choice; the one that stays."""
     pl = big_play(design)
@@ -590,7 +584,6 @@ def example_play(design: Design) -> Played:
     return run(design, EXAMPLE_BOARD, EXAMPLE, reserves=[["orange tee"], []], points=EXAMPLE_POINTS, player=1)
 
 
-@diagram("ishi_hama.example")
 def example_diagram(design: Design, lang: str, stage: str = "before", unit: float = 11.0) -> str:
     """example(stage="before"): the worked example before the turn (numbered arrows) or at its end, before scoring."""
     if stage not in ("before", "after"):
@@ -800,4 +793,11 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     }
 
 
-register_game("ishi_hama", rulebook_facts=rulebook_facts)
+DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives after 'ishi_hama.'
+    "phase1": phase1_diagram,
+    "combination": combination_diagram,
+    "connection": connection_diagram,
+    "scoring": scoring_diagram,
+    "big_group": big_group_diagram,
+    "example": example_diagram,
+}

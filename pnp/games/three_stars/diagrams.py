@@ -1,6 +1,6 @@
 """3 Stars rulebook diagrams and facts, drawn from the design (triangle and lozenge boards alike).
 
-Diagrams (pnp.registry.diagram; called from a rules text as `{{ diagram("three_stars.board") }}`):
+Diagrams (listed in DIAGRAMS, given to the GameSpec; called from a rules text as `{{ diagram("three_stars.board") }}`):
 
 * `three_stars.board(players=None, labels=False)` — the board, each region tinted, bordered and
   labelled with its player count; with `players`, the regions not used are greyed out.
@@ -25,7 +25,6 @@ from pnp.games.three_stars.engine import (
 )
 from pnp.games.three_stars.geometry import triangle_xy, vertex_xy
 from pnp.model import Design
-from pnp.registry import diagram, register_game
 from pnp.render.svg import Canvas
 from pnp.render.symbols import symbol as draw_symbol
 
@@ -219,7 +218,6 @@ def _card(c: Canvas, x: float, y: float, w: float, positions, number: int, colou
 # --- diagrams ------------------------------------------------------------------------------
 
 
-@diagram("three_stars.board")
 def board_diagram(design: Design, lang: str, players: int | None = None, labels: bool = False,
                   size: float = 115) -> str:
     """board(players=None, labels=False): the board's regions; with players, the unused regions grey."""
@@ -232,7 +230,6 @@ def board_diagram(design: Design, lang: str, players: int | None = None, labels:
     return c.to_string()
 
 
-@diagram("three_stars.board_with_card")
 def board_with_card(design: Design, lang: str, card: int = 1, star: int = 1, players: int = 2, colour: int = 0,
                     size: float = 125) -> str:
     """board_with_card(card=1, star=1, players=2, colour=0): a card and its pieces placed on star `star`."""
@@ -258,7 +255,6 @@ def board_with_card(design: Design, lang: str, card: int = 1, star: int = 1, pla
     return c.to_string()
 
 
-@diagram("three_stars.example")
 def example_diagram(design: Design, lang: str, step: int = 0, size: float = 80) -> str:
     """example(step=0): the worked example's position after `step` turns (0: before the first)."""
     ex = example_facts(design, lang)
@@ -286,7 +282,6 @@ def example_diagram(design: Design, lang: str, step: int = 0, size: float = 80) 
     return c.to_string()
 
 
-@diagram("three_stars.blocking")
 def blocking_diagram(design: Design, lang: str, size: float = 95) -> str:
     """blocking(): two reserved stars of the first colour leave the second too few star positions."""
     bl = blocking_facts(design)
@@ -423,4 +418,9 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     }
 
 
-register_game("three_stars", rulebook_facts=rulebook_facts)
+DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives after 'three_stars.'
+    "board": board_diagram,
+    "board_with_card": board_with_card,
+    "example": example_diagram,
+    "blocking": blocking_diagram,
+}

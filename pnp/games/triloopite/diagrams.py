@@ -7,7 +7,7 @@ analysis finds. Tiles are drawn as printed (components.draw_tile_face: tints, ma
 design's line colour); the loops a diagram is about are redrawn over them in the colours
 and dash patterns of `pnp loops` (picture.py), so they read in black and white too.
 
-Diagrams (pnp.registry.diagram; from a rules text: `{{ diagram("triloopite.witness") }}`):
+Diagrams (listed in DIAGRAMS, given to the GameSpec; from a rules text: `{{ diagram("triloopite.witness") }}`):
 
 * `triloopite.varieties()` — every tile variety, its name (in the rulebook's language) and count.
 * `triloopite.placement(case="legal")` — a small table and one tile being laid: `legal`,
@@ -60,7 +60,6 @@ from pnp.games.triloopite.picture import INK, LOOP_COLOURS, LOOP_DASHES
 from pnp.games.triloopite.scoring import BONUS_TEXT, read_rules
 from pnp.games.triloopite.witnesses import WITNESSES, Built, build_witness
 from pnp.model import Design
-from pnp.registry import diagram, register_game
 from pnp.render.pathtiles import Link, PathStyle, draw_tile, path_d
 from pnp.render.svg import Canvas
 
@@ -250,7 +249,6 @@ def _featured(a: Analysis, layout: Mapping[Hex, Sequence[Line]], name: str) -> t
     raise ValueError(f"no witness {name!r}")
 
 
-@diagram("triloopite.witness")
 def witness_diagram(design: Design, lang: str, which: str = "loop_of_6", alternative: int = 0,
                     side: float = 7.0) -> str:
     """witness(which="loop_of_6", alternative=0): a layout showing a loop of 6 or a bonus (figure_eight...)."""
@@ -275,7 +273,6 @@ def witness_diagram(design: Design, lang: str, which: str = "loop_of_6", alterna
 # --- the varieties ------------------------------------------------------------------------
 
 
-@diagram("triloopite.varieties")
 def varieties_diagram(design: Design, lang: str, side: float = 9.0) -> str:
     """varieties(): every tile variety with its name and count."""
     p = _Painter(design, side)
@@ -337,7 +334,6 @@ def placement_board(design: Design, case: str) -> tuple[Board, Hex, tuple[Line, 
     return b, cell, lines, why
 
 
-@diagram("triloopite.placement")
 def placement_diagram(design: Design, lang: str, case: str = "legal", side: float = 8.0) -> str:
     """placement(case="legal"): the tile being laid is legal, or refused (line_blank, no_line)."""
     b, cell, lines, why = placement_board(design, case)
@@ -451,7 +447,6 @@ def standard_game(design: Design):
     return st, a, s
 
 
-@diagram("triloopite.example")
 def example_diagram(design: Design, lang: str, part: str = "first", side: float = 7.0) -> str:
     """example(part="first"): the worked first game (tiles numbered by turn), or part="standard"."""
     p = _Painter(design, side)
@@ -635,4 +630,9 @@ def _standard_facts(design: Design, lang: str, rules) -> dict | None:
     }
 
 
-register_game("triloopite", rulebook_facts=rulebook_facts)
+DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives after 'triloopite.'
+    "witness": witness_diagram,
+    "varieties": varieties_diagram,
+    "placement": placement_diagram,
+    "example": example_diagram,
+}

@@ -4,7 +4,7 @@ Every position shown is reached by playing a short script on the rules engine
 (`TuboGame`), so a diagram can only show what the rules allow; the pieces are drawn with
 the stocks' own colours and `pnp.render.pathtiles`, as the printed pieces are.
 
-Diagrams (pnp.registry.diagram; from a rules text: `{{ diagram("tubo.wrap") }}`):
+Diagrams (listed in DIAGRAMS, given to the GameSpec; from a rules text: `{{ diagram("tubo.wrap") }}`):
 
 * `tubo.board()` — the board: its zones, Start and its branches, the Objective on a cell of
   the Objective zone (the worked example's cell), coordinates.
@@ -31,7 +31,6 @@ from pnp.render.colour import tint
 from pnp.games.tubo.engine import CLOSE, CONNECTORS, TuboGame, cell_name, design_stocks, find_component
 from pnp.games.tubo.geometry import DELTA, SIDE_NAMES, connectors, fitting, opposite, side_of
 from pnp.model import Design
-from pnp.registry import diagram, register_game
 from pnp.render.pathtiles import Hub, Link, PathStyle, Spoke, Stub, draw_tile, square
 from pnp.render.svg import Canvas
 
@@ -329,7 +328,6 @@ def _safe_play(design: Design, script: list[tuple]) -> Play:
 # --- diagrams -----------------------------------------------------------------------------
 
 
-@diagram("tubo.board")
 def board_diagram(design: Design, lang: str, unit: float = 11.0) -> str:
     """board(): the zones, Start and its branches, the Objective on a cell of its zone."""
     p = _Painter(design, unit)
@@ -339,7 +337,6 @@ def board_diagram(design: Design, lang: str, unit: float = 11.0) -> str:
     return c.to_string()
 
 
-@diagram("tubo.fitting")
 def fitting_diagram(design: Design, lang: str, side: str = "W", unit: float = 13.0) -> str:
     """fitting(side="W"): a path entering from `side`; the pieces that fit, and those that do not."""
     entry = side_of(side)
@@ -376,7 +373,6 @@ def fitting_diagram(design: Design, lang: str, side: str = "W", unit: float = 13
     return c.to_string()
 
 
-@diagram("tubo.wrap")
 def wrap_diagram(design: Design, lang: str, unit: float = 10.0) -> str:
     """wrap(): a path leaving the right edge re-enters on the left, same row (highlighted)."""
     pl = _safe_play(design, WRAP)
@@ -395,7 +391,6 @@ def wrap_diagram(design: Design, lang: str, unit: float = 10.0) -> str:
     return _state_svg(design, pl, numbers=True, unit=unit, extra=extra)
 
 
-@diagram("tubo.loop")
 def loop_diagram(design: Design, lang: str, unit: float = 10.0) -> str:
     """loop(): the path comes back into Start: an infinite loop."""
     pl = _safe_play(design, LOOP)
@@ -416,7 +411,6 @@ def loop_diagram(design: Design, lang: str, unit: float = 10.0) -> str:
     return _state_svg(design, pl, numbers=True, unit=unit, extra=extra)
 
 
-@diagram("tubo.close_exit")
 def close_exit_diagram(design: Design, lang: str, unit: float = 10.0) -> str:
     """close_exit(): the path goes on from a Close piece in play: 3 ways out, never back through its opening."""
     pl = _safe_play(design, CLOSE_EXIT)
@@ -435,7 +429,6 @@ def close_exit_diagram(design: Design, lang: str, unit: float = 10.0) -> str:
     return _state_svg(design, pl, unit=unit, extra=extra)
 
 
-@diagram("tubo.pass_over")
 def pass_over_diagram(design: Design, lang: str, unit: float = 10.0) -> str:
     """pass_over(): a new round's path passes over a piece of an earlier round (laid on top of it)."""
     pl = _safe_play(design, PASS_OVER)
@@ -451,7 +444,6 @@ def pass_over_diagram(design: Design, lang: str, unit: float = 10.0) -> str:
     return _state_svg(design, pl, numbers=True, unit=unit, extra=extra)
 
 
-@diagram("tubo.example")
 def example_diagram(design: Design, lang: str, step: int = 1, unit: float = 10.0) -> str:
     """example(step=1): the worked example at the end of part `step` (1 to 3)."""
     if not 1 <= step <= len(EXAMPLE_PARTS):
@@ -628,4 +620,12 @@ def _mm(v: float) -> str:
     return f"{v:g}"
 
 
-register_game("tubo", rulebook_facts=rulebook_facts)
+DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives after 'tubo.'
+    "board": board_diagram,
+    "fitting": fitting_diagram,
+    "wrap": wrap_diagram,
+    "loop": loop_diagram,
+    "close_exit": close_exit_diagram,
+    "pass_over": pass_over_diagram,
+    "example": example_diagram,
+}
