@@ -88,15 +88,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pydantic import Field, StrictInt
+
 from pnp.engine.api import TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.errors import ErrorReport
 from pnp.games.ishi_hama.components import BOARD_GENERATOR, TILES_GENERATOR
 from pnp.games.ishi_hama.geometry import (
     SIDE_NAMES, Grid, groups, mask_name, mask_of, orientations, rotate, side_of,
 )
-from pnp.model import Design
+from pnp.model import Design, RulesSection
 from pnp.registry import GeneratorContext, get_generator
-from pnp.engine.design import design_problem as _problem, find_component, rule_numbers
+from pnp.engine.design import design_problem as _problem, find_component, game_rules
 
 DEFAULT_MAX_TURNS = 600
 
@@ -115,13 +117,15 @@ STEP_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class Rules:
-    tiles_per_colour: int
-    first_player: str
-    group_size: int
-    tiles_to_opponent: int
-    points_in_game: int
+class Rules(RulesSection):
+    """The design's `rules:` section (checked at load time, file:line messages)."""
+
+    tiles_per_colour: StrictInt = Field(ge=1, description="the number of tiles of each colour, e.g. 14")
+    first_player: str = Field(min_length=1, description="the colour that starts, e.g. orange")
+    group_size: StrictInt = Field(ge=1, description="the number of connected tiles that score a point, e.g. 5")
+    tiles_to_opponent: StrictInt = Field(
+        ge=0, description="the number of tiles of a scored group given to the opponent, e.g. 4")
+    points_in_game: StrictInt = Field(ge=1, description="the number of points after which the game ends, e.g. 7")
 
 
 @dataclass(frozen=True)
@@ -139,24 +143,9 @@ class Kind:
         return f"{self.colour_name} {self.shape}"
 
 
-RULE_KEYS = (  # (key, what it counts, minimum)
-    ("tiles_per_colour", "tiles of each colour, e.g. 14", 1),
-    ("group_size", "connected tiles that score a point, e.g. 5", 1),
-    ("tiles_to_opponent", "tiles of a scored group given to the opponent, e.g. 4", 0),
-    ("points_in_game", "points after which the game ends, e.g. 7", 1),
-)
-
-
 def read_rules(design: Design) -> Rules:
     """The rule numbers under `rules:`; DesignError naming each missing or wrong one."""
-    report = ErrorReport()
-    values = rule_numbers(design, RULE_KEYS, report)
-    first = design.rules.get("first_player")
-    if not isinstance(first, str) or not first.strip():
-        _problem(design, ("rules",), "rules.first_player: missing; expected the colour that starts, e.g. orange",
-                 report)
-    report.raise_if_any()
-    return Rules(first_player=first.strip(), **values)
+    return game_rules(design, Rules)
 
 
 def design_grid(design: Design) -> Grid:

@@ -7,12 +7,12 @@ from pnp.registry import GameSpec
 
 from pnp.games.three_stars import components, diagrams, lozenge
 from pnp.games.three_stars.checks import run_checks
-from pnp.games.three_stars.engine import make_engine
+from pnp.games.three_stars.engine import Rules, make_engine
 
 GAME = GameSpec(
     name="three_stars", title="3 Stars",
     generators=(components.placement_cards, components.card_back, components.board, components.pieces,
                 lozenge.lozenge_board),
-    engine=make_engine, checks=run_checks,
+    engine=make_engine, checks=run_checks, rules=Rules,
     diagrams=diagrams.DIAGRAMS, rulebook_facts=diagrams.rulebook_facts,
 )

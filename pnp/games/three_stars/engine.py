@@ -61,13 +61,15 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from pydantic import Field, StrictInt
+
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.errors import ErrorReport
 from pnp.games.three_stars.components import board_geometry
 from pnp.games.three_stars.geometry import Board, star_triangles
-from pnp.model import Design
+from pnp.model import Design, RulesSection
 from pnp.registry import GeneratorContext, get_generator
-from pnp.engine.design import design_problem as _problem, find_component, rule_numbers
+from pnp.engine.design import design_problem as _problem, find_component, game_rules
 
 CARD_GENERATOR = "three_stars.placements"
 PIECE_GENERATOR = "three_stars.pieces"
@@ -134,34 +136,21 @@ def _triangle_board(params) -> BoardGeometry:
     return TriangleGeometry(board_geometry(params))
 
 
-@dataclass(frozen=True)
-class Rules:
-    hand_size: int
-    stars_to_win: int
-    pieces_per_player: int
-    star_positions: dict[int, int]
+class Rules(RulesSection):
+    """The design's `rules:` section (checked at load time, file:line messages)."""
+
+    hand_size: StrictInt = Field(ge=1, description="the number of cards in a hand, e.g. 3")
+    stars_to_win: StrictInt = Field(ge=1, description="the number of stars to win, e.g. 3")
+    pieces_per_player: StrictInt = Field(ge=1, description="the number of pieces of each colour, e.g. 34")
+    star_positions: dict[int, StrictInt] = Field(
+        default_factory=dict, description="star positions per player count, e.g. {2: 12, 3: 18, 4: 24}")
+    card_positions: tuple[StrictInt, StrictInt] = Field(
+        (1, 3), description="the fewest and most positions a card marks, e.g. [1, 3] (pnp validate)")
 
 
 def read_rules(design: Design) -> Rules:
     """The rule numbers under `rules:`; DesignError naming each missing or wrong one."""
-    report = ErrorReport()
-    values = rule_numbers(design, (("hand_size", "cards in a hand, e.g. 3", 1),
-                                   ("stars_to_win", "stars to win, e.g. 3", 1),
-                                   ("pieces_per_player", "pieces of each colour, e.g. 34", 1)), report)
-    positions: dict[int, int] = {}
-    raw = design.rules.get("star_positions", {})
-    if not isinstance(raw, dict):
-        _problem(design, ("rules", "star_positions"), "rules.star_positions: not a mapping; expected "
-                 "star positions per player count, e.g. {2: 12, 3: 18, 4: 24}", report)
-    else:
-        for k, v in raw.items():
-            try:
-                positions[int(k)] = int(v)
-            except (TypeError, ValueError):
-                _problem(design, ("rules", "star_positions", k), f"rules.star_positions: {k!r}: {v!r} is not "
-                         "a number of star positions; expected e.g. 2: 12", report)
-    report.raise_if_any()
-    return Rules(star_positions=positions, **values)
+    return game_rules(design, Rules)
 
 
 def design_geometry(design: Design) -> BoardGeometry:
@@ -206,7 +195,7 @@ class ThreeStarsGame(Game):
         self.players = players
         self.rules = read_rules(design)
         if pieces is not None:
-            self.rules = Rules(self.rules.hand_size, self.rules.stars_to_win, pieces, self.rules.star_positions)
+            self.rules = self.rules.model_copy(update={"pieces_per_player": pieces})
         self.geometry = design_geometry(design)
         self.positions: tuple[Centre, ...] = tuple(self.geometry.star_positions(players))
         self.colours = colour_names(design, players)

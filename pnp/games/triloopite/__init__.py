@@ -12,11 +12,12 @@ from pnp.games.triloopite import components, diagrams
 from pnp.games.triloopite.checks import run_checks
 from pnp.games.triloopite.engine import make_engine
 from pnp.games.triloopite.picture import loops_command
+from pnp.games.triloopite.scoring import TriloopiteRules
 
 GAME = GameSpec(
     name="triloopite", title="TriLOOPite",
     generators=(components.tiles, components.aid),
-    engine=make_engine, checks=run_checks,
+    engine=make_engine, checks=run_checks, rules=TriloopiteRules,
     diagrams=diagrams.DIAGRAMS, rulebook_facts=diagrams.rulebook_facts,
     cooperative=True,  # the players win or lose together: simulate reports scores, not seats
     commands={"loops": loops_command},

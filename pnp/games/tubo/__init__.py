@@ -9,11 +9,11 @@ from pnp.registry import GameSpec
 
 from pnp.games.tubo import components, diagrams
 from pnp.games.tubo.checks import run_checks
-from pnp.games.tubo.engine import make_engine
+from pnp.games.tubo.engine import Rules, make_engine
 
 GAME = GameSpec(
     name="tubo", title="TUBO",
     generators=(components.board, components.stocks, components.objective),
-    engine=make_engine, checks=run_checks,
+    engine=make_engine, checks=run_checks, rules=Rules,
     diagrams=diagrams.DIAGRAMS, rulebook_facts=diagrams.rulebook_facts,
 )

@@ -87,15 +87,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pydantic import Field, StrictInt
+
 from pnp.engine.api import TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.errors import ErrorReport
 from pnp.games.tubo.components import board_geometry
 from pnp.games.tubo.geometry import (
     SIDE_NAMES, Board, connector_name, connectors, opposite,
 )
-from pnp.model import Design
+from pnp.model import Design, RulesSection
 from pnp.registry import GeneratorContext, get_generator
-from pnp.engine.design import design_problem as _problem, find_component, rule_numbers
+from pnp.engine.design import design_problem as _problem, find_component, game_rules
 
 BOARD_GENERATOR = "tubo.board"
 STOCK_GENERATOR = "tubo.stocks"
@@ -114,33 +116,20 @@ DRAFT, PLACE_OBJECTIVE, OPEN, PLACE, OVER = range(5)
 SEAT_NAMES = ("starter", "placer")  # seat 1 starts round 1; seat 2 places the Objective
 
 
-@dataclass(frozen=True)
-class Rules:
-    stocks: int | None
-    stocks_per_player: int
-    pieces_per_stock: int
-    close_per_stock: int
-    path_rounds: int
-    objective_zone: str
+class Rules(RulesSection):
+    """The design's `rules:` section (checked at load time, file:line messages)."""
+
+    stocks: StrictInt | None = Field(None, ge=1, description="the number of colour stocks in the box, e.g. 8")
+    stocks_per_player: StrictInt = Field(ge=1, description="the number of colour stocks each player chooses, e.g. 4")
+    pieces_per_stock: StrictInt = Field(ge=1, description="the number of path pieces in a stock, e.g. 6")
+    close_per_stock: StrictInt = Field(ge=0, description="the number of Close pieces in a stock, e.g. 1")
+    path_rounds: StrictInt = Field(ge=1, description="the number of path rounds in a game, e.g. 4")
+    objective_zone: str = Field(min_length=1, description="the zone the Objective goes on, e.g. black")
 
 
 def read_rules(design: Design) -> Rules:
     """The rule numbers under `rules:`; DesignError naming each missing or wrong one."""
-    report = ErrorReport()
-    values = rule_numbers(design, (("stocks_per_player", "colour stocks each player chooses, e.g. 4", 1),
-                                   ("pieces_per_stock", "path pieces in a stock, e.g. 6", 1),
-                                   ("close_per_stock", "Close pieces in a stock, e.g. 1", 0),
-                                   ("path_rounds", "path rounds in a game, e.g. 4", 1)), report)
-    stocks = design.rules.get("stocks")
-    if stocks is not None and (not isinstance(stocks, int) or isinstance(stocks, bool) or stocks < 1):
-        _problem(design, ("rules", "stocks"), f"rules.stocks: {stocks!r} is not a number of colour stocks, e.g. 8",
-                 report)
-    zone = design.rules.get("objective_zone")
-    if not isinstance(zone, str) or not zone:
-        _problem(design, ("rules",), "rules.objective_zone: missing; expected the zone the Objective goes on, "
-                 "e.g. black", report)
-    report.raise_if_any()
-    return Rules(stocks=stocks, objective_zone=zone, **values)
+    return game_rules(design, Rules)
 
 
 def design_board(design: Design) -> Board:
