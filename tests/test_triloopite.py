@@ -275,7 +275,7 @@ def test_legal_actions_are_exactly_the_legal_placements(game):
 
 def test_illegal_actions_say_which_rule(game):
     state = game.new_initial_state()
-    state.apply_action(game.draw_base + game.variety_index("crab"))
+    state.apply_action(game.draw_action(game.variety_index("crab")))
     bad = game.place_action(game.variety_index("crab"), 0, state.board.cell_of((0, -1)))
     with pytest.raises(IllegalActionError, match="meets a blank edge"):
         state.apply_action(bad)
@@ -299,7 +299,7 @@ def test_first_game_ends_at_the_first_closed_loop(design):
     layout = built.board.layout()
     for k, cell in enumerate(order):
         assert state.current_player() == CHANCE
-        state.apply_action(g.draw_base + crab)
+        state.apply_action(g.draw_action(crab))
         h = built.board.hex_of(cell)
         rot = g.varieties[crab].fits(layout[h])
         state.apply_action(g.place_action(crab, rot, state.board.cell_of(h)))
@@ -329,7 +329,7 @@ def test_keeping_a_tile_costs_its_square(design):
     g = TriloopiteGame(design, 1)
     state = g.new_initial_state()
     for _ in range(3):
-        state.apply_action(g.draw_base + g.variety_index("t3"))
+        state.apply_action(g.draw_action(g.variety_index("t3")))
         state.apply_action(KEEP)
     assert state.hands[0][g.variety_index("t3")] == 3 and state.metrics()["hand_penalty"] == 9
 

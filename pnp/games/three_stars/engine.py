@@ -49,9 +49,10 @@ leaves open are marked *decision*):
   `stalled`), or at `max_turns` player turns (default 5000, a safety cap).
 * Results: 1 for the winner, 0 for everyone else (a draw gives 0 to all).
 
-Action encoding (S star positions of the player count, C distinct cards):
-`place = c*S + s`, `steal = C*S + c*S + s`, `exchange = 2*C*S + c`; chance draws are
-`2*C*S + C + c`. Cards are numbered as printed (1-based face index).
+Action encoding (S star positions of the player count, C distinct cards; pnp.engine.codec):
+place (c, s), steal (c, s), exchange (c), then the chance draws (c): `place = c*S + s`,
+`steal = C*S + c*S + s`, `exchange = 2*C*S + c`, `draw = 2*C*S + C + c`. Cards are
+numbered as printed (1-based face index).
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ from typing import Any, Protocol
 from pydantic import Field, StrictInt
 
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
+from pnp.engine.codec import ActionCodec
 from pnp.errors import ErrorReport
 from pnp.games.three_stars.components import board_geometry
 from pnp.games.three_stars.geometry import Board, star_triangles
@@ -230,43 +232,39 @@ class ThreeStarsGame(Game):
         self.touched = [[tuple(t for t in range(S) if self.star_masks[t] & m) for m in row] for row in self.masks]
         self.full_mask = (1 << len(cells)) - 1
         deck_size = sum(self.card_copies)
-        self.info = GameInfo(
-            name=f"three_stars:{design.slug}", num_players=players, min_utility=0.0, max_utility=1.0,
-            max_game_length=max_turns, max_chance_actions=players * self.rules.hand_size + max_turns,
-            num_distinct_actions=2 * C * S + C,
-        )
         if deck_size < players * self.rules.hand_size:
             report = ErrorReport()
             _problem(design, ("rules", "hand_size"), f"{deck_size} cards cannot fill {players} hands of "
                      f"{self.rules.hand_size}; expected more cards or a smaller hand", report)
             report.raise_if_any()
+        name = f"three_stars:{design.slug}"
+        self.codec = ActionCodec(name, place=(C, S), steal=(C, S), exchange=(C,), draw=(C,))
+        self.place_ids = [self.codec.row("place", c) for c in range(C)]  # place_ids[c][s]: card c on star s
+        self.steal_ids = [self.codec.row("steal", c) for c in range(C)]
+        self.exchange_ids = self.codec.row("exchange")
+        self.draw_ids = self.codec.row("draw")
+        self.info = GameInfo(
+            name=name, num_players=players, min_utility=0.0, max_utility=1.0,
+            max_game_length=max_turns, max_chance_actions=players * self.rules.hand_size + max_turns,
+            num_distinct_actions=self.codec.size,
+        )
 
     # encoding
     def decode(self, action: int) -> tuple[str, int, int]:
         """(kind, card index, star index) of an action; star index -1 for exchange and draw."""
-        CS = self.C * self.S
-        if 0 <= action < CS:
-            return "place", action // self.S, action % self.S
-        if action < 2 * CS:
-            a = action - CS
-            return "steal", a // self.S, a % self.S
-        if action < 2 * CS + self.C:
-            return "exchange", action - 2 * CS, -1
-        if action < 2 * CS + 2 * self.C:
-            return "draw", action - 2 * CS - self.C, -1
-        raise IllegalActionError(f"action {action} is not an action of {self.info.name}")
+        return self.codec.unpack(action)
 
     def place_action(self, card: int, star: int) -> int:
-        return card * self.S + star
+        return self.codec.encode("place", card, star)
 
     def steal_action(self, card: int, star: int) -> int:
-        return self.C * self.S + card * self.S + star
+        return self.codec.encode("steal", card, star)
 
     def exchange_action(self, card: int) -> int:
-        return 2 * self.C * self.S + card
+        return self.codec.encode("exchange", card)
 
     def draw_action(self, card: int) -> int:
-        return 2 * self.C * self.S + self.C + card
+        return self.codec.encode("draw", card)
 
     def card_index(self, positions: Sequence[int]) -> int:
         """The card index of an arrangement, e.g. (0, 2)."""
@@ -289,10 +287,11 @@ class ThreeStarsState(State):
     """A 3 Stars position: pieces as bitmasks over the board's cells, hands, deck and discards."""
 
     __slots__ = ("game", "own", "occupied", "reserved", "scored", "scores", "hands", "deck", "deck_n",
-                 "discard", "discard_n", "queue", "player", "winner", "over", "turns", "_history",
+                 "discard", "discard_n", "queue", "player", "winner", "over", "turns",
                  "exchanges", "shortages", "needed", "double_stars", "by_blocking", "stalled")
 
     def __init__(self, game: ThreeStarsGame):
+        super().__init__()
         self.game = game
         n = game.players
         self.own = [0] * n
@@ -310,7 +309,6 @@ class ThreeStarsState(State):
         self.winner = -1
         self.over = False
         self.turns = 0
-        self._history: list[int] = []
         self.exchanges = [0] * n
         self.shortages = [0] * n
         self.needed = [0] * n
@@ -327,63 +325,59 @@ class ThreeStarsState(State):
             return CHANCE
         return self.player
 
-    def legal_actions(self) -> list[int]:
-        if self.over:
-            return []
-        if self.queue:
-            return [a for a, _ in self.chance_outcomes()]
+    def _legal_actions(self) -> list[int]:
         places, steals, _ = self._moves(self.player)
         if places or steals:
             return places + steals
-        g = self.game
-        base = 2 * g.C * g.S
-        return [base + c for c in sorted(set(self.hands[self.player]))]
+        exchange = self.game.exchange_ids
+        return [exchange[c] for c in sorted(set(self.hands[self.player]))]
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.over or not self.queue:
-            return []
-        g, n = self.game, self.deck_n
-        base = 2 * g.C * g.S + g.C
-        return [(base + c, k / n) for c, k in enumerate(self.deck) if k]
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        n, draw = self.deck_n, self.game.draw_ids
+        return [(draw[c], k / n) for c, k in enumerate(self.deck) if k]
 
     def sample_chance(self, rng) -> int:
         x = int(rng.random() * self.deck_n)
         for c, k in enumerate(self.deck):
             if x < k:
-                return 2 * self.game.C * self.game.S + self.game.C + c
+                return self.game.draw_ids[c]
             x -= k
         raise RuntimeError("empty deck at a chance node")  # pragma: no cover
 
-    def apply_action(self, action: int) -> None:
+    def _why_illegal(self, action: int) -> str:
         g = self.game
-        if self.over:
-            raise IllegalActionError(f"{self._text(action)}: the game is over; expected no more actions")
         kind, c, s = g.decode(action)
         if self.queue:
             if kind != "draw":
-                raise IllegalActionError(f"{self._text(action)}: a card must be drawn first; expected a draw")
-            if not self.deck[c]:
-                raise IllegalActionError(f"{self._text(action)}: that card is not in the deck")
+                return "a card must be drawn first; expected a draw"
+            return "" if self.deck[c] else "that card is not in the deck"
+        p = self.player
+        if kind == "draw":
+            return f"nobody is drawing; expected a move of {g.colours[p]}"
+        if c not in self.hands[p]:
+            return f"{g.colours[p]} does not hold {g.card_text(c)}"
+        if kind == "exchange":
+            places, steals, _ = self._moves(p)
+            if places or steals:
+                return (f"exchanging is allowed only when no card can place or steal; "
+                        f"expected e.g. {self._text((places + steals)[0])}")
+            return ""
+        return self._illegal_reason(p, kind, g.masks[c][s], g.rules.pieces_per_player - self.own[p].bit_count())
+
+    def _apply(self, action: int) -> None:
+        g = self.game
+        kind, c, s = g.decode(action)
+        if self.queue:  # a draw
             p = self.queue.pop(0)
             bisect.insort(self.hands[p], c)
             self.deck[c] -= 1
             self.deck_n -= 1
-            self._history.append(action)
             self._settle()
             return
         p = self.player
-        if kind == "draw":
-            raise IllegalActionError(f"{self._text(action)}: nobody is drawing; expected a move of {g.colours[p]}")
         hand = self.hands[p]
-        if c not in hand:
-            raise IllegalActionError(f"{self._text(action)}: {g.colours[p]} does not hold {g.card_text(c)}")
         supply = g.rules.pieces_per_player - self.own[p].bit_count()
         if kind == "exchange":
-            places, steals, _ = self._moves(p)
-            if places or steals:
-                raise IllegalActionError(
-                    f"{self._text(action)}: exchanging is allowed only when no card can place or steal; "
-                    f"expected e.g. {self._text((places + steals)[0])}")
             if supply < g.max_card_size:
                 self._note_shortage(p, supply)
             self.exchanges[p] += 1
@@ -391,9 +385,6 @@ class ThreeStarsState(State):
                 self.over = self.stalled = True
         else:
             m = g.masks[c][s]
-            why = self._illegal_reason(p, kind, m, supply)
-            if why:
-                raise IllegalActionError(f"{self._text(action)}: {why}")
             if supply < g.max_card_size:
                 self._note_shortage(p, supply)
             if kind == "place":
@@ -411,7 +402,6 @@ class ThreeStarsState(State):
         hand.remove(c)
         self.discard[c] += 1
         self.discard_n += 1
-        self._history.append(action)
         self.turns += 1
         if not self.over:
             self.queue.extend([p] * (g.rules.hand_size - len(hand)))
@@ -426,36 +416,6 @@ class ThreeStarsState(State):
 
     def returns(self) -> list[float]:
         return [1.0 if p == self.winner else 0.0 for p in range(self.game.players)]
-
-    def clone(self) -> "ThreeStarsState":
-        new = object.__new__(ThreeStarsState)
-        new.game = self.game
-        new.own = self.own[:]
-        new.occupied = self.occupied
-        new.reserved = self.reserved
-        new.scored = self.scored[:]
-        new.scores = self.scores[:]
-        new.hands = [h[:] for h in self.hands]
-        new.deck = self.deck[:]
-        new.deck_n = self.deck_n
-        new.discard = self.discard[:]
-        new.discard_n = self.discard_n
-        new.queue = self.queue[:]
-        new.player = self.player
-        new.winner = self.winner
-        new.over = self.over
-        new.turns = self.turns
-        new._history = self._history[:]
-        new.exchanges = self.exchanges[:]
-        new.shortages = self.shortages[:]
-        new.needed = self.needed[:]
-        new.double_stars = self.double_stars
-        new.by_blocking = self.by_blocking
-        new.stalled = self.stalled
-        return new
-
-    def history(self) -> list[int]:
-        return list(self._history)
 
     def key(self) -> tuple:
         return (tuple(self.own), self.reserved, tuple(self.scored), tuple(self.scores),
@@ -518,7 +478,6 @@ class ThreeStarsState(State):
         occupied = self.occupied
         stealable = occupied & ~self.own[p] & ~self.reserved
         supply = g.rules.pieces_per_player - self.own[p].bit_count()
-        S, CS = g.S, g.C * g.S
         places: list[int] = []
         steals: list[int] = []
         short = False
@@ -527,17 +486,17 @@ class ThreeStarsState(State):
             if c == last:
                 continue
             last = c
-            base = c * S
+            place, steal = g.place_ids[c], g.steal_ids[c]
             enough = g.card_sizes[c] <= supply
             for s, m in enumerate(g.masks[c]):
                 if not m & occupied:
                     if enough:
-                        places.append(base + s)
+                        places.append(place[s])
                     else:
                         short = True
                 elif m & stealable == m:
                     if enough:
-                        steals.append(CS + base + s)
+                        steals.append(steal[s])
                     else:
                         short = True
         return places, steals, short

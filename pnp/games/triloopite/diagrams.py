@@ -404,7 +404,7 @@ def first_game(design: Design) -> FirstGame:
             p = st.player
             if draw not in ids:
                 raise ValueError(f"no {draw} tiles in the bag")
-            st.apply_action(game.draw_base + ids.index(draw))
+            st.apply_action(game.draw_action(ids.index(draw)))
             row = {"turn": t, "player": PLAYERS[p], "seat": p, "draws": draw, "laid": None, "from_turn": None}
             if place is None:
                 st.apply_action(KEEP)

@@ -74,7 +74,7 @@ End and score
 
 There are no chance events: the game is deterministic (no chance nodes).
 
-Action encoding (S stocks in the design, C = columns x rows cells):
+Action encoding (S stocks in the design, C = columns x rows cells; pnp.engine.codec):
 `draft = s` (0 <= s < S), `objective = S + cell`, `open = S + C + 4*cell + side`
 (Start's branch or a Close piece's exit side; sides 0 N, 1 E, 2 S, 3 W),
 `place = S + 5*C + t` with t the connector in enumeration order (0 N-E, 1 N-S,
@@ -90,6 +90,7 @@ from dataclasses import dataclass
 from pydantic import Field, StrictInt
 
 from pnp.engine.api import TERMINAL, Game, GameInfo, IllegalActionError, State
+from pnp.engine.codec import ActionCodec
 from pnp.errors import ErrorReport
 from pnp.games.tubo.components import board_geometry
 from pnp.games.tubo.geometry import (
@@ -211,16 +212,18 @@ class TuboGame(Game):
         # neighbour table: step[cell][side]
         self.step = [[board.index(board.step(board.cell(i), s)) for s in range(4)] for i in range(self.C)]
         self.port_mask = [(1 << a) | (1 << b) for a, b in CONNECTORS]
-        self.A_OBJ = self.S
-        self.A_OPEN = self.S + self.C
-        self.A_PLACE = self.S + 5 * self.C
+        name = f"tubo:{design.slug}"
+        self.codec = ActionCodec(name, draft=(self.S,), objective=(self.C,), open=(self.C, 4), place=(STUCK + 1,))
+        self.draft_ids = self.codec.row("draft")
+        self.objective_ids = self.codec.row("objective")
+        self.place_ids = self.codec.row("place")
         total_pieces = sum(sum(s.counts) for s in self.stocks)
         total_closes = sum(s.closes for s in self.stocks)
         rounds = self.rules.path_rounds
         self.info = GameInfo(
-            name=f"tubo:{design.slug}", num_players=players, min_utility=0.0, max_utility=1.0,
+            name=name, num_players=players, min_utility=0.0, max_utility=1.0,
             max_game_length=self.S + 1 + total_pieces + 2 * rounds + 3 * total_closes + 4,
-            max_chance_actions=0, num_distinct_actions=self.A_PLACE + STUCK + 1,
+            max_chance_actions=0, num_distinct_actions=self.codec.size,
         )
 
     def player_name(self, player: int) -> str:
@@ -231,37 +234,28 @@ class TuboGame(Game):
 
     # encoding helpers
     def draft_action(self, stock: int) -> int:
-        return stock
+        return self.codec.encode("draft", stock)
 
     def objective_action(self, cell: tuple[int, int]) -> int:
-        return self.A_OBJ + self.board.index(cell)
+        return self.codec.encode("objective", self.board.index(cell))
 
     def open_action(self, cell: tuple[int, int], side: int) -> int:
-        return self.A_OPEN + 4 * self.board.index(cell) + side
+        return self.codec.encode("open", self.board.index(cell), side)
 
     def place_action(self, piece: tuple[int, int] | str) -> int:
         """A connector as sides, e.g. (0, 2) or 'N-S', or 'close' / 'stuck'."""
         if piece == "close":
-            return self.A_PLACE + CLOSE
+            return self.place_ids[CLOSE]
         if piece == "stuck":
-            return self.A_PLACE + STUCK
+            return self.place_ids[STUCK]
         if isinstance(piece, str):
             from pnp.games.tubo.geometry import connector_of
             piece = connector_of(piece)
-        return self.A_PLACE + CONNECTORS.index(tuple(sorted(piece)))
+        return self.place_ids[CONNECTORS.index(tuple(sorted(piece)))]
 
     def decode(self, action: int) -> tuple[str, int, int]:
         """(kind, a, b): ('draft', stock, -1), ('objective', cell, -1), ('open', cell, side), ('place', type, -1)."""
-        if 0 <= action < self.A_OBJ:
-            return "draft", action, -1
-        if action < self.A_OPEN:
-            return "objective", action - self.A_OBJ, -1
-        if action < self.A_PLACE:
-            a = action - self.A_OPEN
-            return "open", a // 4, a % 4
-        if action <= self.A_PLACE + STUCK:
-            return "place", action - self.A_PLACE, -1
-        raise IllegalActionError(f"action {action} is not an action of {self.info.name}")
+        return self.codec.unpack(action)
 
 
 class TuboState(State):
@@ -269,10 +263,11 @@ class TuboState(State):
 
     __slots__ = ("game", "phase", "player", "drafted", "taken", "objective", "round", "hands", "kind", "ports",
                  "laid_in", "opening", "depth", "end_cell", "end_side", "branches_used", "loops", "closes",
-                 "laid", "winner", "reached", "_history", "passed_over", "exits", "forced", "stuck",
+                 "laid", "winner", "reached", "passed_over", "exits", "forced", "stuck",
                  "last_loop")
 
     def __init__(self, game: TuboGame):
+        super().__init__()
         self.game = game
         n, C = game.players, game.C
         self.phase = DRAFT
@@ -297,7 +292,6 @@ class TuboState(State):
         self.laid = [0] * n
         self.winner = -1
         self.reached = False
-        self._history: list[int] = []
         self.passed_over = 0
         self.exits = 0
         self.forced = 0
@@ -310,36 +304,38 @@ class TuboState(State):
     def current_player(self) -> int:
         return TERMINAL if self.phase == OVER else self.player
 
-    def legal_actions(self) -> list[int]:
+    def _legal_actions(self) -> list[int]:
         g = self.game
         ph = self.phase
-        if ph == OVER:
-            return []
         if ph == DRAFT:
-            return [s for s in range(g.S) if not self.taken >> s & 1]
+            return [g.draft_ids[s] for s in range(g.S) if not self.taken >> s & 1]
         if ph == PLACE_OBJECTIVE:
-            return [g.A_OBJ + c for c in g.objective_cells]
+            return [g.objective_ids[c] for c in g.objective_cells]
         if ph == OPEN:
-            return [g.A_OPEN + 4 * c + s for c, s in self._open_options()]
-        return [g.A_PLACE + t for t in self._place_options()]
+            return [g.codec.encode("open", c, s) for c, s in self._open_options()]
+        return [g.place_ids[t] for t in self._place_options()]
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return []
-
-    def apply_action(self, action: int) -> None:
+    def _why_illegal(self, action: int) -> str:
         g = self.game
-        if self.phase == OVER:
-            raise IllegalActionError(f"{self._text(action)}: the game is over; expected no more actions")
         kind, a, b = g.decode(action)
-        ph = self.phase
-        expected = {DRAFT: "draft", PLACE_OBJECTIVE: "objective", OPEN: "open", PLACE: "place"}[ph]
+        expected = {DRAFT: "draft", PLACE_OBJECTIVE: "objective", OPEN: "open", PLACE: "place"}[self.phase]
         if kind != expected:
-            raise IllegalActionError(f"{self._text(action)}: it is time to {self._phase_words()}; "
-                                     f"expected a {expected} action")
+            return f"it is time to {self._phase_words()}; expected a {expected} action"
+        if kind == "draft":
+            return f"stock {g.stocks[a].name} is already chosen" if self.taken >> a & 1 else ""
+        if kind == "objective":
+            return "" if a in g.objective_cells else (f"the Objective goes on a cell of the {g.rules.objective_zone} "
+                                                      "zone; expected one of those cells")
+        if kind == "open":
+            return "" if (a, b) in self._open_options() else self._why_not_open(a, b)
+        options = self._place_options()
+        return "" if a in options else self._why_not_place(a, options)
+
+    def _apply(self, action: int) -> None:
+        g = self.game
+        kind, a, b = g.decode(action)
         p = self.player
         if kind == "draft":
-            if self.taken >> a & 1:
-                raise IllegalActionError(f"{self._text(action)}: stock {g.stocks[a].name} is already chosen")
             self.taken |= 1 << a
             self.drafted[p].append(a)
             self.hands[p].append(list(g.stocks[a].counts))
@@ -348,18 +344,11 @@ class TuboState(State):
             else:
                 self.player = (p + 1) % g.players
         elif kind == "objective":
-            if a not in g.objective_cells:
-                raise IllegalActionError(f"{self._text(action)}: the Objective goes on a cell of the "
-                                         f"{g.rules.objective_zone} zone; expected one of those cells")
             self.objective = a
             self.kind[a] = OBJECTIVE
             self.ports[a] = 0
-            self._history.append(action)
             self._new_round(0)
-            return
         elif kind == "open":
-            if (a, b) not in self._open_options():
-                raise IllegalActionError(f"{self._text(action)}: {self._why_not_open(a, b)}")
             if a != g.start:  # a Close piece used as an exit becomes part of this round's path
                 self.kind[a] = PATH
                 self.ports[a] = (1 << self.opening[a]) | (1 << b)
@@ -369,43 +358,15 @@ class TuboState(State):
             else:
                 self.branches_used |= 1 << b
             self.end_cell, self.end_side = a, b
-            self._history.append(action)
             self._resolve(p, same_player=True)
-            return
         else:  # place
-            options = self._place_options()
-            if a not in options:
-                raise IllegalActionError(f"{self._text(action)}: {self._why_not_place(a, options)}")
-            self._history.append(action)
             self._place(p, a)
-            return
-        self._history.append(action)
 
     def action_to_string(self, action: int, player: int | None = None) -> str:
         return self._text(action, player)
 
     def returns(self) -> list[float]:
         return [1.0 if p == self.winner else 0.0 for p in range(self.game.players)]
-
-    def clone(self) -> "TuboState":
-        new = object.__new__(TuboState)
-        for name in self.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.drafted = [d[:] for d in self.drafted]
-        new.hands = [[h[:] for h in hs] for hs in self.hands]
-        new.kind = self.kind[:]
-        new.ports = self.ports[:]
-        new.laid_in = self.laid_in[:]
-        new.opening = self.opening[:]
-        new.depth = self.depth[:]
-        new.loops = self.loops[:]
-        new.closes = self.closes[:]
-        new.laid = self.laid[:]
-        new._history = self._history[:]
-        return new
-
-    def history(self) -> list[int]:
-        return list(self._history)
 
     def key(self) -> tuple:
         return (self.phase, self.player, tuple(map(tuple, self.drafted)), self.objective, self.round,
