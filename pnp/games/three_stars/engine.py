@@ -58,7 +58,7 @@ numbered as printed (1-based face index).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -281,6 +281,75 @@ class ThreeStarsGame(Game):
 
     def new_initial_state(self) -> "ThreeStarsState":
         return ThreeStarsState(self)
+
+    def position(self, owners: Mapping[Cell, int] | None = None,
+                 hands: Mapping[int, Sequence[Sequence[int]]] | None = None,
+                 scored: Mapping[Centre, int] | None = None, reserved: Iterable[Cell] = (),
+                 scores: Sequence[int] | None = None, deck: Mapping[Sequence[int], int] | None = None,
+                 draws: Sequence[int] = (), player: int = 0) -> "ThreeStarsState":
+        """A position made from data (tests, rulebook examples), after the deal.
+
+        owners: {cell: seat}, the pieces on the board; hands: {seat: [arrangement, e.g. (0, 2)]};
+        scored: {star centre: seat}, stars already scored (their cells are that seat's pieces and
+        reserved); reserved: more reserved cells; scores: stars per seat (default: counted from
+        `scored`); deck: {arrangement: copies} in the draw pile (default: every card not in a hand;
+        when given, the other cards are in the discard pile); draws: seats still owed a card, in
+        order (the position is then a chance node); player: the seat to play. ValueError when the
+        data does not fit the game (an unknown cell or card, more copies than printed).
+        """
+        st = ThreeStarsState(self)
+        st.queue.clear()
+        bit = {cell: 1 << i for i, cell in enumerate(self.cells)}
+
+        def mask(cell: Cell) -> int:
+            if cell not in bit:
+                raise ValueError(f"{cell!r} is not a cell of the board for {self.players} players")
+            return bit[cell]
+
+        def card(arrangement: Sequence[int]) -> int:
+            if tuple(arrangement) not in self.card_positions:
+                raise ValueError(f"no card {list(arrangement)} in {self.design.slug}")
+            return self.card_index(arrangement)
+
+        out = [0] * self.C  # copies out of the deck: in hands
+        for p, cards in (hands or {}).items():
+            for arrangement in cards:
+                c = card(arrangement)
+                st.hands[p].append(c)
+                out[c] += 1
+            st.hands[p].sort()
+        for cell, p in (owners or {}).items():
+            st.own[p] |= mask(cell)
+            st.occupied |= mask(cell)
+        for cell in reserved:
+            st.reserved |= mask(cell)
+        for centre, p in (scored or {}).items():
+            t = self.star_index(centre)
+            st.scored[t] = p
+            for q in range(self.players):
+                st.own[q] &= ~self.star_masks[t]
+            st.own[p] |= self.star_masks[t]
+            st.occupied |= self.star_masks[t]
+            st.reserved |= self.star_masks[t]
+            st.scores[p] += 1
+        if scores is not None:
+            st.scores = list(scores)
+        piles = [n - k for n, k in zip(self.card_copies, out)]
+        if any(n < 0 for n in piles):
+            raise ValueError("the hands hold more copies of a card than the design prints")
+        st.deck = piles
+        if deck is not None:
+            st.deck = [0] * self.C
+            for arrangement, n in deck.items():
+                st.deck[card(arrangement)] = n
+            st.discard = [n - k for n, k in zip(piles, st.deck)]
+            if any(n < 0 for n in st.discard):
+                raise ValueError("the deck holds more copies of a card than are left out of the hands")
+        st.deck_n, st.discard_n = sum(st.deck), sum(st.discard)
+        st.queue = list(draws)
+        st.player = player
+        st._settle()
+        return st
 
 
 class ThreeStarsState(State):

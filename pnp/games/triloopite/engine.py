@@ -40,14 +40,14 @@ V * 6 * NC + v` (chance).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.engine.codec import ActionCodec
 from pnp.errors import ErrorReport
 from pnp.games.triloopite.components import design_varieties
 from pnp.games.triloopite.geometry import (
-    BONUSES, PORT_NAMES, Analysis, Board, Variety, analyse, join, port_mask, rotate_lines,
+    BONUSES, PORT_NAMES, Analysis, Board, Hex, Variety, analyse, join, port_mask, rotate_lines,
 )
 from pnp.games.triloopite.scoring import Rules, Score, read_rules, score
 from pnp.model import Design
@@ -136,7 +136,10 @@ class TriloopiteGame(Game):
         return self.codec.unpack(action)
 
     def variety_index(self, vid: str) -> int:
-        return next(i for i, v in enumerate(self.varieties) if v.id == vid)
+        for i, v in enumerate(self.varieties):
+            if v.id == vid:
+                return i
+        raise ValueError(f"no tile variety {vid!r} in the bag; expected one of {', '.join(v.id for v in self.varieties)}")
 
     def new_board(self) -> Board:
         b = Board(self.radius)
@@ -145,6 +148,41 @@ class TriloopiteGame(Game):
 
     def new_initial_state(self) -> "TriloopiteState":
         return TriloopiteState(self)
+
+    def position(self, tiles: Sequence[tuple[str, int, Hex]] = (), hands: Mapping[int, Sequence[str]] | None = None,
+                 bag: Mapping[str, int] | None = None, player: int = 0, drawing: bool = False) -> "TriloopiteState":
+        """A position made from data (tests, rulebook examples).
+
+        tiles: (variety id, rotation, (q, r)) laid after the start tile, in order, under the
+        placement rules (PlacementError otherwise); hands: {seat: [variety id...]}; bag:
+        {variety id: tiles} (default: every tile neither laid nor in a hand); player: the seat
+        whose turn it is; drawing: True when that seat is about to draw (a chance node), False
+        when it has drawn and places or keeps. ValueError when the tiles run short.
+        """
+        st = TriloopiteState(self)
+        left = list(self.bag0)
+        for vid, rot, h in tiles:
+            v = self.variety_index(vid)
+            st.board.place(st.board.cell_of(h), rotate_lines(self.varieties[v].lines, rot))
+            left[v] -= 1
+        for p, ids in (hands or {}).items():
+            for vid in ids:
+                v = self.variety_index(vid)
+                st.hands[p][v] += 1
+                left[v] -= 1
+        if any(n < 0 for n in left):
+            raise ValueError("the tiles laid and in hand are more than the bag holds")
+        if bag is not None:
+            given = [0] * self.V
+            for vid, n in bag.items():
+                given[self.variety_index(vid)] = n
+            if any(g > n for g, n in zip(given, left)):
+                raise ValueError("the bag holds more tiles than are left")
+            left = given
+        st.bag, st.bag_n = left, sum(left)
+        st.player, st.drawing, st.turns = player, drawing, len(tiles)
+        st.over = drawing and st.bag_n == 0
+        return st
 
 
 class TriloopiteState(State):

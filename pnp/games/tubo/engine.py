@@ -84,7 +84,7 @@ Cells are numbered row by row from the top-left (A1 = 0).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pydantic import Field, StrictInt
@@ -94,7 +94,7 @@ from pnp.engine.codec import ActionCodec
 from pnp.errors import ErrorReport
 from pnp.games.tubo.components import board_geometry
 from pnp.games.tubo.geometry import (
-    SIDE_NAMES, Board, connector_name, connectors, opposite,
+    SIDE_NAMES, Board, Cell, connector_name, connector_of, connectors, opposite, side_of,
 )
 from pnp.model import Design, RulesSection
 from pnp.registry import GeneratorContext, get_generator
@@ -172,6 +172,10 @@ def design_stocks(design: Design) -> list[Stock]:
     return [Stock(name, tuple(row)) for name, row in counts.items()]
 
 
+def _side(side: int | str) -> int:
+    return side_of(side) if isinstance(side, str) else side
+
+
 def cell_name(board: Board, cell: tuple[int, int]) -> str:
     """As printed on the board: column letter, row number (A1 top-left)."""
     return f"{chr(ord('A') + cell[0])}{cell[1] + 1}"
@@ -232,6 +236,76 @@ class TuboGame(Game):
     def new_initial_state(self) -> "TuboState":
         return TuboState(self)
 
+    def position(self, objective: Cell | str, round: int = 1, branches: Iterable[int | str] = (),
+                 pieces: Mapping[Cell | str, tuple[str, int]] | None = None,
+                 closes: Mapping[Cell | str, tuple[int | str, int]] | None = None,
+                 end: tuple[Cell | str, int | str] | None = None, player: int = 0,
+                 hands: Mapping[int, Mapping[str, int]] | None = None,
+                 drafted: Sequence[Sequence[int]] | None = None, loops: Sequence[int] | None = None,
+                 closed: Sequence[int] | None = None) -> "TuboState":
+        """A position made from data during path round `round` (tests, rulebook examples).
+
+        Cells are (column, row) or names as printed ("D4"), sides 0-3 or "N", "E", "S", "W".
+        objective: the Objective's cell; branches: Start's branches earlier rounds started
+        from; pieces: {cell: (connector, e.g. "E-W", round laid)}; closes: {cell: (the side of
+        its opening, round laid)}, unused Close pieces in play; end: (cell, side), the path's
+        open end: `player` lays the next piece beyond that side (None: `player` chooses where
+        the round's path starts); hands: {seat: {"N-S": 0, "close": 0...}}, counts of the
+        round's stock that differ from the printed stock; drafted: each seat's stocks in the
+        order chosen (default: seat 1 takes stocks 0, 2, 4..., seat 2 stocks 1, 3, 5...);
+        loops, closed: per seat, the infinite loops created and the Close pieces laid so far
+        (they count in the score). ValueError when the data does not fit the game.
+        """
+        st = TuboState(self)
+        per = self.rules.stocks_per_player
+        order = drafted if drafted is not None else [list(range(p, self.S, self.players))[:per]
+                                                     for p in range(self.players)]
+        for p, stocks in enumerate(order):
+            for k in stocks:
+                st.taken |= 1 << k
+                st.drafted[p].append(k)
+                st.hands[p].append(list(self.stocks[k].counts))
+        obj = self._cell_index(objective)
+        if obj not in self.objective_cells:
+            raise ValueError(f"the Objective goes on the {self.rules.objective_zone} zone; "
+                             f"{cell_name(self.board, self.board.cell(obj))} is not in it")
+        st.objective, st.kind[obj], st.ports[obj] = obj, OBJECTIVE, 0
+        if not 1 <= round <= min(self.rules.path_rounds, len(order[0])):
+            raise ValueError(f"round {round}; expected 1 to {self.rules.path_rounds}")
+        st.round = round
+        for b in branches:
+            st.branches_used |= 1 << _side(b)
+        for cell, (piece, laid) in (pieces or {}).items():
+            i = self._cell_index(cell)
+            a, b = connector_of(piece)
+            st.kind[i], st.ports[i], st.laid_in[i], st.depth[i] = PATH, (1 << a) | (1 << b), laid, 1
+        for cell, (opening, laid) in (closes or {}).items():
+            i, o = self._cell_index(cell), _side(opening)
+            st.kind[i], st.ports[i], st.opening[i], st.laid_in[i], st.depth[i] = CLOSED, 1 << o, o, laid, 1
+        for p, counts in (hands or {}).items():
+            for piece, n in counts.items():
+                st.hands[p][round - 1][CLOSE if piece == "close" else CONNECTORS.index(connector_of(piece))] = n
+        st.loops = list(loops) if loops is not None else st.loops
+        st.closes = list(closed) if closed is not None else st.closes
+        st.player = player
+        if end is None:
+            st.phase = OPEN
+        else:
+            st.phase, st.end_cell, st.end_side = PLACE, self._cell_index(end[0]), _side(end[1])
+        return st
+
+    def _cell_index(self, cell: Cell | str) -> int:
+        """A cell given as (column, row) or as printed ("D4")."""
+        if isinstance(cell, str):
+            name = cell.strip().upper()
+            if len(name) < 2 or not name[0].isalpha() or not name[1:].isdigit():
+                raise ValueError(f"cell {cell!r}; expected a column letter and a row number, e.g. D4")
+            cell = (ord(name[0]) - ord("A"), int(name[1:]) - 1)
+        x, y = cell
+        if not (0 <= x < self.board.width and 0 <= y < self.board.height):
+            raise ValueError(f"cell {cell!r} is off the {self.board.width}x{self.board.height} board")
+        return self.board.index((x, y))
+
     # encoding helpers
     def draft_action(self, stock: int) -> int:
         return self.codec.encode("draft", stock)
@@ -249,7 +323,6 @@ class TuboGame(Game):
         if piece == "stuck":
             return self.place_ids[STUCK]
         if isinstance(piece, str):
-            from pnp.games.tubo.geometry import connector_of
             piece = connector_of(piece)
         return self.place_ids[CONNECTORS.index(tuple(sorted(piece)))]
 
