@@ -7,7 +7,7 @@ seed; checks.py: `pnp validate`.
 
 from pnp.registry import GameSpec
 
-from pnp.games.tubo import components, diagrams
+from pnp.games.tubo import components, diagrams, facts
 from pnp.games.tubo.checks import run_checks
 from pnp.games.tubo.engine import Rules, make_engine
 
@@ -15,5 +15,5 @@ GAME = GameSpec(
     name="tubo", title="TUBO",
     generators=(components.board, components.stocks, components.objective),
     engine=make_engine, checks=run_checks, rules=Rules,
-    diagrams=diagrams.DIAGRAMS, rulebook_facts=diagrams.rulebook_facts,
+    diagrams=diagrams.DIAGRAMS, rulebook_facts=facts.rulebook_facts,
 )
