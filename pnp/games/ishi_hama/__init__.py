@@ -7,7 +7,7 @@ rule of seed 001; checks.py: `pnp validate`.
 
 from pnp.registry import GameSpec
 
-from pnp.games.ishi_hama import components, diagrams
+from pnp.games.ishi_hama import components, diagrams, facts
 from pnp.games.ishi_hama.checks import run_checks
 from pnp.games.ishi_hama.engine import Rules, make_engine
 
@@ -15,6 +15,6 @@ GAME = GameSpec(
     name="ishi_hama", title="Ishi-Hama",
     generators=(components.tiles, components.board),
     engine=make_engine, checks=run_checks, rules=Rules,
-    diagrams=diagrams.DIAGRAMS, rulebook_facts=diagrams.rulebook_facts,
+    diagrams=diagrams.DIAGRAMS, rulebook_facts=facts.rulebook_facts,
     default_agent="greedy",  # random players almost never join 5 tiles, so simulations default to greedy
 )
