@@ -8,7 +8,7 @@ checks.py: `pnp validate`; picture.py: the analysed layout as SVG (`pnp loops`).
 
 from pnp.registry import GameSpec
 
-from pnp.games.triloopite import components, diagrams
+from pnp.games.triloopite import components, diagrams, facts
 from pnp.games.triloopite.checks import run_checks
 from pnp.games.triloopite.engine import make_engine
 from pnp.games.triloopite.picture import loops_command
@@ -18,7 +18,7 @@ GAME = GameSpec(
     name="triloopite", title="TriLOOPite",
     generators=(components.tiles, components.aid),
     engine=make_engine, checks=run_checks, rules=TriloopiteRules,
-    diagrams=diagrams.DIAGRAMS, rulebook_facts=diagrams.rulebook_facts,
+    diagrams=diagrams.DIAGRAMS, rulebook_facts=facts.rulebook_facts,
     cooperative=True,  # the players win or lose together: simulate reports scores, not seats
     commands={"loops": loops_command},
 )
