@@ -325,7 +325,7 @@ def _game(design_name: str):
 
 @pytest.mark.parametrize("design_name", ["three-stars", "three-stars-lozenge"])
 def test_worked_example_is_legal_in_the_engine(design_name):
-    from pnp.games.three_stars.diagrams import example_facts
+    from pnp.games.three_stars.scripts import example_facts
 
     design, game = _game(design_name)
     ex = example_facts(design, "en")
@@ -355,7 +355,8 @@ def test_worked_example_is_legal_in_the_engine(design_name):
 
 
 def test_blocking_example_blocks_in_the_engine():
-    from pnp.games.three_stars.diagrams import _Board, blocking_facts
+    from pnp.games.three_stars.painter import Board as _Board
+    from pnp.games.three_stars.scripts import blocking_facts
 
     design, game = _game("three-stars")
     bl = blocking_facts(design)

@@ -5,7 +5,7 @@ Also the seed's lozenge variant (lozenge.py): the same cards and rules on a rhom
 
 from pnp.registry import GameSpec
 
-from pnp.games.three_stars import components, diagrams, lozenge
+from pnp.games.three_stars import components, diagrams, facts, lozenge
 from pnp.games.three_stars.checks import run_checks
 from pnp.games.three_stars.engine import Rules, make_engine
 
@@ -14,5 +14,5 @@ GAME = GameSpec(
     generators=(components.placement_cards, components.card_back, components.board, components.pieces,
                 lozenge.lozenge_board),
     engine=make_engine, checks=run_checks, rules=Rules,
-    diagrams=diagrams.DIAGRAMS, rulebook_facts=diagrams.rulebook_facts,
+    diagrams=diagrams.DIAGRAMS, rulebook_facts=facts.rulebook_facts,
 )
