@@ -127,3 +127,21 @@ def test_a_random_toy_game_keeps_the_shared_invariants():
             action = st.sample_chance(rng) if st.is_chance_node() else rng.choice(st.legal_actions())
             st.apply_action(action)
         assert sum(st.returns()) == 1.0 and len(st.history()) <= 4
+
+
+def test_the_shared_invariants_catch_a_clone_that_shares_state():
+    from pnp.engine.invariants import check_random_playouts
+
+    class Leaky(PileState):
+        __slots__ = ()
+
+        def clone(self):  # forgets to copy: the twin's moves change the original
+            return self
+
+    class LeakyPile(Pile):
+        def new_initial_state(self):
+            return Leaky(self)
+
+    assert check_random_playouts(Pile(), seeds=range(5), clone_every=1) > 0
+    with pytest.raises(AssertionError, match="seed 0: a clone differs from its original|changed the original"):
+        check_random_playouts(LeakyPile(), seeds=range(1), clone_every=1)
