@@ -78,6 +78,8 @@ def drawn_faces(design_name: str) -> dict[str, str]:
 
 def check(folder: Path, drawn: dict[str, str], update: bool) -> None:
     if update:
+        if not drawn and not folder.is_dir():
+            return
         folder.mkdir(parents=True, exist_ok=True)
         for stale in set(p.name for p in folder.glob("*.svg")) - set(drawn):
             (folder / stale).unlink()
@@ -86,7 +88,7 @@ def check(folder: Path, drawn: dict[str, str], update: bool) -> None:
                 (folder / name).write_text(lines(svg), encoding="utf-8")
         return
     where = folder.relative_to(GOLDEN.parent)
-    problems = []
+    problems: list[str] = []
     for name, svg in sorted(drawn.items()):
         path = folder / name
         if not path.is_file():
@@ -97,7 +99,7 @@ def check(folder: Path, drawn: dict[str, str], update: bool) -> None:
             diff = list(difflib.unified_diff(want.splitlines(), got.splitlines(), "snapshot", "drawn now", n=1,
                                              lineterm=""))
             problems.append(f"{where / name}: the drawing changed\n" + "\n".join(diff[:24]))
-    stale = sorted(set(p.name for p in folder.glob("*.svg")) - set(drawn))
+    stale = sorted(set(p.name for p in folder.glob("*.svg")) - set(drawn)) if folder.is_dir() else []
     problems += [f"{where / name}: no rules text draws it any more" for name in stale]
     assert not problems, ("\n".join(problems) + "\n(if the change is meant: pytest tests/test_golden.py "
                           "--update-golden, then review git diff tests/golden)")
@@ -105,8 +107,7 @@ def check(folder: Path, drawn: dict[str, str], update: bool) -> None:
 
 @pytest.mark.parametrize("design_name", DESIGNS)
 def test_every_rulebook_diagram_matches_its_snapshot(design_name, request):
-    drawn = drawn_diagrams(design_name)
-    assert drawn, f"{design_name}: its rules texts draw no diagram"
+    drawn = drawn_diagrams(design_name)  # a design whose texts draw no diagram has no snapshot folder
     check(GOLDEN / "diagrams" / design_name, drawn, request.config.getoption("--update-golden"))
 
 
@@ -115,7 +116,7 @@ def test_faces_match_their_snapshots(design_name, request):
     check(GOLDEN / "faces" / design_name, drawn_faces(design_name), request.config.getoption("--update-golden"))
 
 
-def test_the_golden_folders_are_those_of_the_designs():
+def test_no_snapshots_of_designs_that_are_gone():
     """A design renamed or removed leaves no orphan snapshots behind."""
-    assert sorted(p.name for p in (GOLDEN / "diagrams").iterdir()) == sorted(DESIGNS)
+    assert {p.name for p in (GOLDEN / "diagrams").iterdir()} <= set(DESIGNS)
     assert sorted(p.name for p in (GOLDEN / "faces").iterdir()) == sorted(FACES)
