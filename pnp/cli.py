@@ -160,7 +160,10 @@ def watch(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
 @click.option("--engine", is_flag=True, help="Create NAME/, a game package of your own: rules engine, checks, "
               "components, diagrams, tests and a design (pip install -e NAME to use it).")
 def new(name: str, source: str | None, engine: bool) -> None:
-    """Create designs/NAME: a design file, rules texts (en, fr) and a data-table deck that builds as is."""
+    """Create designs/NAME: a design file, rules texts (en, fr) and a data-table deck that builds as is.
+
+    With --engine: NAME/, a game package of your own (see docs/adding-a-game.md).
+    """
     from pnp.errors import display_path
     from pnp.scaffold import new_design, new_game_package
 
