@@ -196,11 +196,21 @@ def watch(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
 @click.argument("name")
 @click.option("--from", "source", default=None, metavar="DESIGN",
               help="Copy an existing design (a folder or a name under designs/) instead of the starter deck.")
-def new(name: str, source: str | None) -> None:
-    """Create designs/NAME: a design file, rules texts (en, fr) and a data-table deck that builds as is."""
-    from pnp.errors import display_path
-    from pnp.scaffold import new_design
+@click.option("--engine", is_flag=True, help="Create NAME/, a game package of your own: rules engine, checks, "
+              "components, diagrams, tests and a design (pip install -e NAME to use it).")
+def new(name: str, source: str | None, engine: bool) -> None:
+    """Create designs/NAME: a design file, rules texts (en, fr) and a data-table deck that builds as is.
 
+    With --engine: NAME/, a game package of your own (see docs/adding-a-game.md).
+    """
+    from pnp.errors import display_path
+    from pnp.scaffold import new_design, new_game_package
+
+    if engine:
+        folder = new_game_package(name)
+        click.echo(f"created {display_path(folder)}: install it with `pip install -e {display_path(folder)}`, "
+                   f"then `pnp validate` there")
+        return
     folder = new_design(name, source)
     click.echo(f"created {display_path(folder)}: build it with `pnp build {folder.name}`")
 
@@ -227,7 +237,7 @@ def loops(game: str, out: Path | None, layout: Path | None, seed: int, players: 
 
     design = load_design(resolve_design(game))
     entry = registry.get_game(design.game) if design.game else None
-    fn = entry.extras.get("loops") if entry else None
+    fn = entry.commands.get("loops") if entry else None
     if fn is None:
         raise PnpError(f"{design.slug}: game '{design.game}' has no loop analysis")
     if out is None:

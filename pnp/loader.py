@@ -2,7 +2,8 @@
 
 Stage 1 reads the YAML (encoding, syntax, duplicate keys); stage 2 validates types
 and units against pnp.model; stage 3 cross-checks what the model cannot see alone:
-registered game and generators, generator parameters, files that must exist. All
+registered game and generators, generator parameters, the game's `rules:` section
+(its GameSpec.rules model), files that must exist. All
 problems of all stages that can run are collected and raised together.
 """
 
@@ -101,6 +102,7 @@ def load_design(folder: Path) -> Design:
     design._folder = folder
     design._source = doc
     _attach_params(design)
+    _attach_rules(design)
     return design
 
 
@@ -125,8 +127,11 @@ def _cross_check(doc: Document, folder: Path, report: ErrorReport) -> None:
     registry.discover()
     data = doc.data
     game = data.get("game")
-    if isinstance(game, str) and registry.get_game(game) is None:
+    spec = registry.get_game(game) if isinstance(game, str) else None
+    if isinstance(game, str) and spec is None:
         report.add(doc.path, doc.line(("game",)), _unknown("game", game, registry.GAMES))
+    if spec is not None and spec.rules is not None and isinstance(data.get("rules", {}), dict):
+        _check_rules(doc, report, spec.rules, data.get("rules", {}))
     components = data.get("components")
     if not isinstance(components, dict):
         return
@@ -195,6 +200,38 @@ def _attach_params(design: Design) -> None:
                     src.params = gen.params.model_validate(src.params)
 
 
+def _check_rules(doc: Document, report: ErrorReport, model: type[BaseModel], raw: dict) -> None:
+    """`rules:` against the game's rules model: one file:line problem per mistake."""
+    try:
+        model.model_validate(raw)
+    except ValidationError as exc:
+        for err in exc.errors():
+            report.add(doc.path, doc.line(("rules",) + tuple(err["loc"])), describe_rules_error(err, model))
+
+
+def describe_rules_error(err: dict, model: type[BaseModel]) -> str:
+    """describe_error under `rules.`; a missing key says what it holds (its field description)."""
+    loc = tuple(err["loc"])
+    if err["type"] == "missing" and loc:
+        parent = _model_in(_type_at(model, loc[:-1]))
+        field = parent.model_fields.get(str(loc[-1])) if isinstance(parent, type) and \
+            issubclass(parent, BaseModel) else None
+        if field is not None and field.description:
+            return f"{'.'.join(str(p) for p in ('rules',) + loc)}: missing; expected {field.description}"
+    if err["type"] in ("too_long", "too_short"):
+        ctx = err.get("ctx", {})
+        bound = f"at most {ctx.get('max_length')}" if err["type"] == "too_long" else f"at least {ctx.get('min_length')}"
+        return f"{'.'.join(str(p) for p in ('rules',) + loc)}: {ctx.get('actual_length')} items; expected {bound}"
+    return describe_error(err, model, prefix=("rules",))
+
+
+def _attach_rules(design: Design) -> None:
+    """Keep the game's validated rules model beside the raw `rules:` (already checked above)."""
+    spec = registry.get_game(design.game) if design.game else None
+    if spec is not None and spec.rules is not None:
+        design._game_rules = spec.rules.model_validate(design.rules)
+
+
 def find_template(name: str, design_folder: Path) -> Path | None:
     for base in (design_folder, design_folder / "templates", templates_dir()):
         if (base / name).is_file():
@@ -252,23 +289,28 @@ def _short(value: Any) -> str:
 
 def _allowed_keys(root: type[BaseModel], loc: Loc) -> list[str]:
     """Field names of the model found at `loc` below `root` (dict keys and list indices skipped)."""
+    tp = _model_in(_type_at(root, loc))
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return list(tp.model_fields)
+    return []
+
+
+def _type_at(root: type[BaseModel], loc: Loc) -> Any:
+    """The type found at `loc` below `root` (dict keys and list indices skipped); None if there is none."""
     tp: Any = root
     for part in loc:
         tp = _model_in(tp)
         if tp is None:
-            return []
+            return None
         if isinstance(tp, type) and issubclass(tp, BaseModel):
             field = tp.model_fields.get(str(part))
             if field is None:
-                return []
+                return None
             tp = field.annotation
         else:  # dict[str, X] or list[X]: step into X
             args = typing.get_args(tp)
             tp = args[-1] if args else None
-    tp = _model_in(tp)
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return list(tp.model_fields)
-    return []
+    return tp
 
 
 def _model_in(tp: Any) -> Any:

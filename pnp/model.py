@@ -42,6 +42,16 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class RulesSection(BaseModel):
+    """Base of a game's model of the design's `rules:` section (pnp.registry.GameSpec.rules).
+
+    An unknown key is an error; a field's description says what is expected when it is
+    missing. Numbers are best typed `pydantic.StrictInt` (never read from text or true/false).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
 class Players(Strict):
     min: int = Field(ge=1, description="Fewest players")
     max: int = Field(ge=1, description="Most players")
@@ -187,6 +197,7 @@ class Design(Strict):
 
     _folder: Path = PrivateAttr(default=Path("."))
     _source: Any = PrivateAttr(default=None)
+    _game_rules: Any = PrivateAttr(default=None)
 
     @field_validator("components")
     @classmethod
@@ -210,6 +221,11 @@ class Design(Strict):
     def source(self):
         """The parsed design.yaml (pnp.yamlio.Document): `.path`, `.line(loc)` for messages citing file:line."""
         return self._source
+
+    @property
+    def game_rules(self) -> Any:
+        """`rules:` as validated by the game's rules model (pnp.loader), or None when the game has none."""
+        return self._game_rules
 
     @property
     def slug(self) -> str:

@@ -131,7 +131,7 @@ def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 
     design = load_design(resolve_design(game_arg))
     registered = registry.get_game(design.game) if design.game else None
     if agent is None:
-        agent = (registered.extras.get("default_agent") if registered else None) or "random"
+        agent = (registered.default_agent if registered else None) or "random"
     players = design.meta.players.min if players is None else players
     game = load_engine(design, players)
     agents = [make_agent(agent) for _ in range(players)]
@@ -159,7 +159,7 @@ def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 
     return SimulationResult(design=design.slug, title=design.meta.title, players=players, games=games, seed=seed,
                             agent=agent, seat_names=[game.player_name(p) for p in range(players)], wins=wins,
                             draws=draws, lengths=lengths, kinds=kinds, metrics=metrics,
-                            cooperative=bool(registered and registered.extras.get("cooperative")))
+                            cooperative=bool(registered and registered.cooperative))
 
 
 def run(game_arg: str, games: int, players: int | None, seed: int, agent: str, as_json: bool,

@@ -47,7 +47,7 @@ def validate(designs: Sequence[str] = (), games: int = 200, seed: int = 1,
 def check_design(design: Design, games: int = 200, seed: int = 1, agent: str = "random") -> DesignReport:
     """The checks of one loaded design (games=0: the static checks only, no simulation)."""
     game = registry.get_game(design.game) if design.game else None
-    checks = game.extras.get("checks") if game else None
+    checks = game.checks if game else None
     if checks is None:
         return DesignReport(design, [], note="no rules checks registered for this design")
     return DesignReport(design, list(checks(design, games=games, seed=seed, agent=agent)))

@@ -21,6 +21,12 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MM = 72 / 25.4  # points per mm
 
 
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite the SVG snapshots under tests/golden/ from what the code draws now "
+                          "(then review them with git diff)")
+
+
 def stars_numbers() -> dict:
     """Numbers the 3 Stars tests check against, read from the design (stated there once)."""
     import yaml

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 import yaml
@@ -193,12 +192,11 @@ def test_simulate_reports_seats_scores_length_and_blocking():
     assert res.metrics["unfinished"]["total"] == 0
 
 
-def test_random_playouts_are_fast():
+def test_random_playouts_are_long_games():
+    """Random players rarely join 5 tiles: games run to the turn cap (their speed is measured in bench/)."""
     game = IshiHamaGame(load_design(DESIGNS / "ishi-hama"), 2)
-    start = time.perf_counter()
     actions = sum(play(game, [RandomAgent()] * 2, seed).length for seed in range(5))
-    rate = actions / (time.perf_counter() - start)
-    assert actions > 5 * 2000 and rate > 20_000  # measured: about 100,000 actions/s
+    assert actions > 5 * 2000
 
 
 @pytest.mark.slow

@@ -331,7 +331,7 @@ def _game(design_name: str):
 
 @pytest.mark.parametrize("design_name", ["three-stars", "three-stars-lozenge"])
 def test_worked_example_is_legal_in_the_engine(design_name):
-    from pnp.games.three_stars.diagrams import example_facts
+    from pnp.games.three_stars.scripts import example_facts
 
     design, game = _game(design_name)
     ex = example_facts(design, "en")
@@ -340,15 +340,10 @@ def test_worked_example_is_legal_in_the_engine(design_name):
     s1, s2, s3 = ex["steps"]
     S, T = game.star_index(ex["_centres"]["star"]), game.star_index(ex["_centres"]["neighbour"])
     c = {n: game.card_index(cards[n]) for n in (s1["card"], s1["blocked"], s2["card"], s3["card"])}
-    state = game.new_initial_state()
-    filler = [i for i in range(game.C) if i not in c.values()][:2]
-    deal = [c[s1["card"]], c[s2["card"]], c[s1["blocked"]], filler[0], c[s3["card"]], filler[1]]  # seats 0,1,0,1,0,1
-    for card in deal:
-        state.apply_action(game.draw_action(card))
+    filler = [pos for pos in game.card_positions if pos not in {cards[n] for n in c}][:2]
+    hands = {0: [cards[s1["card"]], cards[s1["blocked"]], cards[s3["card"]]], 1: [cards[s2["card"]], *filler]}
+    state = game.position(owners=ex["_positions"][0], hands=hands)
     bit = {cell: 1 << i for i, cell in enumerate(game.cells)}
-    for cell, who in ex["_positions"][0].items():
-        state.own[who] |= bit[cell]
-        state.occupied |= bit[cell]
     legal = state.legal_actions()
     assert game.steal_action(c[s1["card"]], S) in legal
     assert game.place_action(c[s1["blocked"]], S) not in legal
@@ -366,18 +361,13 @@ def test_worked_example_is_legal_in_the_engine(design_name):
 
 
 def test_blocking_example_blocks_in_the_engine():
-    from pnp.games.three_stars.diagrams import _Board, blocking_facts
+    from pnp.games.three_stars.painter import Board as _Board
+    from pnp.games.three_stars.scripts import blocking_facts
 
     design, game = _game("three-stars")
     bl = blocking_facts(design)
     assert bl is not None and bl["count_left"] == game.rules.stars_to_win - 1
     stars = _Board(design).stars(2)
-    state = game.new_initial_state()
-    for label in bl["reserved"]:
-        t = game.star_index(stars[label - 1])
-        state.own[0] |= game.star_masks[t]
-        state.reserved |= game.star_masks[t]
-        state.scored[t] = 0
-        state.scores[0] += 1
+    state = game.position(scored={stars[label - 1]: 0 for label in bl["reserved"]})
     assert not state.can_reach(1)
     assert sorted(state.available(1)) == sorted(game.star_index(stars[label - 1]) for label in bl["left"])

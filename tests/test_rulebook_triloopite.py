@@ -13,13 +13,8 @@ from pypdf import PdfReader
 
 from rulebook_checks import (assert_bad_expression_gives_file_and_line, assert_diagrams_draw_shapes,
                              assert_reads_as, assert_vector_only, flat, rulebooks)
-from pnp.games.triloopite.diagrams import (
-    PLACEMENT_CASES,
-    first_game,
-    placement_board,
-    rulebook_facts,
-    witness,
-)
+from pnp.games.triloopite.facts import rulebook_facts
+from pnp.games.triloopite.scripts import PLACEMENT_CASES, first_game, placement_board, witness
 from pnp.games.triloopite.scoring import read_rules
 from pnp.loader import load_design
 from pnp.render.faces import design_faces

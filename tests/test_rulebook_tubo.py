@@ -13,7 +13,8 @@ from pypdf import PdfReader
 
 from rulebook_checks import (assert_bad_expression_gives_file_and_line, assert_diagrams_draw_shapes,
                              assert_reads_as, assert_vector_only, rulebooks, text_of)
-from pnp.games.tubo.diagrams import EXAMPLE, example_facts, figure_facts
+from pnp.games.tubo.facts import example_facts, figure_facts
+from pnp.games.tubo.scripts import EXAMPLE
 from pnp.loader import load_design
 from pnp.render.faces import design_faces
 from pnp.rulebook import render_rulebooks

@@ -5,9 +5,8 @@
                     --ReportLab (invariant)--> PDF bytes
 
 `render_rulebooks(design, components)` is what `pnp build` calls; `build_rulebooks` is
-`pnp rules`. Generic: a game only registers diagrams (pnp.registry.diagram) and, if it
-likes, a `rulebook_facts(design, lang)` function (register_game extras) whose result the
-text reads as `facts`.
+`pnp rules`. Generic: a game only lists diagrams in its pnp.registry.GameSpec and, if it
+likes, a `rulebook_facts(design, lang)` function whose result the text reads as `facts`.
 """
 
 from __future__ import annotations

@@ -124,8 +124,8 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
 
     facts: Any = {}
     game = registry.get_game(design.game) if design.game else None
-    if game is not None and "rulebook_facts" in game.extras:
-        facts = game.extras["rulebook_facts"](design, lang)
+    if game is not None and game.rulebook_facts is not None:
+        facts = game.rulebook_facts(design, lang)
 
     context = {
         "meta": design.meta, "players": design.meta.players, "rules": design.rules, "components": views,

@@ -3,12 +3,16 @@
 Also the seed's lozenge variant (lozenge.py): the same cards and rules on a rhombille board.
 """
 
-from pnp.registry import register_game
+from pnp.registry import GameSpec
 
-from pnp.games.three_stars import components  # noqa: F401  (registers the generators)
-from pnp.games.three_stars import lozenge  # noqa: F401  (the lozenge board generator and geometry)
-from pnp.games.three_stars import diagrams  # noqa: F401  (rulebook diagrams and facts)
+from pnp.games.three_stars import components, diagrams, facts, lozenge
 from pnp.games.three_stars.checks import run_checks
-from pnp.games.three_stars.engine import make_engine
+from pnp.games.three_stars.engine import Rules, make_engine
 
-register_game("three_stars", title="3 Stars", engine=make_engine, checks=run_checks)
+GAME = GameSpec(
+    name="three_stars", title="3 Stars",
+    generators=(components.placement_cards, components.card_back, components.board, components.pieces,
+                lozenge.lozenge_board),
+    engine=make_engine, checks=run_checks, rules=Rules,
+    diagrams=diagrams.DIAGRAMS, rulebook_facts=facts.rulebook_facts,
+)
