@@ -23,8 +23,8 @@ MM = 72 / 25.4  # points per mm
 
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true",
-                     help="rewrite the SVG snapshots under tests/golden/ from what the code draws now "
-                          "(then review them with git diff)")
+                     help="rewrite the snapshots under tests/golden/ (SVG text, output hashes) from what the code "
+                          "makes now (then review them with git diff)")
 
 
 def stars_numbers() -> dict:
@@ -62,11 +62,6 @@ def design_copy(tmp_path):
         return dst
 
     return copy
-
-
-def pytest_addoption(parser):
-    parser.addoption("--update-golden", action="store_true", default=False,
-                     help="rewrite the golden files under tests/golden/ from what the code makes now")
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from pnp.build import build_designs
 from pnp.cache import Cache
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = Path(__file__).resolve().parent / "golden" / "output"
+GOLDEN = Path(__file__).resolve().parent / "golden" / "output-hashes"
 CASES = {"deck-csv": ROOT / "tests" / "fixtures" / "deck-csv", "three-stars": ROOT / "designs" / "three-stars"}
 
 
