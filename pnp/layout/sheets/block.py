@@ -103,6 +103,16 @@ class Mirror:
             return (x0, self.span - y1, x1, self.span - y0)
         return (self.span - x1, y0, self.span - x0, y1)
 
+    def point(self, x: float, y: float) -> Point:
+        return (x, self.span - y) if self.axis == "y" else (self.span - x, y)
+
+    def path(self, ops: tuple) -> tuple:
+        """A planner path (("M", x, y), ("C", ...)...) reflected."""
+        k = self.span
+        if self.axis == "y":
+            return tuple((op[0], *(k - v if i % 2 else v for i, v in enumerate(op[1:], start=0))) for op in ops)
+        return tuple((op[0], *(v if i % 2 else k - v for i, v in enumerate(op[1:], start=0))) for op in ops)
+
 
 def duplex_mirror(p: Paper, duplex: str) -> Mirror:
     """Where a back goes so it lands behind its front: long-edge flip mirrors columns, short-edge rows."""

@@ -8,8 +8,10 @@ from pnp.layout.sheets.boards import board_sheets
 from pnp.layout.sheets.config import LayoutConfig, SheetOptions, load_config, paper
 from pnp.layout.sheets.fold import fold_sheets
 from pnp.layout.sheets.grid import grid_sheets
+from pnp.layout.sheets.outline import shape_key
 from pnp.layout.sheets.pieces import pack_sheets
 from pnp.layout.sheets.sheet import Sheet, shift_sheet
+from pnp.layout.sheets.twosided import twosided_fold_sheets, twosided_sheets
 from pnp.render.faces import ComponentFaces
 
 
@@ -37,8 +39,20 @@ def plan(components: list[ComponentFaces], opts: SheetOptions, face_path,
             for face in cf.fronts:
                 for _ in range(face.count):
                     sheets += board_sheets(face, face_path(cf.component_id, face), name, base, opts, cfg)
-        elif cf.back is None and kind in ("piece", "token", "tile"):
+        elif cf.back is None and (kind in ("piece", "token", "tile") or _shaped(cf)):
             loose.append(cf)
+        elif _shaped(cf):  # double-sided shaped pieces: packed in rows, backs mirrored
+            flush_loose()
+            if opts.duplex == "fold":
+                sheets += twosided_fold_sheets(cf, face_path, name, base, opts, cfg)
+                continue
+            fronts, backs = twosided_sheets(cf, face_path, name, base, opts, cfg)
+            if opts.duplex == "none":
+                sheets += fronts
+                deferred_backs += backs
+            else:
+                for front, back in zip(fronts, backs):
+                    sheets += [front, back]
         else:
             flush_loose()
             g = opts.gutter if kind in ("card", "aid") else 0.0
@@ -64,6 +78,11 @@ def plan(components: list[ComponentFaces], opts: SheetOptions, face_path,
     for i, s in enumerate(sheets, start=1):
         s.number, s.total = i, len(sheets)
     return sheets
+
+
+def _shaped(cf: ComponentFaces) -> bool:
+    """Cut along a shape other than the rectangle (circle, hexagon, triangle, an outline)."""
+    return any(shape_key(f.shape) != "rect" for f in cf.fronts)
 
 
 def sheets_needed(components: list[ComponentFaces], opts: SheetOptions, face_path,
