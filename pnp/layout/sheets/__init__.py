@@ -10,6 +10,9 @@ A component's layout follows from its kind and shape, one module per strategy:
 - `boards`: at true size on their own page, or split into overlapping parts plus an overview;
 - `pieces`: loose rectangular pieces, tokens and tiles shelf-packed together with full
   cut lines, triangles and hexagons tessellated so that neighbours share their cut lines;
+  circles and other outlines (`outline`: polygon or SVG path) in nested rows, each cut
+  along its shape with its bleed clipped short of its neighbours' cut lines;
+- `twosided`: double-sided shaped pieces, backs mirrored in every duplex mode;
 - `print_shop`: the other output, one face side per page at trim + bleed.
 
 `plan` (in `plan`) sends each component to its strategy; `config` reads the conventions
