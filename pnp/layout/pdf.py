@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import black, white, Color
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 from svglib.svglib import svg2rlg
 
 from pnp.cache import NO_CACHE, Cache, key_of
@@ -106,7 +106,9 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
         c.setBleedBox(tuple(pt(v) for v in sheet.bleed_box))
     for pl in sheet.placed:
         c.saveState()
-        if pl.clip or pl.clip_poly:
+        if pl.clip_path:
+            c.clipPath(shape_path(c, pl.clip_path), stroke=0, fill=0, fillMode=FILL_NON_ZERO)
+        elif pl.clip or pl.clip_poly:
             path = c.beginPath()
             if pl.clip:
                 x0, y0, x1, y1 = pl.clip
@@ -138,6 +140,10 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
         c.setLineWidth(pt(cfg.cut_width))
         for (x1, y1), (x2, y2) in sheet.cuts:
             c.line(pt(x1), pt(y1), pt(x2), pt(y2))
+    if sheet.cut_paths:
+        c.setLineWidth(pt(cfg.cut_width))
+        for ops in sheet.cut_paths:
+            c.drawPath(shape_path(c, ops), stroke=1, fill=0)
     if sheet.folds:
         c.saveState()
         c.setLineWidth(0.6)
@@ -178,6 +184,12 @@ def _proof_guides(c: Canvas, sheet: Sheet) -> None:
     c.saveState()
     c.setLineWidth(0.4)
     for pl in sheet.placed:
+        if pl.outline:  # a shaped piece: its cut outline, and what of its bleed shows
+            for colour, ops, dash in ((GUIDE_RED, pl.outline, None), (GUIDE_BLUE, pl.clip_path, (2, 1.5))):
+                c.setStrokeColor(colour)
+                c.setDash(*dash) if dash else c.setDash()
+                c.drawPath(shape_path(c, ops), stroke=1, fill=0, fillMode=FILL_NON_ZERO)
+            continue
         if pl.clip_poly:
             path = c.beginPath()
             path.moveTo(pt(pl.clip_poly[0][0]), pt(pl.clip_poly[0][1]))
@@ -196,6 +208,21 @@ def _proof_guides(c: Canvas, sheet: Sheet) -> None:
             c.setDash(*dash) if dash else c.setDash()
             c.rect(pt(pl.x + inset), pt(pl.y + inset), pt(pl.w - 2 * inset), pt(pl.h - 2 * inset), stroke=1, fill=0)
     c.restoreState()
+
+
+def shape_path(c: Canvas, ops):
+    """A ReportLab path from a planner path: ("M", x, y), ("L", x, y), ("C", x1, y1, x2, y2, x, y), ("Z",) in mm."""
+    path = c.beginPath()
+    for op in ops:
+        if op[0] == "M":
+            path.moveTo(pt(op[1]), pt(op[2]))
+        elif op[0] == "L":
+            path.lineTo(pt(op[1]), pt(op[2]))
+        elif op[0] == "C":
+            path.curveTo(*(pt(v) for v in op[1:]))
+        else:
+            path.close()
+    return path
 
 
 def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
