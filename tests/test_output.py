@@ -177,18 +177,26 @@ def test_workers_stopped_by_ctrl_c_print_no_traceback(tmp_path):
 
 
 def test_a_second_build_into_the_same_output_waits_for_the_first(deck, tmp_path):
+    import selectors
+
     out = tmp_path / "out"
     with output.OutputLock(out):
         proc = subprocess.Popen([sys.executable, "-m", "pnp.cli", "build", str(deck), "--out", str(out)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_slow_env(tmp_path))
-        deadline = time.time() + 60
-        while time.time() < deadline and proc.poll() is None and not (out / "deck").exists():
-            time.sleep(0.2)
-        time.sleep(1.0)
-        assert proc.poll() is None and not (out / "deck").exists()  # rendered, but waiting to write
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0
-    assert "another pnp is writing into" in err and "waiting" in err
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_slow_env(tmp_path))
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stderr, selectors.EVENT_READ)
+        err = b""
+        deadline = time.time() + 120
+        while b"waiting" not in err and time.time() < deadline and sel.select(timeout=deadline - time.time()):
+            chunk = os.read(proc.stderr.fileno(), 4096)
+            if not chunk:
+                break
+            err += chunk
+        assert b"another pnp is writing into" in err and b"waiting for it to finish" in err, err
+        time.sleep(0.5)
+        assert proc.poll() is None and not (out / "deck").exists()  # rendered, waiting to write
+    _, rest = proc.communicate(timeout=120)
+    assert proc.returncode == 0, rest
     assert (out / "deck" / "deck-a4.pdf").is_file()
 
 
