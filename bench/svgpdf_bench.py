@@ -8,8 +8,8 @@ svgpdf = `compile_svg` + `draw`. Sets: the faces of every shipped design (the SV
 `pnp build --out DIR`, read from DIR/<design>/svg/ when --svg-dir is given, else made in this
 process by the same code), and a data-table poker deck like bench/build_bench.py's (rounded
 coloured border, title, a number in a disc, a suit polygon), one distinct face per card.
-Timings are the best of --runs passes (the two renderers alternate, so a busy machine slows
-both alike); the PDF is not saved (that cost is the same for both). --profile prints the
+Timings are the least process CPU time of --runs passes (the two renderers alternate); the
+PDF is not saved (that cost is the same for both). --profile prints the
 cProfile of svgpdf on the deck.
 """
 
@@ -101,11 +101,13 @@ def run_svgpdf(svgs: list[str]) -> None:
 
 
 def best(fn, svgs, runs: int) -> float:
+    """Least CPU time of the process over `runs` passes (CPU time, not wall time: on a shared
+    machine other processes stretch wall times by whatever they run)."""
     times = []
     for _ in range(runs):
-        t = time.perf_counter()
+        t = time.process_time()
         fn(svgs)
-        times.append(time.perf_counter() - t)
+        times.append(time.process_time() - t)
     return min(times)
 
 

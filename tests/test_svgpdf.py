@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
-from pnp.render.svgpdf import Compiled, compile_svg, draw, form, svg_to_pdf
+from pnp.render.svgpdf import Compiled, compile_svg, form, svg_to_pdf
+from pnp.render.svgpdf.geometry import segments
 from svgpdf_pixels import (FIXTURES, compare, images, render_cairo, render_ours, render_svglib,
                                  side_by_side)
 
@@ -155,7 +156,7 @@ def test_arc_ends_where_it_should_and_stays_on_its_circle():
     # from (10, 20) to (26, 28), radius 10, small arc, sweep 1: the centre is (16, 28), not (20, 20)
     compiled = compile_svg(svg('<path d="M10 20 A10 10 0 0 1 26 28" fill="none" stroke="black"/>'))
     path = next(op for op in compiled.ops if op[0] == "path")
-    segs = path[1]
+    segs = list(segments((path[1], path[2])))
     assert segs[0] == ("M", 10, 20) and segs[-1][0] == "C" and segs[-1][5:] == (26, 28)
     for seg in segs[1:]:
         for t in (0.25, 0.5, 0.75, 1.0):  # points along each cubic piece stay on the circle
@@ -349,6 +350,21 @@ def test_same_svg_same_pdf_bytes(name, files):
     assert first == second
 
 
+def test_the_same_svg_compiles_the_same_whatever_was_compiled_before(design_faces):
+    """The compiler keeps what faces repeat (root, leaf elements, parsed values, path text):
+    a face compiled after many others gives the same operations as in a fresh process."""
+    from pnp.render.svgpdf import compiler
+
+    texts = [t for _, t in design_faces] + [(FIXTURES / f"{n}.svg").read_text(encoding="utf-8") for n in FEATURES]
+    warm = [compile_svg(t) for t in texts + texts]  # the second round mostly replays
+    for i, t in enumerate(texts):
+        for cache in (compiler._MEMO, compiler._ROOTS, compiler._PARSED, compiler._OPS_MEMO, compiler._LINE_MEMO):
+            cache.clear()
+        cold = compile_svg(t)
+        assert cold.ops == warm[i].ops == warm[len(texts) + i].ops
+        assert cold.fonts == warm[i].fonts
+
+
 def test_compiled_is_plain_data(files):
     text = (FIXTURES / "image.svg").read_text(encoding="utf-8")
     compiled = compile_svg(text, resources=files.get)
@@ -411,6 +427,15 @@ def test_unsupported_elements_and_bad_values_warn_with_their_lines():
     assert compiled.warnings[0].error
 
 
+def test_gradient_strokes_and_text_fall_back_to_the_first_stop_with_a_warning():
+    compiled = compile_svg(svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#ff0000"/>'
+                               '<stop offset="1" stop-color="#0000ff"/></linearGradient></defs>\n'
+                               '<rect width="10" height="10" fill="none" stroke="url(#g)"/>\n'
+                               '<text x="1" y="20" fill="url(#g)">t</text>'))
+    assert [op[1:] for op in compiled.ops if op[0] in ("RG", "rg")] == [(1, 0, 0), (1, 0, 0)]
+    assert [(w.line, w.error) for w in compiled.warnings] == [(3, False), (4, False)]
+
+
 def test_not_well_formed_and_not_svg():
     bad = compile_svg('<svg xmlns="http://www.w3.org/2000/svg">\n<rect width="1"\n</svg>')
     assert bad.width == 0 and bad.warnings[0].error and bad.warnings[0].line in (2, 3)
@@ -444,7 +469,7 @@ ATTRS = ["fill", "stroke", "stroke-width", "x", "y", "width", "height", "r", "d"
          "opacity", "font-size", "stroke-dasharray", "viewBox", "href", "clip-path", "style", "offset"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=int(__import__("os").environ.get("SVGPDF_FUZZ", 40)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.sampled_from(FEATURES), st.sampled_from(ATTRS),
                           st.text(alphabet="0123456789.-e,;:#%()url abcdefmzMLCAZ", max_size=12)),
                 min_size=1, max_size=4))

@@ -12,14 +12,15 @@ Operations (numbers rounded: coordinates and lengths to 4 decimals, matrices to 
     ("ca", a) ("CA", a)                 fill / stroke alpha
     ("w", width) ("J", cap) ("j", join) ("M", miter limit) ("d", dashes, phase)
     ("Tc", spacing) ("Tr", mode)        text character spacing, text render mode
-    ("path", segments, op)              op: f f* S B B* (fill, even-odd, stroke, both)
-    ("clip", segments, evenodd)         intersect the clip with the path
+    ("path", letters, numbers, op)      op: f f* S B B* (fill, even-odd, stroke, both)
+    ("clip", letters, numbers, evenodd) intersect the clip with the path
     ("shade", kind, coords, stops, extend)   kind axial (x0 y0 x1 y1) or radial (fx fy fr cx cy r);
                                         stops ((offset, r, g, b), ...); paints the current clip
     ("text", font, size, x, y, string)  a run of text with its baseline start at (x, y)
     ("image", key, x, y, w, h)          the raster `images[key]` upright in that box
     ("svg", key, x, y, w, h)            the compiled SVG image `svgs[key]` in that box
-Segments: ("M", x, y) ("L", x, y) ("C", x1, y1, x2, y2, x, y) ("Z",) ("R", x, y, w, h).
+A path is flat: a string of letters and a tuple of the numbers they take, in order (geometry.py):
+M x y, L x y, C x1 y1 x2 y2 x y, Z, and R x y w h (a rectangle).
 """
 
 from __future__ import annotations
@@ -111,7 +112,12 @@ _BAD = object()
 
 
 def _p_paint(raw, parent):
-    return V.paint(raw) or _BAD
+    p = V.paint(raw)
+    if p is None:
+        return _BAD
+    if p[0] == "colour":  # with its fill and stroke colour operations, made once
+        return ("colour", p[1], _colour_op("rg", p[1]), _colour_op("RG", p[1]))
+    return p
 
 
 def _p_colour(raw, parent):
@@ -124,7 +130,7 @@ def _p_colour(raw, parent):
 def _p_unit_number(raw, parent):
     s = raw.strip()
     try:
-        v = float(s[:-1]) / 100 if s.endswith("%") else float(s)
+        v = V.number(s[:-1]) / 100 if s.endswith("%") else V.number(s)
     except ValueError:
         return _BAD
     return min(max(v, 0.0), 1.0)
@@ -147,7 +153,7 @@ def _p_spacing(raw, parent):
 
 def _p_miter(raw, parent):
     try:
-        v = float(raw)
+        v = V.number(raw)
     except ValueError:
         return _BAD
     return v if v >= 1 else _BAD
@@ -228,8 +234,11 @@ PARSERS: dict[str, Callable] = {
     "marker-start": _p_url_or_none, "marker-mid": _p_url_or_none, "marker-end": _p_url_or_none,
     "marker": _p_url_or_none,
 }
-_KIND = {k: 1 for k in PARSERS}
-_KIND.update({XML_SPACE: 1, "style": 3, "class": 4, "id": 5})
+# attribute -> 1 inherited property, 2 own property (both parsed once per text, see _PARSED), 3 style,
+# 4 class, 5 id, 6 a property that needs more than its text (relative font sizes, markers, xml:space)
+_KIND = {k: (1 if k in INHERITED else 2) for k in PARSERS}
+_KIND.update({"font-size": 6, "xml:space": 6, XML_SPACE: 6, "marker": 6, "marker-start": 6, "marker-mid": 6,
+              "marker-end": 6, "style": 3, "class": 4, "id": 5})
 EXPECTED = {
     "fill": "a colour (#rrggbb, a name, rgb(...)), none or url(#id)", "stroke": "a colour, none or url(#id)",
     "color": "a colour", "stop-color": "a colour", "stroke-width": "a length >= 0 (e.g. 0.5 or 0.5mm)",
@@ -274,6 +283,8 @@ def _parser() -> etree.XMLParser:
 
 
 _NO_PAINT = ("none", None)
+_CA_ONE, _CAS_ONE = ("ca", 1.0), ("CA", 1.0)
+_LINE_MEMO: dict = {}
 _OPS_MEMO: dict = {}
 
 
@@ -297,8 +308,16 @@ def _alpha_op(key: str, a: float) -> tuple:
     return op
 
 
+def _sane(values) -> bool:
+    """Finite and below 1e12: what a PDF number can hold (fp_str refuses more)."""
+    return all(-1e12 < v < 1e12 for v in values)
+
+
 def _r(v: float) -> float:
     return round(v, 4) + 0.0
+
+
+ROOT_STYLE["fill"] = _p_paint("black", ROOT_STYLE)  # with its precomputed colour operations
 
 
 def _r6(v: float) -> float:
@@ -359,6 +378,7 @@ class _Compiler:
         self.rules: list = []
         self.count = 0
         self.stopped = False
+        self.shared_style = None
         self._lines: list[str] | None = None
 
     # --- warnings ----------------------------------------------------------------------
@@ -432,17 +452,30 @@ class _Compiler:
         one wins. Parsed values are memoised by (property, text)."""
         st, local = parent, _EMPTY
         style_attr = cls = ident = None
+        parsed = _PARSED
         for k, raw in el.items():
             kind = _KIND.get(k)
             if kind is None:
                 continue
-            if kind == 3:
+            if kind <= 2:  # the common case, inlined: a presentation attribute parsed before
+                val = parsed.get((k, raw), _MISSING)
+                if val is not _MISSING and val is not _BAD:
+                    if kind == 1:
+                        if st is parent:
+                            st = dict(parent)
+                        st[k] = val
+                    else:
+                        if local is _EMPTY:
+                            local = {}
+                        local[k] = val
+                    continue
+            elif kind == 3:
                 style_attr = raw
                 continue
-            if kind == 4:
+            elif kind == 4:
                 cls = raw
                 continue
-            if kind == 5:
+            elif kind == 5:
                 ident = raw
                 continue
             if k == XML_SPACE:
@@ -499,6 +532,8 @@ class _Compiler:
             self.warn(el, f'{name}="{raw}" is not valid; expected {what} (e.g. 12, 12.5, 3mm, 50%)',
                       error=True, attr=name)
             return default
+        if not v[1]:
+            return v[0]
         return self.user(v, ctx, axis)
 
     def user(self, v: tuple[float, str], ctx: _Ctx, axis: str = "x") -> float:
@@ -526,6 +561,30 @@ class _Compiler:
             self.warn(root, f"the root element is <{_local(root.tag) or root.tag}>, not <svg>", error=True)
             return self._result(0.0, 0.0)
         self._read_stylesheets(root)
+        key = None if self.rules else tuple(root.items())
+        head = _ROOTS.get(key) if key is not None else None
+        if head is None:
+            head = self._root(root)
+            if key is not None and not self.warnings:  # faces of one size share their root: made once
+                if len(_ROOTS) > 256:
+                    _ROOTS.clear()
+                    _MEMO.clear()
+                _ROOTS[key] = head
+        width, height, st, local, vw, vh, cm = head
+        if _ROOTS.get(key) is head:
+            self.shared_style = st  # the children of a shared root may reuse each other's operations
+        if cm is None:
+            return self._result(width, height)
+        ctx = _Ctx(st, vw, vh, 1.0, ())
+        self.q()
+        self.ops.append(cm)
+        if local.get("display") != "none":
+            self._container(root, ctx, local)
+        self.Q()
+        return self._result(width, height)
+
+    def _root(self, root) -> tuple:
+        """(width, height in pt, style, own properties, viewport size, the cm operation) of the root."""
         st, local = self.style(root, "svg", ROOT_STYLE)
         vb = self._viewbox(root)
         ctx0 = _Ctx(st, 100.0, 100.0, 1.0, ())
@@ -539,20 +598,17 @@ class _Compiler:
         h_px = 150.0 if h_px is None else h_px
         width, height = w_px * PT_PER_PX, h_px * PT_PER_PX
         if width <= 0 or height <= 0:
-            return self._result(max(width, 0.0), max(height, 0.0))
+            return max(width, 0.0), max(height, 0.0), st, local, 0.0, 0.0, None
         m = (PT_PER_PX, 0.0, 0.0, -PT_PER_PX, 0.0, height)  # px, y down -> pt, y up
+        vw, vh = w_px, h_px
         if vb:
-            par = self._aspect(root)
-            m = V.mul(m, V.fit(vb, 0.0, 0.0, w_px, h_px, *par))
-            ctx = _Ctx(st, vb[2], vb[3], 1.0, ())
-        else:
-            ctx = _Ctx(st, w_px, h_px, 1.0, ())
-        self.q()
-        self.cm(m)
-        if local.get("display") != "none":
-            self._container(root, ctx, local)
-        self.Q()
-        return self._result(width, height)
+            m = V.mul(m, V.fit(vb, 0.0, 0.0, w_px, h_px, *self._aspect(root)))
+            vw, vh = vb[2], vb[3]
+        if not _sane(m) or abs(m[0] * m[3] - m[1] * m[2]) < 1e-12:
+            self.warn(root, "the viewBox and size give no usable scale", error=True, attr="viewBox")
+            return width, height, st, local, 0.0, 0.0, None
+        a, b, c, d, e, f = m
+        return width, height, st, local, vw, vh, ("cm", _r6(a), _r6(b), _r6(c), _r6(d), _r(e), _r(f))
 
     def _result(self, width: float, height: float) -> Compiled:
         return Compiled(_r(width), _r(height), tuple(self.ops), tuple(sorted(self.fonts)), self.images,
@@ -616,13 +672,11 @@ class _Compiler:
             self._element(child, ctx)
 
     def _element(self, el, ctx: _Ctx) -> None:
-        tag = el.tag
-        if tag[0] == "{":
-            if not tag.startswith(SVG_NS):
-                return  # other vocabularies (Inkscape's sodipodi:namedview, RDF metadata)
-            tag = tag[len(SVG_NS):]
-        if tag in _SILENT:
-            return
+        tag = _TAG_NAMES.get(el.tag)
+        if tag is None:
+            tag = _tag_name(el.tag)
+        if not tag or tag in _SILENT:
+            return  # other vocabularies (Inkscape's sodipodi:namedview, RDF metadata), or defs-like
         self.count += 1
         if self.count > MAX_ELEMENTS:
             self.warn(el, f"more than {MAX_ELEMENTS} elements to draw (counting <use> copies): the rest is left out",
@@ -630,16 +684,62 @@ class _Compiler:
             self.stopped = True
             return
         if tag in _DRAWN:
-            st, local = self.style(el, tag, ctx.st)
-            if local and local.get("display") == "none":
+            key = None
+            if ctx.st is self.shared_style and tag in _MEMO_TAGS and not self.rules and not len(el):
+                items = tuple(el.items())
+                if not any("url(" in v or k in _REFERENCES for k, v in items):
+                    key = (tag, items, el.text if tag == "text" else None, id(ctx.st), ctx.alpha, ctx.vw, ctx.vh)
+                    hit = _MEMO.get(key)
+                    if hit is not None and hit[0] is ctx.st:
+                        self._replay(hit[1])
+                        return
+            if key is None:
+                st, local = self.style(el, tag, ctx.st)
+                if local and local.get("display") == "none":
+                    return
+                self._graphic(el, tag, ctx, st, local)
                 return
-            self._graphic(el, tag, ctx, st, local)
+            # compiled once against an unknown graphics state (so every state operation is in the
+            # fragment), then replayed through the state tracker like any later copy
+            gs, ops, stack, warned = self.gs, self.ops, self.gs_stack, len(self.warnings)
+            self.gs, self.ops, self.gs_stack = {}, [], []
+            try:
+                st, local = self.style(el, tag, ctx.st)
+                if not (local and local.get("display") == "none"):
+                    self._graphic(el, tag, ctx, st, local)
+            finally:
+                fragment = tuple(self.ops)
+                self.gs, self.ops, self.gs_stack = gs, ops, stack
+            if len(self.warnings) == warned:
+                if len(_MEMO) > 20000:
+                    _MEMO.clear()
+                _MEMO[key] = (ctx.st, fragment)  # a shared root style: kept alive, so its id stays its own
+            self._replay(fragment)
         elif tag in _UNSUPPORTED:
             self.warn(el, f"<{tag}>: {_UNSUPPORTED[tag]}")
         elif tag == "tspan":
             self.warn(el, "<tspan> outside <text> is not drawn")
         else:
             self.warn(el, f"<{tag}> is not an SVG element we draw: skipped")
+
+    def _replay(self, fragment: tuple) -> None:
+        gs, ops = self.gs, self.ops
+        for op in fragment:
+            k = op[0]
+            if k in _TRACKED:
+                if gs.get(k) != op:
+                    gs[k] = op
+                    ops.append(op)
+            elif k == "q":
+                self.q()
+                gs = self.gs
+            elif k == "Q":
+                self.Q()
+                gs = self.gs
+            else:
+                if k == "text":
+                    self.fonts.add(op[1])
+                ops.append(op)
 
     def _graphic(self, el, tag: str, ctx: _Ctx, st: dict, local: dict) -> None:
         """Transform, clip and opacity around one element, then its content."""
@@ -654,8 +754,8 @@ class _Compiler:
             x, y = self.length(el, "x", ctx, "x"), self.length(el, "y", ctx, "y")
             if x or y:
                 m = V.mul(m or V.IDENTITY, (1.0, 0.0, 0.0, 1.0, x, y))
-        if m is not None and abs(m[0] * m[3] - m[1] * m[2]) < 1e-12:
-            return  # a singular matrix (e.g. scale(0)) draws nothing
+        if m is not None and (abs(m[0] * m[3] - m[1] * m[2]) < 1e-12 or not _sane(m)):
+            return  # a singular matrix (e.g. scale(0)) draws nothing; nor does an absurd one
         alpha = ctx.alpha
         if local:
             if "opacity" in local:
@@ -671,7 +771,7 @@ class _Compiler:
             return
         clip = local.get("clip-path") if local else None
         wrap = m is not None or clip is not None
-        c = ctx if (st is ctx.st and alpha == ctx.alpha) else ctx.child(st=st, alpha=alpha)
+        c = ctx if (st is ctx.st and alpha == ctx.alpha) else _Ctx(st, ctx.vw, ctx.vh, alpha, ctx.uses)
         if wrap:
             self.q()
             if m is not None:
@@ -706,12 +806,12 @@ class _Compiler:
             rx = self.length(el, "rx", ctx, "x", nonneg=True) if rx_raw not in (None, "auto") else None
             ry = self.length(el, "ry", ctx, "y", nonneg=True) if ry_raw not in (None, "auto") else None
             if rx is None and ry is None:
-                return [("R", x, y, w, h)]
+                return "R", [x, y, w, h]
             rx = ry if rx is None else rx
             ry = rx if ry is None else ry
             rx, ry = min(rx, w / 2), min(ry, h / 2)
             if rx <= 0 or ry <= 0:
-                return [("R", x, y, w, h)]
+                return "R", [x, y, w, h]
             return geo.round_rect(x, y, w, h, rx, ry)
         if tag == "circle":
             r = self.length(el, "r", ctx, "xy", nonneg=True)
@@ -728,13 +828,13 @@ class _Compiler:
                 return None
             return geo.ellipse(self.length(el, "cx", ctx, "x"), self.length(el, "cy", ctx, "y"), rx, ry)
         if tag == "line":
-            return [("M", self.length(el, "x1", ctx, "x"), self.length(el, "y1", ctx, "y")),
-                    ("L", self.length(el, "x2", ctx, "x"), self.length(el, "y2", ctx, "y"))]
+            return "ML", [self.length(el, "x1", ctx, "x"), self.length(el, "y1", ctx, "y"),
+                          self.length(el, "x2", ctx, "x"), self.length(el, "y2", ctx, "y")]
         if tag in ("polyline", "polygon"):
             raw = el.get("points") or ""
             nums = V.fast_numbers(raw)
             if nums is None:
-                nums = [float(v) for v in V._NUMBER_RE.findall(raw)]
+                nums = [v for v in map(float, V._NUMBER_RE.findall(raw)) if -V.LIMIT <= v <= V.LIMIT]
                 self.warn(el, "points: not a list of numbers; drawn up to the first error", error=True,
                           attr="points")
             if len(nums) % 2:
@@ -743,10 +843,7 @@ class _Compiler:
                 nums = nums[:-1]
             if len(nums) < 4:
                 return None
-            segs = [("M", nums[0], nums[1])] + [("L", nums[i], nums[i + 1]) for i in range(2, len(nums), 2)]
-            if tag == "polygon":
-                segs.append(("Z",))
-            return segs
+            return geo.polyline(nums, tag == "polygon")
         # path
         d = el.get("d")
         if not d:
@@ -762,27 +859,31 @@ class _Compiler:
         return geo.path(cmds)
 
     def _shape(self, el, tag: str, ctx: _Ctx) -> None:
-        segs = self._segments(el, tag, ctx)
-        if not segs or not ctx.st["visibility"]:
+        path = self._segments(el, tag, ctx)
+        if not path or not ctx.st["visibility"]:
             return
-        self._paint(el, segs, ctx, fillable=tag != "line")
+        self._paint(el, path, ctx, fillable=tag != "line")
 
-    def _paint(self, el, segs: list[tuple], ctx: _Ctx, fillable: bool = True) -> None:
+    def _paint(self, el, path: geo.Path, ctx: _Ctx, fillable: bool = True) -> None:
         st = ctx.st
         fp, sp = st["fill"] if fillable else _NO_PAINT, st["stroke"]
         fill = fp[1] if fp[0] == "colour" else None if fp[0] == "none" else self._paint_colour(el, fp, st, "fill")
         stroke = sp[1] if sp[0] == "colour" else None if sp[0] == "none" else \
             self._paint_colour(el, sp, st, "stroke")
+        fill_op = fp[2] if fp[0] == "colour" else None
+        stroke_op = sp[3] if sp[0] == "colour" else None
+        if stroke is not None and stroke[0] == "grad":
+            stroke = self.first_stop(el, stroke[1], "stroke", "strokes")
         sw = 0.0
         if stroke is not None:
             w = st["stroke-width"]
             sw = w[0] if not w[1] else self.user(w, ctx, "xy")
             if sw <= 0:
                 stroke = None
-        segs = tuple(segs)
+        letters, nums = path[0], tuple(path[1])
         alpha = ctx.alpha
         if fill is not None and fill[0] == "grad":
-            self._gradient_fill(el, fill[1], segs, st["fill-rule"], st["fill-opacity"] * alpha, ctx)
+            self._gradient_fill(el, fill[1], (letters, nums), st["fill-rule"], st["fill-opacity"] * alpha, ctx)
             fill = None
         gs, ops = self.gs, self.ops
         if fill is not None:
@@ -790,11 +891,11 @@ class _Compiler:
             if a <= 0:
                 fill = None
             else:
-                op = _colour_op("rg", fill)
+                op = fill_op or _colour_op("rg", fill)
                 if gs.get("rg") != op:
                     gs["rg"] = op
                     ops.append(op)
-                op = _alpha_op("ca", a)
+                op = _CA_ONE if a == 1.0 else _alpha_op("ca", a)
                 if gs.get("ca") != op:
                     gs["ca"] = op
                     ops.append(op)
@@ -803,38 +904,48 @@ class _Compiler:
             if a <= 0:
                 stroke = None
             else:
-                op = _colour_op("RG", stroke)
+                op = stroke_op or _colour_op("RG", stroke)
                 if gs.get("RG") != op:
                     gs["RG"] = op
                     ops.append(op)
-                op = _alpha_op("CA", a)
+                op = _CAS_ONE if a == 1.0 else _alpha_op("CA", a)
                 if gs.get("CA") != op:
                     gs["CA"] = op
                     ops.append(op)
                 self._line_style(st, ctx, sw)
         if fill is not None:
-            ops.append(("path", segs, ("B*" if stroke is not None else "f*") if st["fill-rule"]
+            ops.append(("path", letters, nums, ("B*" if stroke is not None else "f*") if st["fill-rule"]
                         else ("B" if stroke is not None else "f")))
         elif stroke is not None:
-            ops.append(("path", segs, "S"))
+            ops.append(("path", letters, nums, "S"))
 
     def _line_style(self, st: dict, ctx: _Ctx, sw: float) -> None:
-        self.set("w", _r(sw))
-        self.set("J", st["stroke-linecap"])
-        self.set("j", st["stroke-linejoin"])
-        if st["stroke-linejoin"] == 0:
-            self.set("M", st["stroke-miterlimit"])
         dashes = st["stroke-dasharray"]
-        if dashes:
-            arr = [self.user(d, ctx, "xy") for d in dashes]
-            if len(arr) % 2:
-                arr = arr * 2
-            if sum(arr) > 0:
-                off = self.user(st["stroke-dashoffset"], ctx, "xy")
+        key = (sw, st["stroke-linecap"], st["stroke-linejoin"], st["stroke-miterlimit"], dashes,
+               st["stroke-dashoffset"] if dashes else None, ctx.vw, ctx.vh, st["font-size"] if dashes else 0)
+        line_ops = _LINE_MEMO.get(key)
+        if line_ops is None:
+            line_ops = [("w", _r(sw)), ("J", st["stroke-linecap"]), ("j", st["stroke-linejoin"])]
+            if st["stroke-linejoin"] == 0:
+                line_ops.append(("M", st["stroke-miterlimit"]))
+            dash = ("d", (), 0.0)
+            if dashes:
+                arr = [self.user(d, ctx, "xy") for d in dashes]
+                if len(arr) % 2:
+                    arr = arr * 2
                 total = sum(arr)
-                self.set("d", tuple(_r(v) for v in arr), _r(off % total))
-                return
-        self.set("d", (), 0.0)
+                if total > 0:
+                    off = self.user(st["stroke-dashoffset"], ctx, "xy")
+                    dash = ("d", tuple(_r(v) for v in arr), _r(off % total))
+            line_ops.append(dash)
+            if len(_LINE_MEMO) > 4096:
+                _LINE_MEMO.clear()
+            line_ops = _LINE_MEMO[key] = tuple(line_ops)
+        gs, ops = self.gs, self.ops
+        for op in line_ops:
+            if gs.get(op[0]) != op:
+                gs[op[0]] = op
+                ops.append(op)
 
     def _paint_colour(self, el, p, st, prop):
         """A paint value as (r, g, b, a), ("grad", element), or None for nothing."""
@@ -866,6 +977,16 @@ class _Compiler:
         return None
 
     # --- gradients ---------------------------------------------------------------------
+    def first_stop(self, el, grad, prop: str, what: str):
+        """The colour of a gradient's first stop, for what cannot take a gradient here."""
+        stops = self._gradient(el, grad)["stops"]
+        if not stops:
+            return None
+        self.warn(el, f"{prop}: gradients on {what} are not supported; drawn with the first stop's colour",
+                  attr=prop)
+        s = stops[0]
+        return (s[1], s[2], s[3], s[4])
+
     def _gradient(self, el, grad) -> dict | None:
         """Attributes and stops of a gradient, following href to the gradients it extends."""
         attrs: dict = {}
@@ -897,7 +1018,7 @@ class _Compiler:
                 st, local = self.style(s, "stop", ROOT_STYLE)
                 raw = s.get("offset", "0").strip()
                 try:
-                    off = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+                    off = V.number(raw[:-1]) / 100 if raw.endswith("%") else V.number(raw)
                 except ValueError:
                     self.warn(s, f'offset="{raw}" is not valid; expected a number 0..1 or a percentage',
                               error=True, attr="offset")
@@ -910,7 +1031,7 @@ class _Compiler:
                 stops.append((off, col[0], col[1], col[2], col[3] * local.get("stop-opacity", 1.0)))
         return {"kind": kind, "attrs": attrs, "stops": stops}
 
-    def _gradient_fill(self, el, grad, segs: tuple, evenodd: bool, alpha: float, ctx: _Ctx) -> None:
+    def _gradient_fill(self, el, grad, path: tuple, evenodd: bool, alpha: float, ctx: _Ctx) -> None:
         g = self._gradient(el, grad)
         stops = g["stops"]
         if not stops:
@@ -943,7 +1064,7 @@ class _Compiler:
         bbox_units = units != "userSpaceOnUse"
         m = V.IDENTITY
         if bbox_units:
-            bb = geo.bbox(segs)
+            bb = geo.bbox(path)
             if bb is None or bb[2] - bb[0] <= 0 or bb[3] - bb[1] <= 0:
                 return  # objectBoundingBox on a shape without area: not painted (SVG)
             m = (bb[2] - bb[0], 0.0, 0.0, bb[3] - bb[1], bb[0], bb[1])
@@ -972,12 +1093,12 @@ class _Compiler:
             coords = (fx, fy, fr, cx, cy, r)
             kind = "radial"
         self.q()
-        self.ops.append(("clip", segs, evenodd))
+        self.ops.append(("clip", path[0], path[1], evenodd))
         if len(stops) == 1:
             s = stops[0]
             self.set("rg", _r(s[1]), _r(s[2]), _r(s[3]))
             self.set("ca", _r(a))
-            self.ops.append(("path", segs, "f*" if evenodd else "f"))
+            self.ops.append(("path", path[0], path[1], "f*" if evenodd else "f"))
         else:
             self.set("ca", _r(a))
             self.cm(m)
@@ -998,8 +1119,8 @@ class _Compiler:
         if raw_t:
             m = V.transform(raw_t) or V.IDENTITY
         if (cp.get("clipPathUnits") or "").strip() == "objectBoundingBox":
-            segs = self._segments(el, tag, ctx) if tag in _SHAPES else None
-            bb = geo.bbox(segs) if segs else None
+            shape = self._segments(el, tag, ctx) if tag in _SHAPES else None
+            bb = geo.bbox(shape) if shape else None
             if bb is None:
                 self.warn(cp, "clipPathUnits=objectBoundingBox is supported on shapes only; drawn unclipped")
                 return True
@@ -1007,7 +1128,8 @@ class _Compiler:
         if cp.get("clip-path"):
             self.warn(cp, "a clip-path on a <clipPath> is not supported: ignored", attr="clip-path")
         cst, _ = self.style(cp, "clipPath", ctx.st)
-        out: list[tuple] = []
+        out_ops: list[str] = []
+        out: list[float] = []
         evenodd = False
         for child in cp:
             if not isinstance(child.tag, str):
@@ -1032,17 +1154,19 @@ class _Compiler:
                 if ctag not in _SILENT:
                     self.warn(child, f"<{ctag}> in <clipPath> is not supported (shapes only); ignored")
                 continue
-            segs = self._segments(node, ctag, ctx.child(st=cst2))
-            if not segs:
+            shape = self._segments(node, ctag, ctx.child(st=cst2))
+            if not shape:
                 continue
             t = node.get("transform")
             if t:
                 nm = V.mul(nm, V.transform(t) or V.IDENTITY)
-            out += geo.transformed(segs, nm) if nm != V.IDENTITY else segs
+            shape = geo.transformed(shape, nm) if nm != V.IDENTITY else shape
+            out_ops.append(shape[0])
+            out += shape[1]
             evenodd = evenodd or cst2["clip-rule"]
         if not out:
             return False
-        self.ops.append(("clip", tuple(out), evenodd))
+        self.ops.append(("clip", "".join(out_ops), tuple(out), evenodd))
         return True
 
     # --- use, nested svg ---------------------------------------------------------------
@@ -1093,9 +1217,13 @@ class _Compiler:
         vb = self._viewbox(el)
         self.q()
         if local.get("overflow", "hidden") not in ("visible", "auto"):
-            self.ops.append(("clip", tuple([("R", x, y, w, h)]), False))
+            self.ops.append(("clip", "R", (x, y, w, h), False))
         if vb:
-            self.cm(V.fit(vb, x, y, w, h, *self._aspect(el)))
+            m = V.fit(vb, x, y, w, h, *self._aspect(el))
+            if not _sane(m):
+                self.Q()
+                return
+            self.cm(m)
             inner = ctx.child(vw=vb[2], vh=vb[3])
         else:
             self.cm((1.0, 0.0, 0.0, 1.0, x, y))
@@ -1154,7 +1282,7 @@ class _Compiler:
         if wrap:
             self.q()
             if slice_:
-                self.ops.append(("clip", tuple([("R", x, y, w, h)]), False))
+                self.ops.append(("clip", "R", (x, y, w, h), False))
             if alpha < 1:
                 self.set("ca", _r(alpha))
         if info[0] == "svg":
@@ -1216,9 +1344,30 @@ class _Compiler:
 
     # --- text --------------------------------------------------------------------------
     def _text(self, el, ctx: _Ctx) -> None:
-        from pnp.render.svgpdf.text import layout
+        global _layout
+        if _layout is None:
+            from pnp.render.svgpdf.text import layout as _layout
+        _layout(self, el, ctx)
 
-        layout(self, el, ctx)
+
+_layout = None
+_TAG_NAMES: dict = {}
+_ROOTS: dict = {}  # root attributes -> what _root makes of them
+# Leaf elements (shapes, texts without children) by tag, attributes, text and parent style ->
+# their operations: faces of one template repeat most of theirs. Not for anything that refers
+# to another element (url(#...), href), whose meaning depends on the rest of its document.
+_MEMO: dict = {}
+_MEMO_TAGS = _SHAPES | {"text"}
+_REFERENCES = {"href", XLINK_HREF}
+_TRACKED = {"rg", "RG", "ca", "CA", "w", "J", "j", "M", "d", "Tc", "Tr"}
+
+
+def _tag_name(tag) -> str:
+    """The SVG local name of an lxml tag ("" for comments and other namespaces), memoised."""
+    name = (_local(tag) or "") if isinstance(tag, str) else ""
+    if isinstance(tag, str) and len(_TAG_NAMES) < 1000:
+        _TAG_NAMES[tag] = name
+    return name
 
 
 def _local(tag) -> str | None:

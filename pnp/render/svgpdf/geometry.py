@@ -1,49 +1,64 @@
-"""Path geometry in SVG user space: shapes and path data to segments, arcs to Béziers,
-segments under a matrix, bounding boxes.
+"""Path geometry in SVG user space: shapes and path data to paths, arcs to Béziers, paths under
+a matrix, bounding boxes.
 
-A segment list is a list of tuples: ("M", x, y), ("L", x, y), ("C", x1, y1, x2, y2, x, y),
-("Z",) and ("R", x, y, w, h) for a plain rectangle (PDF's `re`).
+A path is flat, as it goes to PDF: (ops, nums), `ops` a string of operator letters and `nums`
+the numbers they take, in order: "M" x y, "L" x y, "C" x1 y1 x2 y2 x y, "Z" (none) and
+"R" x y w h (a plain rectangle, PDF's `re`). Flat because a face has thousands of numbers and
+building a tuple per segment costs more than the drawing.
 """
 
 from __future__ import annotations
 
 import math
 
-from pnp.render.svgpdf.values import Matrix, apply
+from pnp.render.svgpdf.values import Matrix
 
 KAPPA = 4 * (math.sqrt(2) - 1) / 3  # control-point distance of a quarter circle of radius 1
+ARGS = {"M": 2, "L": 2, "C": 6, "R": 4, "Z": 0}
+
+Path = tuple[str, list]
 
 
-def ellipse(cx: float, cy: float, rx: float, ry: float) -> list[tuple]:
+def rect(x: float, y: float, w: float, h: float) -> Path:
+    return "R", [x, y, w, h]
+
+
+def ellipse(cx: float, cy: float, rx: float, ry: float) -> Path:
     """Four cubic quarter arcs, clockwise on screen (y down) from the rightmost point, like `rect`."""
     kx, ky = rx * KAPPA, ry * KAPPA
-    return [("M", cx + rx, cy),
-            ("C", cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
-            ("C", cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
-            ("C", cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
-            ("C", cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
-            ("Z",)]
+    return "MCCCCZ", [cx + rx, cy,
+                      cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry,
+                      cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy,
+                      cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry,
+                      cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy]
 
 
-def round_rect(x: float, y: float, w: float, h: float, rx: float, ry: float) -> list[tuple]:
+def round_rect(x: float, y: float, w: float, h: float, rx: float, ry: float) -> Path:
     kx, ky = rx * KAPPA, ry * KAPPA
     r, b = x + w, y + h
-    return [("M", x + rx, y), ("L", r - rx, y),
-            ("C", r - rx + kx, y, r, y + ry - ky, r, y + ry), ("L", r, b - ry),
-            ("C", r, b - ry + ky, r - rx + kx, b, r - rx, b), ("L", x + rx, b),
-            ("C", x + rx - kx, b, x, b - ry + ky, x, b - ry), ("L", x, y + ry),
-            ("C", x, y + ry - ky, x + rx - kx, y, x + rx, y), ("Z",)]
+    return "MLCLCLCLCZ", [x + rx, y, r - rx, y,
+                          r - rx + kx, y, r, y + ry - ky, r, y + ry, r, b - ry,
+                          r, b - ry + ky, r - rx + kx, b, r - rx, b, x + rx, b,
+                          x + rx - kx, b, x, b - ry + ky, x, b - ry, x, y + ry,
+                          x, y + ry - ky, x + rx - kx, y, x + rx, y]
+
+
+def polyline(nums: list[float], closed: bool) -> Path:
+    n = len(nums) // 2
+    return "M" + "L" * (n - 1) + ("Z" if closed else ""), nums[:2 * n]
 
 
 def arc(x1: float, y1: float, rx: float, ry: float, phi_deg: float, large: bool, sweep: bool,
-        x2: float, y2: float) -> list[tuple]:
-    """An SVG elliptical arc as cubic segments, by the endpoint-to-centre conversion of the SVG
-    implementation notes (radii scaled up when too small), cut into pieces of at most 90°."""
+        x2: float, y2: float, ops: list, nums: list) -> None:
+    """Append an SVG elliptical arc as cubic pieces of at most 90° to (ops, nums), by the
+    endpoint-to-centre conversion of the SVG implementation notes (radii scaled up when too small)."""
     if x1 == x2 and y1 == y2:
-        return []
+        return
     rx, ry = abs(rx), abs(ry)
     if rx == 0 or ry == 0:
-        return [("L", x2, y2)]
+        ops.append("L")
+        nums += (x2, y2)
+        return
     phi = math.radians(phi_deg % 360)
     cos_p, sin_p = math.cos(phi), math.sin(phi)
     dx, dy = (x1 - x2) / 2, (y1 - y2) / 2
@@ -72,31 +87,26 @@ def arc(x1: float, y1: float, rx: float, ry: float, phi_deg: float, large: bool,
     pieces = max(1, math.ceil(abs(delta) / (math.pi / 2) - 1e-9))
     step = delta / pieces
     k = 4 / 3 * math.tan(step / 4)
-    out = []
     t = theta
-    for i in range(pieces):
+    for _ in range(pieces):
         c0, s0 = math.cos(t), math.sin(t)
-        t1 = t + step
-        c1, s1 = math.cos(t1), math.sin(t1)
-        # the piece on the unit circle, then scaled, rotated and moved to the ellipse
-        pts = ((c0 - k * s0, s0 + k * c0), (c1 + k * s1, s1 - k * c1), (c1, s1))
-        seg = ["C"]
-        for ux_, uy_ in pts:
+        t += step
+        c1, s1 = math.cos(t), math.sin(t)
+        # the piece on the unit circle, then scaled, rotated and moved onto the ellipse
+        for ux_, uy_ in ((c0 - k * s0, s0 + k * c0), (c1 + k * s1, s1 - k * c1), (c1, s1)):
             ex, ey = ux_ * rx, uy_ * ry
-            seg.append(cos_p * ex - sin_p * ey + cx)
-            seg.append(sin_p * ex + cos_p * ey + cy)
-        out.append(seg)
-        t = t1
-    out[-1][5], out[-1][6] = x2, y2  # land exactly on the end point
-    return [tuple(s) for s in out]
+            nums += (cos_p * ex - sin_p * ey + cx, sin_p * ex + cos_p * ey + cy)
+        ops.append("C")
+    nums[-2], nums[-1] = x2, y2  # land exactly on the end point
 
 
-def path(commands: list[tuple[str, list[float]]]) -> list[tuple]:
-    """Path commands (values.path_commands) as absolute segments: H/V as lines, S/T reflected,
+def path(commands: list[tuple[str, list[float]]]) -> Path:
+    """Path commands (values.path_commands) as an absolute path: H/V as lines, S/T reflected,
     quadratics raised to cubics, arcs converted."""
-    segs: list[tuple] = []
+    ops: list[str] = []
+    nums: list[float] = []
     cx = cy = sx = sy = 0.0
-    last_c = last_q = None  # reflected control points for S and T
+    last_c = last_q = None  # control points to reflect for S and T
     for cmd, a in commands:
         up = cmd.upper()
         rel = cmd != up
@@ -104,24 +114,30 @@ def path(commands: list[tuple[str, list[float]]]) -> list[tuple]:
         nc = nq = None
         if up == "M":
             cx, cy = sx, sy = a[0] + ox, a[1] + oy
-            segs.append(("M", cx, cy))
+            ops.append("M")
+            nums += (cx, cy)
         elif up == "L":
             cx, cy = a[0] + ox, a[1] + oy
-            segs.append(("L", cx, cy))
+            ops.append("L")
+            nums += (cx, cy)
         elif up == "H":
             cx = a[0] + ox
-            segs.append(("L", cx, cy))
+            ops.append("L")
+            nums += (cx, cy)
         elif up == "V":
             cy = a[0] + oy
-            segs.append(("L", cx, cy))
+            ops.append("L")
+            nums += (cx, cy)
         elif up == "C":
-            x1, y1, x2, y2, x, y = a[0] + ox, a[1] + oy, a[2] + ox, a[3] + oy, a[4] + ox, a[5] + oy
-            segs.append(("C", x1, y1, x2, y2, x, y))
+            x2, y2, x, y = a[2] + ox, a[3] + oy, a[4] + ox, a[5] + oy
+            ops.append("C")
+            nums += (a[0] + ox, a[1] + oy, x2, y2, x, y)
             nc, cx, cy = (x2, y2), x, y
         elif up == "S":
             x1, y1 = (2 * cx - last_c[0], 2 * cy - last_c[1]) if last_c else (cx, cy)
             x2, y2, x, y = a[0] + ox, a[1] + oy, a[2] + ox, a[3] + oy
-            segs.append(("C", x1, y1, x2, y2, x, y))
+            ops.append("C")
+            nums += (x1, y1, x2, y2, x, y)
             nc, cx, cy = (x2, y2), x, y
         elif up in ("Q", "T"):
             if up == "Q":
@@ -129,40 +145,55 @@ def path(commands: list[tuple[str, list[float]]]) -> list[tuple]:
             else:
                 qx, qy = (2 * cx - last_q[0], 2 * cy - last_q[1]) if last_q else (cx, cy)
                 x, y = a[0] + ox, a[1] + oy
-            segs.append(("C", cx + 2 / 3 * (qx - cx), cy + 2 / 3 * (qy - cy),
-                         x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), x, y))
+            ops.append("C")
+            nums += (cx + 2 / 3 * (qx - cx), cy + 2 / 3 * (qy - cy), x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), x, y)
             nq, cx, cy = (qx, qy), x, y
         elif up == "A":
             x, y = a[5] + ox, a[6] + oy
-            segs.extend(arc(cx, cy, a[0], a[1], a[2], a[3] != 0, a[4] != 0, x, y))
+            arc(cx, cy, a[0], a[1], a[2], a[3] != 0, a[4] != 0, x, y, ops, nums)
             cx, cy = x, y
         elif up == "Z":
-            segs.append(("Z",))
+            ops.append("Z")
             cx, cy = sx, sy
         last_c, last_q = nc, nq
-    return segs
+    return "".join(ops), nums
 
 
-def transformed(segs: list[tuple], m: Matrix) -> list[tuple]:
-    """The segments under matrix m (a rectangle stays one while m keeps axes)."""
+def segments(p: Path):
+    """The path as (letter, numbers...) tuples, for reading it."""
+    ops, nums = p
+    i = 0
+    for op in ops:
+        n = ARGS[op]
+        yield (op, *nums[i:i + n])
+        i += n
+
+
+def transformed(p: Path, m: Matrix) -> Path:
+    """The path under matrix m (a rectangle stays one while m keeps the axes)."""
     a, b, c, d, e, f = m
-    out = []
-    for s in segs:
-        k = s[0]
-        if k == "Z":
-            out.append(s)
-        elif k == "R":
-            x, y, w, h = s[1:]
+    ops, nums = p
+    out_ops: list[str] = []
+    out: list[float] = []
+    i = 0
+    for op in ops:
+        if op == "R":
+            x, y, w, h = nums[i:i + 4]
+            i += 4
             if b == 0 and c == 0:
-                out.append(("R", a * x + e, d * y + f, a * w, d * h))
+                out_ops.append("R")
+                out += (a * x + e, d * y + f, a * w, d * h)
             else:
-                p = [apply(m, px, py) for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h))]
-                out += [("M", *p[0]), ("L", *p[1]), ("L", *p[2]), ("L", *p[3]), ("Z",)]
-        elif k == "C":
-            out.append(("C", *apply(m, s[1], s[2]), *apply(m, s[3], s[4]), *apply(m, s[5], s[6])))
-        else:
-            out.append((k, *apply(m, s[1], s[2])))
-    return out
+                out_ops.append("MLLLZ")
+                for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h)):
+                    out += (a * px + c * py + e, b * px + d * py + f)
+            continue
+        out_ops.append(op)
+        for _ in range(ARGS[op] // 2):
+            px, py = nums[i], nums[i + 1]
+            i += 2
+            out += (a * px + c * py + e, b * px + d * py + f)
+    return "".join(out_ops), out
 
 
 def _cubic_extrema(p0: float, p1: float, p2: float, p3: float) -> list[float]:
@@ -187,12 +218,12 @@ def _cubic_extrema(p0: float, p1: float, p2: float, p3: float) -> list[float]:
     return out
 
 
-def bbox(segs: list[tuple]) -> tuple[float, float, float, float] | None:
+def bbox(p: Path) -> tuple[float, float, float, float] | None:
     """The exact bounding box (x0, y0, x1, y1) of the geometry (no stroke), None if empty."""
     xs: list[float] = []
     ys: list[float] = []
     px = py = 0.0
-    for s in segs:
+    for s in segments(p):
         k = s[0]
         if k == "R":
             xs += [s[1], s[1] + s[3]]

@@ -10,16 +10,49 @@ from __future__ import annotations
 
 import io
 
-from reportlab.lib.rl_accel import fp_str
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase.pdfmetrics import getFont
 
 from pnp.render import fonts
 from pnp.render.svgpdf.compiler import Compiled
 
-_SEG = {"M": " m", "L": " l", "C": " c", "R": " re"}
+_OPERATOR = {"M": "%s %s m", "L": "%s %s l", "C": "%s %s %s %s %s %s c", "R": "%s %s %s %s re", "Z": "h"}
+_TEMPLATES: dict[str, str] = {}
 
 
-def _path(segs) -> str:
-    return " ".join("h" if s[0] == "Z" else fp_str(*s[1:]) + _SEG[s[0]] for s in segs)
+def _path(letters: str, nums) -> str:
+    """PDF path operators: all numbers formatted by one fp_str call into a template per letter string
+    (a face repeats a few shapes: rect "R", circle "MCCCCZ", triangle "MLLZ"...). Faces of one
+    template share most of their geometry, so the text of each path is kept (bounded)."""
+    key = (letters, nums)
+    code = _PATHS.get(key)
+    if code is not None:
+        return code
+    t = _TEMPLATES.get(letters)
+    if t is None:
+        if len(_TEMPLATES) > 4096:
+            _TEMPLATES.clear()
+        t = _TEMPLATES[letters] = " ".join(_OPERATOR[k] for k in letters)
+    code = t % tuple(_fmt(*nums).split(" ")) if nums else t
+    if len(_PATHS) > 20000:
+        _PATHS.clear()
+    _PATHS[key] = code
+    return code
+
+
+_PATHS: dict[tuple, str] = {}
+
+
+def _fmt(*nums) -> str:
+    """Numbers as PDF text (ReportLab's fp_str); the compiler bounds what it emits, and this
+    clamps whatever still is not a finite PDF number rather than fail."""
+    try:
+        out = fp_str(*nums)
+        if "n" not in out:  # nan
+            return out
+    except ValueError:
+        pass
+    return fp_str(*[min(max(v, -1e12), 1e12) if v == v else 0.0 for v in nums])
 
 
 def _ensure_fonts(names) -> None:
@@ -56,60 +89,98 @@ def _shading(kind: str, coords, stops, extend: bool):
 
 
 def draw(compiled: Compiled, canvas) -> None:
-    """Draw `compiled` on `canvas` with its box at (0, 0)-(width, height) of the current user space
-    (points, y up): inside a form XObject of that size, or anywhere on a page."""
+    """Draw `compiled` on `canvas` (a bottom-up ReportLab canvas, the default) with its box at
+    (0, 0)-(width, height) of the current user space (points, y up): inside a form XObject of
+    that size, or anywhere on a page."""
     _ensure_fonts(compiled.fonts)
     c = canvas
-    lit = c.addLiteral
-    flip = 1 if getattr(c, "bottomup", 1) else -1
-    # Colours, line style, matrices and text state go out as PDF operators: every compiled list
+    # Paths, colours, line style, matrices, text state and TrueType text go out as PDF operators,
+    # gathered and handed to the canvas in one piece before each canvas call. Every compiled list
     # is bracketed by q ... Q (canvas.saveState / restoreState), so what ReportLab tracks of the
-    # graphics state is the same again after it. Alphas, fonts, shadings and images use the
+    # graphics state is the same again after it. Alphas, shadings, images and forms use the
     # canvas API, which registers their resources.
+    out: list[str] = []
+    add = out.append
     for op in compiled.ops:
         k = op[0]
         if k == "path":
-            lit(_path(op[1]) + " " + op[2])
-        elif k == "rg":
-            lit(f"{fp_str(op[1], op[2], op[3])} rg")
-        elif k == "RG":
-            lit(f"{fp_str(op[1], op[2], op[3])} RG")
-        elif k == "q":
-            c.saveState()
-        elif k == "Q":
-            c.restoreState()
-        elif k == "cm":
-            lit(f"{fp_str(*op[1:])} cm")
+            add(_path(op[1], op[2]) + " " + op[3])
+        elif k in _STATE:
+            code = _LITERALS.get(op)
+            add(code if code is not None else _literal(op))
         elif k == "text":
-            t = c.beginText()
-            t.setTextTransform(1, 0, 0, -flip, op[3], op[4])  # y-down user space: glyphs upright
-            t.setFont(op[1], op[2])
-            t.textOut(op[5])
-            c.drawText(t)
-        elif k == "w":
-            lit(f"{fp_str(op[1])} w")
-        elif k == "ca":
-            c.setFillAlpha(op[1])
-        elif k == "CA":
-            c.setStrokeAlpha(op[1])
-        elif k == "J" or k == "j":
-            lit(f"{op[1]} {k}")
-        elif k == "M":
-            lit(f"{fp_str(op[1])} M")
-        elif k == "d":
-            lit(f"[{fp_str(*op[1])}] {fp_str(op[2])} d" if op[1] else "[] 0 d")
-        elif k == "Tc":
-            lit(f"{fp_str(op[1])} Tc")
-        elif k == "Tr":
-            lit(f"{op[1]} Tr")
+            code = _text_code(c, op[1], op[2], op[3], op[4], op[5])
+            if code is not None:
+                add(code)
+            else:
+                _flush(c, out)
+                _text_object(c, op[1], op[2], op[3], op[4], op[5])
         elif k == "clip":
-            lit(_path(op[1]) + (" W* n" if op[2] else " W n"))
-        elif k == "shade":
-            c.shade(_shading(op[1], op[2], op[3], op[4]))
-        elif k == "image":
-            _image(c, op[1], compiled.images[op[1]], op[2:])
-        elif k == "svg":
-            _svg(c, op[1], compiled.svgs[op[1]], op[2:])
+            add(_path(op[1], op[2]) + (" W* n" if op[3] else " W n"))
+        else:
+            _flush(c, out)
+            if k == "q":
+                c.saveState()
+            elif k == "Q":
+                c.restoreState()
+            elif k == "ca":
+                c.setFillAlpha(op[1])
+            elif k == "CA":
+                c.setStrokeAlpha(op[1])
+            elif k == "shade":
+                c.shade(_shading(op[1], op[2], op[3], op[4]))
+            elif k == "image":
+                _image(c, op[1], compiled.images[op[1]], op[2:])
+            elif k == "svg":
+                _svg(c, op[1], compiled.svgs[op[1]], op[2:])
+    _flush(c, out)
+
+
+def _flush(c, out: list[str]) -> None:
+    if out:
+        c.addLiteral("\n".join(out))  # the canvas joins its stream with newlines too
+        out.clear()
+
+
+_STATE = {"rg", "RG", "cm", "w", "J", "j", "M", "d", "Tc", "Tr"}
+_LITERALS: dict[tuple, str] = {}  # a state operation -> its PDF text (faces repeat a few colours and widths)
+
+
+def _literal(op: tuple) -> str:
+    k = op[0]
+    if k == "d":
+        code = f"[{_fmt(*op[1])}] {_fmt(op[2])} d" if op[1] else "[] 0 d"
+    elif k in ("J", "j", "Tr"):
+        code = f"{op[1]} {k}"
+    else:
+        code = f"{_fmt(*op[1:])} {k}"
+    if len(_LITERALS) > 10000:
+        _LITERALS.clear()
+    _LITERALS[op] = code
+    return code
+
+
+def _text_code(c, name: str, size: float, x: float, y: float, text: str) -> str | None:
+    """One run of text as PDF operators, baseline start at (x, y) of the y-down user space,
+    glyphs upright; None for a font that is not TrueType. A TrueType font (all of pnp's) is
+    written the way ReportLab's ttfonts module documents it: the text split into the font's
+    subsets, each named by getSubsetInternalName (which registers the subset for embedding)."""
+    font = getFont(name)
+    if not (getattr(font, "_dynamicFont", False) and hasattr(font, "splitString")):
+        return None
+    doc = c._doc  # the document the subsets belong to (what ReportLab's own text objects use)
+    size_s = _fmt(size)
+    parts = [f"{font.getSubsetInternalName(subset, doc)} {size_s} Tf ({escapePDF(chunk)}) Tj"
+             for subset, chunk in font.splitString(text, doc)]
+    return f"BT 1 0 0 -1 {_fmt(x, y)} Tm {' '.join(parts)} ET"
+
+
+def _text_object(c, name: str, size: float, x: float, y: float, text: str) -> None:
+    t = c.beginText()
+    t.setTextTransform(1, 0, 0, -1 if c.bottomup else 1, x, y)
+    t.setFont(name, size)
+    t.textOut(text)
+    c.drawText(t)
 
 
 def _image(c, key: str, data: bytes, box) -> None:

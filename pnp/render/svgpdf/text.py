@@ -14,7 +14,8 @@ import struct
 
 from pnp.render import fonts
 from pnp.render.svgpdf import values as V
-from pnp.render.svgpdf.compiler import XLINK_HREF, _Ctx, _local, _r, _TextPos, _UNSUPPORTED  # noqa: F401
+from pnp.render.svgpdf.compiler import (_CA_ONE, _CAS_ONE, _UNSUPPORTED, _alpha_op, _colour_op, _Ctx, _local, _r,
+                                        _TextPos)
 
 _WS_RE = re.compile(r"[\n\r\t]")
 _SPACES_RE = re.compile(r"  +")
@@ -191,8 +192,6 @@ def _general(comp, el, ctx: _Ctx) -> None:
                 runs.append([st, piece, x, y, dx, dy, alpha, baseline])
     if not runs:
         return
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     chunks: list[list] = []
     cx = cy = 0.0
     for st, piece, x, y, dx, dy, alpha, baseline in runs:
@@ -209,7 +208,7 @@ def _general(comp, el, ctx: _Ctx) -> None:
         ls = comp.user(st["letter-spacing"], ctx.child(st=st)) if st["letter-spacing"] else 0.0
         if st["word-spacing"] and st["word-spacing"][0]:
             comp.warn(el, "word-spacing is not supported: ignored", attr="word-spacing")
-        adv = stringWidth(piece, font, size) + ls * len(piece) if size > 0 else 0.0
+        adv = _string_width(piece, font, size) + ls * len(piece) if size > 0 else 0.0
         chunks[-1].append((st, piece, cx, cy, font, size, ls, adv, alpha, baseline))
         cx += adv
     for chunk in chunks:
@@ -226,6 +225,17 @@ def _general(comp, el, ctx: _Ctx) -> None:
                   alpha)
 
 
+def _single(comp, el, name: str, ctx: _Ctx, st: dict, axis: str) -> float | None:
+    """A one-value x or y (the common case) quickly; None when absent or a list."""
+    raw = el.get(name)
+    if raw is None:
+        return 0.0
+    v = V.length_parts(raw)
+    if v is None:
+        return None
+    return v[0] if not v[1] else comp.user(v, ctx, axis)
+
+
 def _simple(comp, el, ctx: _Ctx) -> None:
     """A <text> with no children and at most single x and y: one run, one chunk."""
     st = ctx.st
@@ -234,24 +244,23 @@ def _simple(comp, el, ctx: _Ctx) -> None:
         return
     if st["xml:space"] == "preserve":
         t = _WS_RE.sub(" ", raw)
-    else:
+    elif "\n" in raw or "\t" in raw or "\r" in raw or "  " in raw or raw[0] == " " or raw[-1] == " ":
         t = _SPACES_RE.sub(" ", _WS_RE.sub(" ", raw)).strip(" ")
+    else:
+        t = raw
     if not t.strip(" ") or not st["visibility"]:
         return
-    xs, ys = _list(comp, el, "x", ctx, st, "x"), _list(comp, el, "y", ctx, st, "y")
-    if len(t) > 1 and (len(xs) > 1 or len(ys) > 1):
+    x, y = _single(comp, el, "x", ctx, st, "x"), _single(comp, el, "y", ctx, st, "y")
+    if x is None or y is None:
         return _general(comp, el, ctx)
-    x, y = (xs[0] if xs else 0.0), (ys[0] if ys else 0.0)
     size = st["font-size"]
     if size <= 0:
         return
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     font = fonts.resolve(st["font-family"], st["font-weight"], st["font-style"])
     ls = comp.user(st["letter-spacing"], ctx) if st["letter-spacing"] else 0.0
     anchor = st["text-anchor"]
     if anchor != "start":
-        width = stringWidth(t, font, size) + ls * (len(t) - 1)
+        width = _string_width(t, font, size) + ls * (len(t) - 1)
         x -= width if anchor == "end" else width / 2
     base = st["dominant-baseline"]
     if base != "auto":
@@ -262,9 +271,13 @@ def _simple(comp, el, ctx: _Ctx) -> None:
 
 
 def _emit(comp, el, st, ctx, piece, x, y, font, size, ls, alpha) -> None:
-    fill = _solid(comp, el, st, "fill")
-    stroke = _solid(comp, el, st, "stroke")
-    sw = comp.user(st["stroke-width"], ctx.child(st=st), "xy") if stroke is not None else 0.0
+    fp, sp = st["fill"], st["stroke"]
+    fill = fp[1] if fp[0] == "colour" else None if fp[0] == "none" else _solid(comp, el, st, "fill")
+    stroke = sp[1] if sp[0] == "colour" else None if sp[0] == "none" else _solid(comp, el, st, "stroke")
+    sw = 0.0
+    if stroke is not None:
+        w = st["stroke-width"]
+        sw = w[0] if not w[1] else comp.user(w, ctx, "xy")
     fa, sa = st["fill-opacity"] * alpha, st["stroke-opacity"] * alpha
     if fill is not None and fill[3] * fa <= 0:
         fill = None
@@ -272,27 +285,44 @@ def _emit(comp, el, st, ctx, piece, x, y, font, size, ls, alpha) -> None:
         stroke = None
     if fill is None and stroke is None:
         return
+    gs, ops = comp.gs, comp.ops
     if fill is not None:
-        comp.set("rg", _r(fill[0]), _r(fill[1]), _r(fill[2]))
-        comp.set("ca", _r(fill[3] * fa))
+        for op in (fp[2] if fp[0] == "colour" else _colour_op("rg", fill),
+                   _CA_ONE if fill[3] * fa == 1.0 else _alpha_op("ca", fill[3] * fa)):
+            if gs.get(op[0]) != op:
+                gs[op[0]] = op
+                ops.append(op)
     if stroke is not None:
-        comp.set("RG", _r(stroke[0]), _r(stroke[1]), _r(stroke[2]))
-        comp.set("CA", _r(stroke[3] * sa))
-        comp._line_style(st, ctx.child(st=st), sw)
-    comp.set("Tr", 2 if fill is not None and stroke is not None else 0 if fill is not None else 1)
-    comp.set("Tc", _r(ls))
+        for op in (sp[3] if sp[0] == "colour" else _colour_op("RG", stroke),
+                   _CAS_ONE if stroke[3] * sa == 1.0 else _alpha_op("CA", stroke[3] * sa)):
+            if gs.get(op[0]) != op:
+                gs[op[0]] = op
+                ops.append(op)
+        comp._line_style(st, ctx, sw)
+    mode = _TR[2 if fill is not None and stroke is not None else 0 if fill is not None else 1]
+    if gs.get("Tr") != mode:
+        gs["Tr"] = mode
+        ops.append(mode)
+    tc = _TC0 if not ls else ("Tc", _r(ls))
+    if gs.get("Tc") != tc:
+        gs["Tc"] = tc
+        ops.append(tc)
     comp.fonts.add(font)
-    comp.ops.append(("text", font, _r(size), _r(x), _r(y), piece))
+    ops.append(("text", font, _r(size), _r(x), _r(y), piece))
+
+
+_TR = (("Tr", 0), ("Tr", 1), ("Tr", 2))
+_TC0 = ("Tc", 0.0)
+
+
+def _string_width(text: str, font: str, size: float) -> float:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return stringWidth(text, font, size)
 
 
 def _solid(comp, el, st, prop):
     p = comp._paint_colour(el, st[prop], st, prop)
     if p is not None and p[0] == "grad":
-        g = comp._gradient(el, p[1])
-        if not g["stops"]:
-            return None
-        s = g["stops"][0]
-        comp.warn(el, f"{prop}: gradients on text are not supported; drawn with the first stop's colour",
-                  attr=prop)
-        return (s[1], s[2], s[3], s[4])
+        return comp.first_stop(el, p[1], prop, "text")
     return p

@@ -25,11 +25,29 @@ _NUMBER_RE = re.compile(_NUMBER)
 _NUMBER_LIST_RE = re.compile(rf"^\s*(?:{_NUMBER})(?:(?:\s*,\s*|\s+)(?:{_NUMBER}))*\s*,?\s*$|^\s*$")
 
 
+LIMIT = 1e9  # larger numbers are refused as invalid: nothing on a face is a billion units long
+_ONE_NUMBER_RE = re.compile(rf"^\s*{_NUMBER}\s*$")
+
+
+def number(text: str) -> float:
+    """An SVG number (no nan, inf or 1_000 as Python would take), within LIMIT; ValueError if not."""
+    if not _ONE_NUMBER_RE.match(text):
+        raise ValueError(f"not a number: {text!r}")
+    v = float(text)
+    if not -LIMIT <= v <= LIMIT:
+        raise ValueError(f"out of range: {text!r}")
+    return v
+
+
+def _bounded(values: list[float]) -> list[float] | None:
+    return values if all(-LIMIT <= v <= LIMIT for v in values) else None
+
+
 def numbers(text: str) -> list[float] | None:
     """A list of numbers separated by spaces and/or commas; None if anything else is there."""
     if not _NUMBER_LIST_RE.match(text):
         return None
-    return [float(v) for v in _NUMBER_RE.findall(text)]
+    return _bounded([float(v) for v in _NUMBER_RE.findall(text)])
 
 
 _PLAIN = frozenset("0123456789.-+eE ,\t\r\n")
@@ -39,7 +57,7 @@ def fast_numbers(text: str) -> list[float] | None:
     """`numbers`, with a quick path for the common "1,2 3,4" (no signs glued to numbers)."""
     if set(text) <= _PLAIN:
         try:
-            return [float(v) for v in text.replace(",", " ").split()]
+            return _bounded([float(v) for v in text.replace(",", " ").split()])
         except ValueError:
             pass
     return numbers(text)
@@ -93,15 +111,15 @@ NONE = "none"
 def _channel(v: str, scale: float) -> float:
     v = v.strip()
     if v.endswith("%"):
-        return min(max(float(v[:-1]) / 100, 0.0), 1.0)
-    return min(max(float(v) / scale, 0.0), 1.0)
+        return min(max(number(v[:-1]) / 100, 0.0), 1.0)
+    return min(max(number(v) / scale, 0.0), 1.0)
 
 
 def _alpha(v: str) -> float:
     v = v.strip()
     if v.endswith("%"):
-        return min(max(float(v[:-1]) / 100, 0.0), 1.0)
-    return min(max(float(v), 0.0), 1.0)
+        return min(max(number(v[:-1]) / 100, 0.0), 1.0)
+    return min(max(number(v), 0.0), 1.0)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -142,10 +160,10 @@ def colour(text: str) -> Colour | str | None:
             hue = parts[0]
             for unit, factor in (("deg", 1.0), ("turn", 360.0), ("rad", 180 / math.pi)):
                 if hue.endswith(unit):
-                    hue_deg = float(hue[:-len(unit)]) * factor
+                    hue_deg = number(hue[:-len(unit)]) * factor
                     break
             else:
-                hue_deg = float(hue)
+                hue_deg = number(hue)
             if not (parts[1].endswith("%") and parts[2].endswith("%")):
                 return None
             r, g, b = colorsys.hls_to_rgb((hue_deg / 360) % 1.0, _channel(parts[2], 1), _channel(parts[1], 1))
@@ -201,7 +219,10 @@ def length_parts(text: str) -> tuple[float, str] | None:
     m = _LENGTH_RE.match(text)
     if not m:
         return None
-    return float(m.group(1)), (m.group(2) or "").lower()
+    v = float(m.group(1))
+    if not -LIMIT <= v <= LIMIT:
+        return None
+    return v, (m.group(2) or "").lower()
 
 
 def to_user(value: float, unit: str, font_size: float, percent_of: float) -> float:
@@ -337,6 +358,8 @@ def path_commands(d: str) -> tuple[list[tuple[str, list[float]]], bool]:
                     return out, False
                 args.append(float(m.group(1)))
                 pos = m.end()
+        if not all(-LIMIT <= v <= LIMIT for v in args):
+            return out, False
         out.append((cmd, args))
         if cmd == "M":
             cmd = "L"
