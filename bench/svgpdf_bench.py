@@ -8,9 +8,13 @@ svgpdf = `compile_svg` + `draw`. Sets: the faces of every shipped design (the SV
 `pnp build --out DIR`, read from DIR/<design>/svg/ when --svg-dir is given, else made in this
 process by the same code), and a data-table poker deck like bench/build_bench.py's (rounded
 coloured border, title, a number in a disc, a suit polygon), one distinct face per card.
-Timings are the least process CPU time of --runs passes (the two renderers alternate); the
-PDF is not saved (that cost is the same for both). --profile prints the
-cProfile of svgpdf on the deck.
+Timings are the least process CPU time of --runs passes (the two renderers alternate); svgpdf
+forgets what earlier passes kept before each pass (clear_caches), so faces reuse only what they
+share within one pass, as in one build; the PDF is not saved (that cost is the same for both). --profile prints the
+cProfile of svgpdf on the deck. --pixels prints, per design, how every face's rendering differs
+from svglib's and from cairosvg's (tests/svgpdf_pixels.py: pdfium vs cairo at 96 dpi, each pixel
+against the closest within 1 px; mean absolute difference per channel and share of pixels off by
+more than 64), worst face first.
 """
 
 from __future__ import annotations
@@ -90,8 +94,9 @@ def run_svgpdf(svgs: list[str]) -> None:
     from reportlab.pdfgen.canvas import Canvas
 
     from pnp.render import fonts
-    from pnp.render.svgpdf import compile_svg, draw
+    from pnp.render.svgpdf import clear_caches, compile_svg, draw
 
+    clear_caches()  # every pass as in a fresh process: faces share only what they share within it
     c = Canvas(io.BytesIO(), invariant=1, initialFontName=fonts.REGULAR)
     for i, svg in enumerate(svgs):
         comp = compile_svg(svg)
@@ -117,7 +122,11 @@ def main() -> None:
     ap.add_argument("--svg-dir", type=Path, help="the --out folder of a `pnp build` (faces in <design>/svg/)")
     ap.add_argument("--deck", type=int, default=500, help="cards in the data-table deck")
     ap.add_argument("--profile", action="store_true", help="cProfile svgpdf on the deck")
+    ap.add_argument("--pixels", action="store_true", help="pixel differences per design instead of timings")
     args = ap.parse_args()
+    if args.pixels:
+        pixels(design_faces(args.svg_dir))
+        return
 
     from pnp.render import fonts
 
@@ -143,6 +152,26 @@ def main() -> None:
         prof = cProfile.Profile()
         prof.runcall(run_svgpdf, deck)
         pstats.Stats(prof).sort_stats("tottime").print_stats(20)
+
+
+def pixels(designs: dict[str, dict[str, str]]) -> None:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from svgpdf_pixels import compare, render_cairo, render_ours, render_svglib
+
+    print(f"{'design':<22} {'faces':>5} {'vs svglib: worst mean / share':>30} {'vs cairosvg: worst mean / share':>32}"
+          f"  worst face vs cairosvg")
+    for design, faces in designs.items():
+        if not faces:
+            continue
+        lib, cairo = [], []
+        for name, text in faces.items():
+            ours = render_ours(text)
+            lib.append(compare(ours, render_svglib(text), shift=0))
+            cairo.append((compare(ours, render_cairo(text)), name))
+        worst_lib = max(lib, key=lambda d: d.share)
+        worst, worst_name = max(cairo, key=lambda t: (t[0].share, t[0].mean))
+        print(f"{design:<22} {len(faces):>5} {max(d.mean for d in lib):>17.3f} / {worst_lib.share:>6.3f}%"
+              f" {max(d.mean for d, _ in cairo):>19.2f} / {worst.share:>6.2f}%  {worst_name}")
 
 
 if __name__ == "__main__":

@@ -340,6 +340,22 @@ def test_bad_images_are_warnings_not_tracebacks():
     svg_to_pdf(compiled)
 
 
+def test_a_huge_image_is_refused_quietly(capfd):
+    """A PNG claiming 10000 x 9000 pixels (only its header: Pillow checks the size first): an error
+    to report, nothing decoded, nothing on stderr."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 10000, 9000, 8, 2, 0, 0, 0)) + chunk(b"IEND", b"")
+    compiled = compile_svg(svg('<image width="5" height="5" href="big.png"/>'), resources={"big.png": png}.get)
+    assert [(w.line, w.error) for w in compiled.warnings] == [(2, True)]
+    assert "million pixels" in compiled.warnings[0].message
+    assert capfd.readouterr().err == ""
+
+
 # --- determinism, plain data ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["text", "gradients", "image"])
@@ -353,13 +369,12 @@ def test_same_svg_same_pdf_bytes(name, files):
 def test_the_same_svg_compiles_the_same_whatever_was_compiled_before(design_faces):
     """The compiler keeps what faces repeat (root, leaf elements, parsed values, path text):
     a face compiled after many others gives the same operations as in a fresh process."""
-    from pnp.render.svgpdf import compiler
+    from pnp.render.svgpdf import clear_caches
 
     texts = [t for _, t in design_faces] + [(FIXTURES / f"{n}.svg").read_text(encoding="utf-8") for n in FEATURES]
     warm = [compile_svg(t) for t in texts + texts]  # the second round mostly replays
     for i, t in enumerate(texts):
-        for cache in (compiler._MEMO, compiler._ROOTS, compiler._PARSED, compiler._OPS_MEMO, compiler._LINE_MEMO):
-            cache.clear()
+        clear_caches()
         cold = compile_svg(t)
         assert cold.ops == warm[i].ops == warm[len(texts) + i].ops
         assert cold.fonts == warm[i].fonts

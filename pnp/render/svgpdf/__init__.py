@@ -45,7 +45,17 @@ import io
 from pnp.render.svgpdf.compiler import Compiled, Resources, SvgWarning, compile_svg
 from pnp.render.svgpdf.player import draw, form
 
-__all__ = ["Compiled", "Resources", "SvgWarning", "compile_svg", "draw", "form", "svg_to_pdf"]
+__all__ = ["Compiled", "Resources", "SvgWarning", "clear_caches", "compile_svg", "draw", "form", "svg_to_pdf"]
+
+
+def clear_caches() -> None:
+    """Forget what earlier compiles and draws kept (parsed values, shared roots and elements, path
+    text): a process starts like this. Output never depends on it; time and memory do."""
+    from pnp.render.svgpdf import compiler, player
+
+    for cache in (compiler._MEMO, compiler._ROOTS, compiler._PARSED, compiler._OPS_MEMO, compiler._LINE_MEMO,
+                  compiler._image_cache, player._PATHS, player._LITERALS):
+        cache.clear()
 
 
 def svg_to_pdf(svg: "str | bytes | Compiled", *, resources: Resources | None = None) -> bytes:

@@ -5,7 +5,8 @@ first ones set the matrix that maps it onto the face's box in points (y up), so 
 only plays them. The graphics state (colours, alphas, line style, text state) is tracked
 while compiling, with a stack for q/Q, so each value is emitted only when it changes.
 
-Operations (numbers rounded: coordinates and lengths to 4 decimals, matrices to 6):
+Operations (numbers computed here are rounded to 4 decimals of a user unit, matrices to 6; numbers
+read from the SVG stay as written; ReportLab's fp_str writes at most 6 decimals):
     ("q",) ("Q",)                       save / restore the graphics state
     ("cm", a, b, c, d, e, f)            concatenate a matrix
     ("rg", r, g, b) ("RG", r, g, b)     fill / stroke colour, 0..1
@@ -31,6 +32,7 @@ import io
 import re
 import threading
 import urllib.parse
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -687,7 +689,7 @@ class _Compiler:
             key = None
             if ctx.st is self.shared_style and tag in _MEMO_TAGS and not self.rules and not len(el):
                 items = tuple(el.items())
-                if not any("url(" in v or k in _REFERENCES for k, v in items):
+                if "url(" not in "".join(el.values()) and el.get("href") is None and el.get(XLINK_HREF) is None:
                     key = (tag, items, el.text if tag == "text" else None, id(ctx.st), ctx.alpha, ctx.vw, ctx.vh)
                     hit = _MEMO.get(key)
                     if hit is not None and hit[0] is ctx.st:
@@ -1334,12 +1336,16 @@ class _Compiler:
         from PIL import Image, UnidentifiedImageError
 
         try:
-            with Image.open(io.BytesIO(data)) as im:
-                if im.format not in ("PNG", "JPEG", "WEBP", "GIF"):
-                    return ("bad", f"{im.format} images are not supported; use PNG, JPEG, WebP or SVG")
-                im.load()  # a truncated or corrupt file fails here, once per distinct file
-                return ("raster", im.width, im.height)
-        except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as exc:
+            with warnings.catch_warnings():  # nothing goes to stderr: a huge image is refused below
+                warnings.simplefilter("error", Image.DecompressionBombWarning)
+                with Image.open(io.BytesIO(data)) as im:
+                    if im.format not in ("PNG", "JPEG", "WEBP", "GIF"):
+                        return ("bad", f"{im.format} images are not supported; use PNG, JPEG, WebP or SVG")
+                    im.load()  # a truncated or corrupt file fails here, once per distinct file
+                    return ("raster", im.width, im.height)
+        except (Image.DecompressionBombWarning, Image.DecompressionBombError):
+            return ("bad", f"more than {Image.MAX_IMAGE_PIXELS // 1_000_000} million pixels; scale it down")
+        except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as exc:
             return ("bad", f"not a readable PNG, JPEG, WebP or SVG file ({exc.__class__.__name__})")
 
     # --- text --------------------------------------------------------------------------
@@ -1358,7 +1364,6 @@ _ROOTS: dict = {}  # root attributes -> what _root makes of them
 # to another element (url(#...), href), whose meaning depends on the rest of its document.
 _MEMO: dict = {}
 _MEMO_TAGS = _SHAPES | {"text"}
-_REFERENCES = {"href", XLINK_HREF}
 _TRACKED = {"rg", "RG", "ca", "CA", "w", "J", "j", "M", "d", "Tc", "Tr"}
 
 

@@ -19,6 +19,12 @@ ARGS = {"M": 2, "L": 2, "C": 6, "R": 4, "Z": 0}
 Path = tuple[str, list]
 
 
+def _round(nums: list[float]) -> list[float]:
+    """Computed coordinates to 4 decimals (a ten-thousandth of a user unit): the same digits on
+    every machine whatever the last bits of sin and cos (numbers read from the SVG stay as written)."""
+    return [round(v, 4) + 0.0 for v in nums]
+
+
 def rect(x: float, y: float, w: float, h: float) -> Path:
     return "R", [x, y, w, h]
 
@@ -26,21 +32,21 @@ def rect(x: float, y: float, w: float, h: float) -> Path:
 def ellipse(cx: float, cy: float, rx: float, ry: float) -> Path:
     """Four cubic quarter arcs, clockwise on screen (y down) from the rightmost point, like `rect`."""
     kx, ky = rx * KAPPA, ry * KAPPA
-    return "MCCCCZ", [cx + rx, cy,
+    return "MCCCCZ", _round([cx + rx, cy,
                       cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry,
                       cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy,
                       cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry,
-                      cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy]
+                      cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy])
 
 
 def round_rect(x: float, y: float, w: float, h: float, rx: float, ry: float) -> Path:
     kx, ky = rx * KAPPA, ry * KAPPA
     r, b = x + w, y + h
-    return "MLCLCLCLCZ", [x + rx, y, r - rx, y,
+    return "MLCLCLCLCZ", _round([x + rx, y, r - rx, y,
                           r - rx + kx, y, r, y + ry - ky, r, y + ry, r, b - ry,
                           r, b - ry + ky, r - rx + kx, b, r - rx, b, x + rx, b,
                           x + rx - kx, b, x, b - ry + ky, x, b - ry, x, y + ry,
-                          x, y + ry - ky, x + rx - kx, y, x + rx, y]
+                          x, y + ry - ky, x + rx - kx, y, x + rx, y])
 
 
 def polyline(nums: list[float], closed: bool) -> Path:
@@ -156,7 +162,7 @@ def path(commands: list[tuple[str, list[float]]]) -> Path:
             ops.append("Z")
             cx, cy = sx, sy
         last_c, last_q = nc, nq
-    return "".join(ops), nums
+    return "".join(ops), _round(nums)
 
 
 def segments(p: Path):
@@ -193,7 +199,7 @@ def transformed(p: Path, m: Matrix) -> Path:
             px, py = nums[i], nums[i + 1]
             i += 2
             out += (a * px + c * py + e, b * px + d * py + f)
-    return "".join(out_ops), out
+    return "".join(out_ops), _round(out)
 
 
 def _cubic_extrema(p0: float, p1: float, p2: float, p3: float) -> list[float]:
