@@ -8,14 +8,19 @@
     pdf_bytes = svg_to_pdf(svg_text)                           # one page of the face's size
 
 Why our own walk of the SVG grammar rather than svglib: measured on this project (bench/
-svgpdf_bench.py), svglib takes about 3.4 ms to parse a data-table card face and renderPDF
-more to draw it, where a 500-card deck leaves under 0.5 ms per face; it resolves fonts through
-fontconfig (machine-dependent) and looks them up again for every text element; it drops the
-space after an inline <tspan> ("**Bold**then"); it silently leaves out <image> files and
-raises on data: URIs. Here lxml parses (safe parser: no entities, no network, bounded tree),
-one walk emits flat operations, ReportLab draws and stores fonts, images and shadings once
-per document, Pillow reads images. The module never opens a file an SVG names: images come
-only through the caller's `resources(href) -> bytes | None`.
+svgpdf_bench.py, process CPU time, 2 cores), svglib spends 1.9-3.7 ms parsing a face and
+renderPDF 0.6-0.8 ms drawing it, where issue 16's 500-card deck leaves under 0.5 ms per face
+for both; here it is 0.13-0.29 ms to compile and 0.07-0.10 ms to draw (10-12x faster per face).
+svglib also resolves fonts through fontconfig (machine-dependent) and looks them up again for
+every text element; drops the space after an inline <tspan> ("**Bold**then"); silently leaves
+out <image> files and raises on data: URIs. Here lxml parses (safe parser: no entities, no
+network, bounded tree), one walk emits flat operations, ReportLab draws and stores fonts,
+images and shadings once per document, Pillow reads images. The module never opens a file an
+SVG names: images come only through the caller's `resources(href) -> bytes | None`.
+
+Faces of one template repeat most of their structure: the root and every leaf element that
+refers to nothing else are compiled once per process and replayed (through the same state
+tracking, so the output is the same as a cold compile; `clear_caches()` forgets them).
 
 Drawn: svg (nested; viewBox, preserveAspectRatio), g, a, defs, use (to symbol, svg or any
 element), rect (rx/ry), circle, ellipse, line, polyline, polygon, path (all commands, arcs

@@ -665,18 +665,22 @@ class _Compiler:
             self.rules = sorted(sheets, key=lambda r: (r[1], r[2]))
 
     def _container(self, el, ctx: _Ctx, local: dict | None = None) -> None:
+        names = _TAG_NAMES
         for child in el:
             if self.stopped:
                 return
-            tag = child.tag
-            if not isinstance(tag, str):
-                continue
-            self._element(child, ctx)
+            full = child.tag  # (lxml makes this string on each access: once per element here)
+            tag = names.get(full)
+            if tag is None:
+                tag = _tag_name(full)
+            if tag:
+                self._element(child, ctx, tag)
 
-    def _element(self, el, ctx: _Ctx) -> None:
-        tag = _TAG_NAMES.get(el.tag)
+    def _element(self, el, ctx: _Ctx, tag: str | None = None) -> None:
         if tag is None:
-            tag = _tag_name(el.tag)
+            tag = _TAG_NAMES.get(el.tag)
+            if tag is None:
+                tag = _tag_name(el.tag)
         if not tag or tag in _SILENT:
             return  # other vocabularies (Inkscape's sodipodi:namedview, RDF metadata), or defs-like
         self.count += 1
@@ -688,13 +692,15 @@ class _Compiler:
         if tag in _DRAWN:
             key = None
             if ctx.st is self.shared_style and tag in _MEMO_TAGS and not self.rules and not len(el):
-                items = tuple(el.items())
-                if "url(" not in "".join(el.values()) and el.get("href") is None and el.get(XLINK_HREF) is None:
-                    key = (tag, items, el.text if tag == "text" else None, id(ctx.st), ctx.alpha, ctx.vw, ctx.vh)
-                    hit = _MEMO.get(key)
-                    if hit is not None and hit[0] is ctx.st:
-                        self._replay(hit[1])
-                        return
+                key = (tag, tuple(el.items()), el.text if tag == "text" else None, id(ctx.st), ctx.alpha, ctx.vw,
+                       ctx.vh)
+                hit = _MEMO.get(key)
+                if hit is not None and hit[0] is ctx.st:
+                    self._replay(hit[1])
+                    return
+                # only what refers to nothing else is kept (checked once, when it is first seen)
+                if "url(" in "".join(el.values()) or el.get("href") is not None or el.get(XLINK_HREF) is not None:
+                    key = None
             if key is None:
                 st, local = self.style(el, tag, ctx.st)
                 if local and local.get("display") == "none":
