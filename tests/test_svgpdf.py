@@ -312,6 +312,19 @@ def test_svg_image_is_drawn_as_vector_once(files):
     assert (5, 5, 40) in frames and (50, 5, 20) in frames
 
 
+def test_an_svg_image_reads_its_own_images_through_the_callers_resolver(files):
+    """The same SVG icon bytes in two designs whose icon.png differ: each gets its own."""
+    icon_svg = (b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+                b'<image width="10" height="10" href="icon.png"/></svg>')
+    text = svg('<image x="0" y="0" width="20" height="20" href="icon.svg"/>')
+    first = compile_svg(text, resources={"icon.svg": icon_svg, "icon.png": files["icon.png"]}.get)
+    other_png = files["photo.jpg"]
+    second = compile_svg(text, resources={"icon.svg": icon_svg, "icon.png": other_png}.get)
+    (a,), (b,) = first.svgs.values(), second.svgs.values()
+    assert list(a.images.values()) == [files["icon.png"]] and list(b.images.values()) == [other_png]
+    assert set(first.svgs) != set(second.svgs)  # so they are two forms when drawn in one PDF
+
+
 def test_images_never_come_from_paths_the_svg_names():
     compiled = compile_svg(svg('<image x="0" y="0" width="10" height="10" href="/etc/hostname"/>\n'
                                '<image x="0" y="0" width="10" height="10" href="file:///etc/passwd"/>'))

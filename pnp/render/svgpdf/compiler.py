@@ -381,6 +381,7 @@ class _Compiler:
         self.count = 0
         self.stopped = False
         self.shared_style = None
+        self.fetched = False  # asked `resources` for a file
         self._lines: list[str] | None = None
 
     # --- warnings ----------------------------------------------------------------------
@@ -1255,14 +1256,18 @@ class _Compiler:
         info = _image_cache.get(key)
         if info is None:
             info = self._probe(data, href)
-            if len(_image_cache) >= _IMAGE_CACHE_MAX:
-                _image_cache.pop(next(iter(_image_cache)))
-            _image_cache[key] = info
+            # an SVG image that reads files of its own means what the resolver says: not kept
+            if info[0] != "svg" or not info[2]:
+                if len(_image_cache) >= _IMAGE_CACHE_MAX:
+                    _image_cache.pop(next(iter(_image_cache)))
+                _image_cache[key] = info
         if info[0] == "bad":
             self.warn(el, f"<image> {label}: {info[1]}", error=True, attr="href")
             return
         if info[0] == "svg":
             nested = info[1]
+            if info[2]:  # what it drew from files is part of what it is (one form per distinct result)
+                key = _content_key(data + "".join(sorted(nested.images) + sorted(nested.svgs)).encode())
             for w in nested.warnings:
                 self.warn(el, f"in SVG image {label}: {w}", error=w.error)
             iw, ih = nested.width / PT_PER_PX, nested.height / PT_PER_PX
@@ -1318,6 +1323,7 @@ class _Compiler:
         if self.resources is None:
             self.warn(el, f"<image> {href}: not drawn (no image files can be read here)", error=True, attr="href")
             return None
+        self.fetched = True
         try:
             data = self.resources(href)
         except Exception as exc:  # the caller's resolver refused it (outside the design, unreadable...)
@@ -1332,11 +1338,12 @@ class _Compiler:
         if head.startswith(b"<"):
             if self.depth >= MAX_IMAGE_DEPTH:
                 return ("bad", f"SVG images nest deeper than {MAX_IMAGE_DEPTH} levels")
-            nested = _Compiler(data, self.resources, self.depth + 1).run()
+            sub = _Compiler(data, self.resources, self.depth + 1)
+            nested = sub.run()
             if nested.width <= 0 or nested.height <= 0:
                 msgs = "; ".join(str(w) for w in nested.warnings[:3])
                 return ("bad", f"not a drawable SVG ({msgs or 'no size'})")
-            return ("svg", nested)
+            return ("svg", nested, sub.fetched)
         if head.startswith(b"\x1f\x8b"):
             return ("bad", "compressed SVG (.svgz) is not supported; save it as plain .svg")
         from PIL import Image, UnidentifiedImageError
