@@ -16,8 +16,7 @@ from pypdf import PdfReader
 
 from pnp.render.svgpdf import Compiled, compile_svg, form, svg_to_pdf
 from pnp.render.svgpdf.geometry import segments
-from svgpdf_pixels import (FIXTURES, compare, images, render_cairo, render_ours, render_svglib,
-                                 side_by_side)
+from svgpdf_pixels import FIXTURES, compare, images, render_cairo, render_ours, render_svglib, side_by_side
 
 MM = 72 / 25.4
 FEATURES = sorted(p.stem for p in FIXTURES.glob("*.svg"))
@@ -450,8 +449,8 @@ def test_unsupported_elements_and_bad_values_warn_with_their_lines():
                    (8, True, 'stroke="#12345"'), (9, False, "<switch>"), (10, True, 'width="-4"'),
                    (11, True, 'transform="rotate(oops)"'), (12, False, "<textPath>")]
     assert str(compiled.warnings[0]).startswith("front.svg.j2:2: ")
-    # the bad colour is not replaced by a default: the rect keeps the inherited fill (black), with
-    # the error above for the caller to report
+    # the rect is drawn as if the bad attribute were absent (the inherited black), and the warning is
+    # an error for the caller to report as file:line (issue 13: never a silent default)
     assert compiled.warnings[0].error
 
 
