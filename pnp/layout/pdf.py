@@ -1,72 +1,53 @@
 """Sheets -> one PDF, with ReportLab.
 
-Each distinct SVG face is parsed once by svglib into a vector drawing and stored as a
-PDF form XObject; every copy on every sheet is a reference to that form, clipped to
-its cell. Output is deterministic (ReportLab's invariant mode: fixed dates and ids).
+Each distinct SVG face is compiled once by pnp.render.svgpdf and drawn into a PDF form
+XObject; every copy on every sheet is a reference to that form, clipped to its cell. Faces
+are compiled when their first copy is placed and not kept (a 10,000-card deck streams),
+except in a cache's bounded memory (pnp watch). Output is deterministic (ReportLab's
+invariant mode: fixed dates and ids).
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
-from reportlab.lib.colors import black, white, Color
+from reportlab.lib.colors import Color, black, white
 from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
-from svglib.svglib import svg2rlg
 
 from pnp.cache import NO_CACHE, Cache, key_of
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
 from pnp.render import fonts
+from pnp.render.svgpdf import Compiled, Resources, SvgWarning, compile_svg, form
 from pnp.units import mm_to_pt as pt
 
-rl_config.shapeChecking = 0  # svglib builds many shapes; skip ReportLab's per-attribute validation
 rl_config.useA85 = 0  # binary streams: smaller files, no ASCII85 encoding pass
 
 GREY = Color(0.35, 0.35, 0.35)
 
-
-_FONT_MAP = None
-
-
-def _parse(svg_text: str):
-    global _FONT_MAP
-    fonts.register()
-    if _FONT_MAP is None:
-        _FONT_MAP = fonts.svglib_font_map()
-    drawing = svg2rlg(io.BytesIO(svg_text.encode("utf-8")), font_map=_FONT_MAP)
-    if drawing is None:
-        raise ValueError("svglib could not read the SVG")
-    return drawing
+OnWarning = Callable[[str, SvgWarning], None]
+"""(face name, warning) for what the renderer could not draw as written."""
 
 
-def parse_svg(svg_text: str, cache: Cache = NO_CACHE):
-    """An SVG face as a ReportLab drawing (vector); with a cache, each distinct SVG is parsed once per process."""
-    return cache.memo("drawing", key_of("drawing", svg_text), lambda: _parse(svg_text))
+def compile_face(svg_text: str, cache: Cache = NO_CACHE, resources: Resources | None = None) -> Compiled:
+    """An SVG face compiled for drawing; with a cache, each distinct SVG once per process (bounded)."""
+    return cache.memo("compiled", key_of("compiled", svg_text), lambda: compile_svg(svg_text, resources=resources))
 
 
-def parse_all(svgs: Mapping[str, str], cache: Cache = NO_CACHE) -> dict[str, object]:
-    """Every SVG face as a drawing: those this process parsed before from `cache`, the others on all cores."""
-    from pnp.parallel import pmap
-
-    fonts.register()
-    out: dict[str, object] = {}
-    todo: dict[str, list[str]] = {}
-    for name in sorted(svgs):
-        todo.setdefault(key_of("drawing", svgs[name]), []).append(name)
-    missing = [k for k in sorted(todo) if not cache.has_memo("drawing", k)]
-    parsed = dict(zip(missing, pmap(_parse, [svgs[todo[k][0]] for k in missing])))
-    for key, names in todo.items():
-        drawing = cache.memo("drawing", key, lambda key=key: parsed[key])
-        for name in names:
-            out[name] = drawing
-    return out
+def define_form(c: Canvas, name: str, compiled: Compiled) -> str:
+    """`compiled` as the form XObject `name` of the canvas's document; `c.doForm(name)` draws it."""
+    return form(c, compiled, name)
 
 
 def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, author: str = "",
-               subject: str = "", cfg: LayoutConfig | None = None, cache: Cache = NO_CACHE) -> bytes:
-    """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text; parsed faces are kept in `cache`."""
+               subject: str = "", cfg: LayoutConfig | None = None, cache: Cache = NO_CACHE,
+               resources: Resources | None = None, on_warning: OnWarning | None = None) -> bytes:
+    """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text.
+
+    Each face is compiled when its first copy is placed; what the renderer could not draw as
+    written goes to `on_warning(face, warning)`.
+    """
     cfg = cfg or load_config()
     fonts.register()
     buf = io.BytesIO()
@@ -76,27 +57,19 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
     c.setSubject(subject)
     c.setCreator("pnp")
     forms: dict[str, str] = {}
-    used = {pl.face for sheet in sheets for pl in sheet.placed}
-    drawings = parse_all({k: svgs[k] for k in used}, cache)
     for sheet in sheets:
         c.setPageSize((pt(sheet.width), pt(sheet.height)))
         for pl in sheet.placed:
             if pl.face not in forms:
-                forms[pl.face] = _define_form(c, pl.face, drawings[pl.face],
-                                              len(forms))
+                compiled = compile_face(svgs[pl.face], cache, resources)
+                if on_warning is not None:
+                    for warning in compiled.warnings:
+                        on_warning(pl.face, warning)
+                forms[pl.face] = define_form(c, f"face{len(forms)}", compiled)
         _draw_sheet(c, sheet, forms, title, cfg)
         c.showPage()
     c.save()
     return buf.getvalue()
-
-
-def _define_form(c: Canvas, key: str, drawing, n: int) -> str:
-    name = f"face{n}"
-    fonts.ensure_drawing(drawing)  # it may have been parsed in another process
-    c.beginForm(name, 0, 0, drawing.width, drawing.height)
-    renderPDF.draw(drawing, c, 0, 0)
-    c.endForm()
-    return name
 
 
 def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg: LayoutConfig) -> None:

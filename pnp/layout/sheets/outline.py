@@ -9,11 +9,9 @@ top-left corner, y down, as templates draw; they are turned here.
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from xml.sax.saxutils import quoteattr
 
 from pnp.errors import PnpError
 from pnp.layout.sheets.sheet import Point
@@ -129,40 +127,23 @@ def ellipse_ops(cx: float, cy: float, rx: float, ry: float) -> Path:
 def svg_path_ops(d: str, h: float) -> Path:
     """SVG path data (mm, y down) as absolute moves, lines and cubics in trim coordinates (y up).
 
-    svglib, which draws every face, reads the path data too (arcs, quadratics, relative
-    commands all become lines and cubics), so the cut line is the curve the template draws.
+    The renderer that draws every face reads the path data too (pnp.render.svgpdf: arcs,
+    quadratics, relative commands all become lines and cubics), so the cut line is the curve
+    the template draws.
     """
-    from reportlab.graphics.shapes import Group
-    from reportlab.graphics.shapes import Path as RLPath
-    from svglib.svglib import svg2rlg
+    from pnp.render.svgpdf.geometry import path, segments
+    from pnp.render.svgpdf.values import path_commands
 
-    doc = f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><path d={quoteattr(d)}/></svg>'
-    drawing = svg2rlg(io.BytesIO(doc.encode("utf-8")))
-    found: list[RLPath] = []
-
-    def walk(node) -> None:
-        for child in getattr(node, "contents", []):
-            if isinstance(child, RLPath):
-                found.append(child)
-            elif isinstance(child, Group):
-                walk(child)
-
-    walk(drawing)
-    if not found:
-        raise PnpError("a cut outline path draws nothing; expected SVG path data such as 'M 0 0 L 20 0 L 10 17 Z'")
-    pts, ops, i = found[0].points, [], 0
-    for code in found[0].operators:
-        if code == 0:
-            ops.append(("M", pts[i], h - pts[i + 1]))
-            i += 2
-        elif code == 1:
-            ops.append(("L", pts[i], h - pts[i + 1]))
-            i += 2
-        elif code == 2:
-            ops.append(("C", pts[i], h - pts[i + 1], pts[i + 2], h - pts[i + 3], pts[i + 4], h - pts[i + 5]))
-            i += 6
-        else:
+    commands, _ = path_commands(d)
+    ops: list = []
+    for seg in segments(path(commands)):
+        op, nums = seg[0], seg[1:]
+        if op == "Z":
             ops.append(("Z",))
+        else:
+            ops.append((op, *(v if i % 2 == 0 else h - v for i, v in enumerate(nums))))
+    if not any(op[0] in "LC" for op in ops):
+        raise PnpError("a cut outline path draws nothing; expected SVG path data such as 'M 0 0 L 20 0 L 10 17 Z'")
     if ops[-1] != ("Z",):
         ops.append(("Z",))
     return tuple(ops)

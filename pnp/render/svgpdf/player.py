@@ -136,6 +136,28 @@ def draw(compiled: Compiled, canvas) -> None:
     _flush(c, out)
 
 
+def end_form(c, name: str) -> None:
+    """`c.endForm()`, then give the form the resources it uses. ReportLab 5.1's form XObjects list
+    only fonts and nested forms: an alpha state (ExtGState), a gradient (Shading) or a colour space
+    used inside a form was found only in the page's resources, which viewers may refuse ("ExtGState
+    'gRLs0' is unknown")."""
+    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, xObjectName
+
+    shadings = dict(c._shadingUsed)  # the form's own accumulator, gone after endForm
+    c.endForm()
+    form = c._doc.idToObject[xObjectName(name)]
+    res = PDFResourceDictionary()
+    res.basicFonts()
+    res.allProcs()
+    if form.XObjects:
+        res.XObject = form.XObjects
+    if form.ExtGState:
+        res.ExtGState = form.ExtGState
+    res.setShading(shadings)
+    res.setColorSpace(getattr(form, "_colorsUsed", None) or {})
+    form.Resources = res
+
+
 def _flush(c, out: list[str]) -> None:
     if out:
         c.addLiteral("\n".join(out))  # the canvas joins its stream with newlines too
@@ -192,7 +214,7 @@ def _image(c, key: str, data: bytes, box) -> None:
 
         c.beginForm(name, 0, 0, 1, 1)
         c.drawImage(ImageReader(io.BytesIO(data)), 0, 0, 1, 1, mask="auto")
-        c.endForm()
+        end_form(c, name)
     x, y, w, h = box
     c.saveState()
     c.transform(w, 0, 0, -h, x, y + h)  # y-down box -> the unit square, upright
@@ -206,7 +228,7 @@ def _svg(c, key: str, nested: Compiled, box) -> None:
     if not c.hasForm(name):
         c.beginForm(name, 0, 0, nested.width, nested.height)
         draw(nested, c)
-        c.endForm()
+        end_form(c, name)
     x, y, w, h = box
     c.saveState()
     c.transform(w / nested.width, 0, 0, -h / nested.height, x, y + h)
@@ -220,5 +242,5 @@ def form(canvas, compiled: Compiled, name: str) -> str:
     if not canvas.hasForm(name):
         canvas.beginForm(name, 0, 0, compiled.width, compiled.height)
         draw(compiled, canvas)
-        canvas.endForm()
+        end_form(canvas, name)
     return name
