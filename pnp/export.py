@@ -37,7 +37,7 @@ def png_faces(svgs: dict[str, str], cache: Cache) -> dict[str, bytes]:
             todo.append((name, key, svg))
     for (name, key, svg), (status, value) in zip(todo, prun([lambda s=svg: svg_to_png(s) for _, _, svg in todo])):
         if status != "ok":
-            raise value  # a bug: the same SVG went through svglib already
+            raise value  # a bug: the same SVG was drawn in the PDF already
         cache.put("png", key, value)
         out[name] = value
     return out

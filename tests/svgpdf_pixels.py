@@ -96,16 +96,33 @@ def render_cairo(svg: str, files: dict[str, bytes] | None = None, dpi: int = DPI
     return white.convert("RGB")
 
 
+def _svglib_drawing(svg: str):
+    """svglib's drawing of an SVG, its fonts routed to the shipped ones (never fontconfig's)."""
+    from svglib.fonts import FontMap
+    from svglib.svglib import svg2rlg
+
+    from pnp.render import fonts
+
+    class Shipped(FontMap):
+        def __init__(self) -> None:  # no base-14 defaults
+            self._map, self._family_index = {}, {}
+
+        def find_font(self, font_name, weight="normal", style="normal"):
+            return fonts.resolve(font_name, weight, style), True
+
+    fonts.register()
+    return svg2rlg(io.BytesIO(svg.encode("utf-8")), font_map=Shipped())
+
+
 def render_svglib(svg: str, dpi: int = DPI) -> Image.Image:
     """What pnp's sheets show today: svglib + renderPDF into a PDF, rasterised by pdfium."""
     import pypdfium2 as pdfium
     from reportlab.graphics import renderPDF
     from reportlab.pdfgen.canvas import Canvas
 
-    from pnp.layout.pdf import _parse
     from pnp.render import fonts
 
-    d = _parse(svg)
+    d = _svglib_drawing(svg)
     s = dpi / 72
     w, h = math.ceil(d.width * s) / s, math.ceil(d.height * s) / s
     buf = io.BytesIO()
