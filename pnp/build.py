@@ -50,6 +50,7 @@ class BuiltDesign:
     faces: int = 0  # distinct faces (fronts and backs)
     copies: int = 0  # components in the box
     later: list[str] = field(default_factory=list)  # patterns of files a skipped stage makes (kept as they are)
+    exports: list[str] = field(default_factory=list)  # the exports made (kept up to date by later builds)
 
     def portable(self) -> "BuiltDesign":
         """What a worker process sends back: everything but the face painters (closures)."""
@@ -139,12 +140,18 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
     return dict(sorted(svgs.items()))
 
 
+EXPORTS = ("png", "tts")
+"""Exports a build makes only when asked (`pnp export png`, `pnp build --export png`); once made for a
+design's output folder, later builds keep them up to date."""
+
+
 def render_design(design: Design, paper: str | None = None, print_shop: bool = False, cache: Cache = NO_CACHE,
-                  exports: bool = True, bar=None, rulebooks: bool = True) -> BuiltDesign:
+                  exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True) -> BuiltDesign:
     """Everything one design makes, in memory, stage by stage (each product through the cache):
 
-    faces -> SVG texts -> print sheets (+ print-shop PDF) -> rulebooks -> exports -> manifest.
-    `rulebooks=False` leaves the rulebooks out (pnp watch writes the sheets first, then them).
+    faces -> SVG texts -> print sheets (+ print-shop PDF) -> rulebooks -> contact sheet -> exports
+    (those of EXPORTS asked for) -> manifest. `rulebooks=False` leaves the rulebooks out (pnp watch
+    writes the sheets first, then them).
     """
     from pnp.progress import _Quiet
 
@@ -168,9 +175,10 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
         built.extra_files.update(cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
                                               lambda: _rulebooks(design, components, svgs, book_paper)))
     built.dirs["svg"] = {n.removeprefix("svg/"): t for n, t in svgs.items()}
+    _index_stage(built, cache)
     if exports:
-        bar.step(f"{design.slug}: PNG and TTS exports")
-        _exports_stage(built, cache)
+        bar.step(f"{design.slug}: {' and '.join(sorted(exports)).upper()} exports")
+        _exports_stage(built, cache, exports)
     built.faces = sum(len(cf.fronts) + (1 if cf.back else 0) for cf in components)
     built.copies = sum(cf.copies for cf in components)
     built.manifest = manifest(built)
@@ -204,23 +212,34 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache
                                           subject=f"{meta.title}: one face per page"))
 
 
-def _exports_stage(built: BuiltDesign, cache: Cache) -> None:
-    """PNG faces, Tabletop Simulator decks and the contact sheet (index.html)."""
-    from pnp.export import png_faces, tts_decks
+def _index_stage(built: BuiltDesign, cache: Cache) -> None:
+    """The contact sheet (index.html): every face with its count, the static checks, links."""
     from pnp.index import render_index
 
-    design, components, svgs = built.design, built.components, built.svgs
-    pngs = png_faces(svgs, cache)
-    built.dirs["png"] = {n.removeprefix("png/"): b for n, b in pngs.items()}
-    decks = [cf for cf in components if cf.component.kind == "card" and cf.back is not None]
-    deck_svgs = {p: svgs[p] for cf in decks for p in (face_path(cf.component_id, f) for f in cf.fronts + [cf.back])}
-    deck_key = key_of("tts", deck_svgs, [(cf.component_id, [(f.key, f.count) for f in cf.fronts]) for cf in decks])
-    tts = cache.cached("tts", deck_key, lambda: tts_decks(components, pngs, face_path)) if decks else {}
-    built.dirs["tts"] = {n.removeprefix("tts/"): b for n, b in tts.items()}
+    design = built.design
     checks = cache.cached("checks", key_of("checks", design.fingerprint(), str(design.folder)),
                           lambda: _static_checks(design))
     files = [built.pdf_name, *built.extra_files]
-    built.extra_files["index.html"] = render_index(design, components, face_path, files, checks["checks"])
+    built.extra_files["index.html"] = render_index(design, built.components, face_path, files, checks["checks"])
+
+
+def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str]) -> None:
+    """PNG faces and Tabletop Simulator decks, as asked."""
+    from pnp.export import png_faces, tts_decks
+
+    components, svgs = built.components, built.svgs
+    pngs = png_faces(svgs, cache)
+    if "png" in exports:
+        built.dirs["png"] = {n.removeprefix("png/"): b for n, b in pngs.items()}
+    if "tts" in exports:
+        decks = [cf for cf in components if cf.component.kind == "card" and cf.back is not None]
+        deck_svgs = {p: svgs[p] for cf in decks
+                     for p in (face_path(cf.component_id, f) for f in cf.fronts + [cf.back])}
+        deck_key = key_of("tts", deck_svgs, [(cf.component_id, [(f.key, f.count) for f in cf.fronts])
+                                             for cf in decks])
+        tts = cache.cached("tts", deck_key, lambda: tts_decks(components, pngs, face_path)) if decks else {}
+        built.dirs["tts"] = {n.removeprefix("tts/"): b for n, b in tts.items()}
+    built.exports = sorted(exports)
 
 
 def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str], paper: str) -> dict:
@@ -325,7 +344,7 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
     by_paper = {p: sorted(f for f in names if f in files or f in keep) for p, names in sorted(by_paper.items())}
 
     def manifest_text(listed: list[str]) -> str:
-        data = {**built.manifest, "files": listed, "by_paper": by_paper}
+        data = {**built.manifest, "exports": built.exports, "files": listed, "by_paper": by_paper}
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
     done = publish(target, files, keep=keep, manifest=manifest_text)
@@ -336,13 +355,17 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
 
 
 def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"), paper: str | None = None,
-                  overrides: dict | None = None, print_shop: bool = False, exports: bool = True,
+                  overrides: dict | None = None, print_shop: bool = False,
+                  exports: bool | set[str] | frozenset[str] | tuple[str, ...] | None = None,
                   cache: Cache | None = None, show_progress: bool | None = None,
                   rulebooks: bool = True, echo=None) -> list[BuildResult]:
     """Build every selected design; nothing is written unless all of them render.
 
     `overrides` are print settings from the command line (orientation, duplex, back_offset,
     marks, proof) that replace the designs' own. `cache` defaults to <out>/.cache on disk.
+    `exports`: exports to make (names of EXPORTS; True for all), besides those an earlier build
+    made into the design's folder, which are kept up to date; False: none at all (and those
+    made before are removed).
     """
     from pnp.progress import progress
 
@@ -351,6 +374,7 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
     apply_overrides(designs, overrides or {})
     if cache is None:
         cache = default_cache(Path(out))
+    wanted = {d.slug: _exports_for(d, Path(out), exports) for d in designs}
     report = ErrorReport()
     built = []
     with progress(show_progress) as bar:
@@ -359,8 +383,8 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
             bar.step(f"building {len(designs)} designs", len(designs))
             # longest first (rulebook texts and faces are most of the work), so the cores finish together
             order = sorted(designs, key=_expected_work, reverse=True)
-            tasks = [lambda d=d: render_design(d, paper, print_shop, cache, exports, None, rulebooks).portable()
-                     for d in order]
+            tasks = [lambda d=d: render_design(d, paper, print_shop, cache, wanted[d.slug], None,
+                                               rulebooks).portable() for d in order]
             for status, value in prun_each(tasks):
                 bar.advance()
                 if _succeeded(status, value, report):
@@ -368,7 +392,8 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
         else:
             for design in designs:
                 try:
-                    built.append(render_design(design, paper, print_shop, cache, exports, bar, rulebooks))
+                    built.append(render_design(design, paper, print_shop, cache, wanted[design.slug], bar,
+                                               rulebooks))
                 except DesignError as exc:
                     report.extend(exc)
     report.raise_if_any()
@@ -376,6 +401,18 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
     built.sort(key=lambda b: slugs.index(b.design.slug))  # workers finish in any order; report in the designs'
     with OutputLock(Path(out), echo):
         return [write_design(b, Path(out)) for b in built]
+
+
+def _exports_for(design: Design, out: Path, asked) -> frozenset[str]:
+    """The exports to make for one design: those asked for and those made into its folder before."""
+    if asked is False:
+        return frozenset()
+    asked = set(EXPORTS) if asked is True else set(asked or ())
+    unknown = asked - set(EXPORTS)
+    if unknown:
+        raise ValueError(f"unknown exports {sorted(unknown)}")  # the CLI offers only known ones
+    before = previous_manifest(out / design.slug).get("exports")
+    return frozenset(asked | {e for e in before if e in EXPORTS} if isinstance(before, list) else asked)
 
 
 def _origin(folder: Path) -> str:

@@ -88,13 +88,16 @@ def main() -> None:
 @click.option("--proof", is_flag=True, default=None, help="Draw trim, bleed and safe-zone guides (-proof.pdf).")
 @click.option("--print-shop", is_flag=True, help="Also write <design>-print-shop.pdf: one face per page, "
               "trim + bleed, TrimBox/BleedBox, backs after fronts.")
-@click.option("--exports/--no-exports", default=True, show_default=True,
-              help="PNG faces, Tabletop Simulator decks and index.html (the slowest part of a first build).")
+@click.option("--export", "export", multiple=True, type=click.Choice(["png", "tts"]),
+              help="Also make these exports (PNG faces at 300 dpi, Tabletop Simulator decks); once made, "
+                   "later builds keep them up to date. Same as `pnp export KIND`.")
+@click.option("--no-exports", "no_exports", is_flag=True,
+              help="Make no exports, and remove those earlier builds made.")
 @click.option("--cache/--no-cache", "use_cache", default=True, show_default=True,
               help="Reuse what earlier builds made (<out>/.cache); --no-cache makes everything again.")
 def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: str | None, duplex: str | None,
-          back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool, exports: bool,
-          use_cache: bool) -> None:
+          back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool, export: tuple[str, ...],
+          no_exports: bool, use_cache: bool) -> None:
     """Build SVG faces, PDF print sheets and a manifest for each DESIGN.
 
     DESIGN is a design folder, its design.yaml, or the name of a folder under designs/;
@@ -110,8 +113,39 @@ def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: s
 
     cache = None if use_cache else Cache(None, memory=True)
     for result in build_designs(designs, out=out, paper=paper, overrides=overrides, print_shop=print_shop,
-                                exports=exports, cache=cache, echo=lambda m: click.echo(m, err=True)):
+                                exports=False if no_exports else set(export), cache=cache,
+                                echo=lambda m: click.echo(m, err=True)):
         click.echo(result.summary())
+
+
+@main.group()
+def export() -> None:
+    """Exports beside the print sheets, for playtesting online or for a print service.
+
+    Each builds the design as `pnp build` does (over the same cache) and adds the export;
+    later builds keep it up to date.
+    """
+
+
+def _export_command(kind: str, summary: str):
+    @export.command(name=kind, help=summary)
+    @click.argument("designs", nargs=-1)
+    @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+                  show_default=True, help="Folder to write into; each design gets a subfolder.")
+    @click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None,
+                  help="Sheet size of the build; overrides the design's print.paper.")
+    def command(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
+        from pnp.build import build_designs
+
+        for result in build_designs(designs, out=out, paper=paper, exports={kind},
+                                    echo=lambda m: click.echo(m, err=True)):
+            click.echo(result.summary())
+
+    return command
+
+
+_export_command("png", "PNG of every face at 300 dpi, bleed included: OUT/<design>/png/.")
+_export_command("tts", "Tabletop Simulator deck sheets (10 x 7) and backs of every card deck: OUT/<design>/tts/.")
 
 
 @main.command(name="list")

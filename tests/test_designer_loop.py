@@ -256,3 +256,27 @@ def test_designs_build_one_per_core_and_nested_work_stays_correct():
     assert [v[0] for _, v in results] == [435 * k for k in range(1, 6)]
     if len(os.sched_getaffinity(0)) > 1:
         assert os.getpid() not in {v[1] for _, v in results}
+
+
+def test_exports_are_one_command_away_and_then_kept_up_to_date(deck, tmp_path):
+    """The default build makes no PNG or TTS files; `pnp export png` does, later builds refresh them,
+    `--no-exports` removes them."""
+    out = tmp_path / "out"
+
+    def run(*args):
+        result = CliRunner().invoke(main, [*args, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("build", str(deck))
+    assert not (out / "deck-csv" / "png").exists() and not (out / "deck-csv" / "tts").exists()
+    run("export", "png", str(deck))
+    assert len(list((out / "deck-csv" / "png").iterdir())) == 7 and not (out / "deck-csv" / "tts").exists()
+    before = (out / "deck-csv" / "png" / "cards-2.png").read_bytes()
+    csv = deck / "cards.csv"
+    csv.write_text(csv.read_text().replace("Water,5", "Water,6"))
+    run("build", str(deck))  # the PNG export asked for before is kept up to date
+    assert (out / "deck-csv" / "png" / "cards-2.png").read_bytes() != before
+    assert json.loads((out / "deck-csv" / "manifest.json").read_text())["exports"] == ["png"]
+    run("build", str(deck), "--no-exports")
+    assert not (out / "deck-csv" / "png").exists()

@@ -56,7 +56,7 @@ def edit(deck: Path) -> None:
 # --- interrupted builds leave the previous output or the new one --------------------------
 
 
-@pytest.mark.parametrize("after", [0, 3, 6])
+@pytest.mark.parametrize("after", [0, 2, 4])
 def test_interrupt_while_writing_leaves_the_previous_output(deck, tmp_path, monkeypatch, after):
     out = tmp_path / "out"
     build(deck, out)
@@ -209,11 +209,11 @@ def test_a_linked_subfolder_is_refused_and_its_target_untouched(deck, tmp_path):
     elsewhere = tmp_path / "precious"
     elsewhere.mkdir()
     (elsewhere / "photo.jpg").write_bytes(b"JPEG")
-    shutil.rmtree(out / "deck" / "png")
-    (out / "deck" / "png").symlink_to(elsewhere)
+    shutil.rmtree(out / "deck" / "svg")
+    (out / "deck" / "svg").symlink_to(elsewhere)
     result = CliRunner().invoke(main, ["build", str(deck), "--out", str(out), "--no-cache"])
     assert result.exit_code == 2
-    assert "png: is a symbolic link; pnp never writes or deletes through a link" in result.output
+    assert "svg: is a symbolic link; pnp never writes or deletes through a link" in result.output
     assert [p.name for p in elsewhere.iterdir()] == ["photo.jpg"]
 
 
