@@ -28,6 +28,7 @@ DESIGNS = [folder.name for folder in find_designs(package_root() / "designs")]
 FACES = {  # design: (component, face key), a few faces of every game's generators and a template
     "three-stars": [("placement-cards", "19"), ("board", "board"), ("pieces", "blue")],
     "three-stars-lozenge": [("board", "board")],
+    "three-stars-circles": [("placement-cards", "19"), ("board", "board"), ("pieces", "blue")],
     "tubo": [("stocks", "orange-ne"), ("objective", "objective")],
     "ishi-hama": [("tiles", "blue-tee"), ("board", "board")],
     "triloopite": [("tiles", "crab"), ("aid", "aid-en")],

@@ -8,6 +8,8 @@ Diagrams (listed in DIAGRAMS, given to the GameSpec; called from a rules text as
   placed on star number `star` (reading order on the board for `players`).
 * `three_stars.example(step=0)` — the worked example (see `example_facts`) after `step` turns.
 * `three_stars.blocking()` — the blocking win: two reserved stars leave too few positions.
+* `three_stars.cell_stars(players=None)` — one cell with a piece on it and the outline of every star
+  it belongs to (3 on the triangle and circle boards, 2 on the lozenge board).
 
 pnp.games.three_stars.painter draws them; the worked example and the blocking position are
 pnp.games.three_stars.scripts.
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from pnp.games.three_stars.components import INK
 from pnp.games.three_stars.engine import design_cards
-from pnp.games.three_stars.painter import Board, draw_card, fit, player_colours
+from pnp.games.three_stars.painter import Board, card_cells, draw_card, fit, player_colours
 from pnp.games.three_stars.scripts import blocking_facts, example_facts
 from pnp.model import Design
 from pnp.render.svg import Canvas
@@ -50,7 +52,7 @@ def board_with_card(design: Design, lang: str, card: int = 1, star: int = 1, pla
     p = fit(b, players, size - card_w - 8, whole=False)
     c = Canvas(p.width + card_w + 8, max(p.height, card_w * 88 / 63 + 8))
     p.dx = card_w + 8
-    draw_card(c, 2, 4, card_w, cards[card], card)
+    draw_card(c, 2, 4, card_w, cards[card], card, kind=card_cells(design))
     p.board(c)
     v = stars[star - 1]
     cells = b.star_cells(v)
@@ -108,9 +110,39 @@ def blocking_diagram(design: Design, lang: str, size: float = 95) -> str:
     return c.to_string()
 
 
+def cell_stars_diagram(design: Design, lang: str, players: int | None = None, size: float = 80) -> str:
+    """cell_stars(players=None): a cell near the middle of the board, and every star it belongs to."""
+    b = Board(design)
+    n = players or min(b.counts)
+    stars = b.stars(n)
+    share = {}
+    for v in stars:
+        for cell in b.star_cells(v):
+            share.setdefault(cell, []).append(v)
+    most = max(len(vs) for vs in share.values())
+    mid = [sum(b.centre(v)[i] for v in stars) / len(stars) for i in (0, 1)]
+
+    def off_middle(cell) -> tuple:
+        pts = b.polygon(cell)
+        x, y = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+        return (round((x - mid[0]) ** 2 + (y - mid[1]) ** 2, 6), repr(cell))
+
+    cell = min((cell for cell, vs in share.items() if len(vs) == most), key=off_middle)
+    p = fit(b, n, size, whole=False)
+    c = Canvas(p.width, p.height)
+    p.board(c, region_numbers=False)
+    _, fill, symbol = player_colours(design)[0]
+    p.pieces(c, [cell], fill, symbol, highlight=True)
+    for v in share[cell]:
+        p.star_outline(c, v, INK, 0.9, dash="1.2,0.8")
+    p.labels(c, stars, only={stars.index(v) + 1 for v in share[cell]})
+    return c.to_string()
+
+
 DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives after 'three_stars.'
     "board": board_diagram,
     "board_with_card": board_with_card,
     "example": example_diagram,
     "blocking": blocking_diagram,
+    "cell_stars": cell_stars_diagram,
 }

@@ -12,7 +12,8 @@ from pnp.model import Design
 from pnp.rulebook.words import COLOURS, word
 
 CELL_NOUNS = {"triangle": {"en": ("triangle", "triangles"), "fr": ("triangle", "triangles")},
-              "lozenge": {"en": ("lozenge", "lozenges"), "fr": ("losange", "losanges")}}
+              "lozenge": {"en": ("lozenge", "lozenges"), "fr": ("losange", "losanges")},
+              "circle": {"en": ("circle", "circles"), "fr": ("cercle", "cercles")}}
 
 
 def rulebook_facts(design: Design, lang: str) -> dict:

@@ -6,7 +6,9 @@ numbered star positions, a small placement card as printed.
 from __future__ import annotations
 
 from pnp.games.three_stars.components import INK, orientation_mark, star as draw_star
-from pnp.games.three_stars.engine import BOARD_GEOMETRIES, PIECE_GENERATOR, design_geometry, find_component
+from pnp.games.three_stars.engine import (
+    BOARD_GEOMETRIES, CARD_GENERATOR, PIECE_GENERATOR, design_geometry, find_component,
+)
 from pnp.games.three_stars.geometry import triangle_xy, vertex_xy
 from pnp.model import Design
 from pnp.render.svg import Canvas
@@ -19,7 +21,7 @@ class Board:
 
     def __init__(self, design: Design):
         cid, comp = find_component(design, sorted(BOARD_GEOMETRIES), "board")
-        self.kind = "lozenge" if "lozenge" in comp.generate else "triangle"
+        self.kind = "lozenge" if "lozenge" in comp.generate else "circle" if "circle" in comp.generate else "triangle"
         self.params = comp.params
         self.geo = design_geometry(design)
         self.counts = tuple(self.geo.player_counts())
@@ -155,6 +157,10 @@ class Painter:
             badge(c, x, y, self.unit * 0.17, str(i), INK, line=0.3, rise=0.42, size=1.15)
 
 
+PAINTERS: dict[str, type[Painter]] = {}
+"""Board kind -> its Painter subclass, when it draws its cells its own way (circles.py registers one)."""
+
+
 def player_colours(design: Design) -> list[tuple[str, str, str]]:
     """(name, fill, symbol) of each player colour."""
     found = [c for c in design.components.values() if c.generate == PIECE_GENERATOR]
@@ -163,23 +169,31 @@ def player_colours(design: Design) -> list[tuple[str, str, str]]:
     return [(col.name, col.colour, col.symbol) for col in found[0].params.colours]
 
 
+def card_cells(design: Design) -> str:
+    """What the design's placement cards draw their star with: "triangle" or "circle" (their `cells`)."""
+    _, comp = find_component(design, [CARD_GENERATOR], "placement card")
+    return getattr(comp.params, "cells", "triangle")
+
+
 def _unit(painter_width_units: float, target: float) -> float:
     return target / max(painter_width_units, 1e-9)
 
 
 def fit(board: Board, players: int | None, width: float, whole: bool = True) -> Painter:
     """A painter `width` mm wide, or less when the board is tall (height at most 0.8 x width)."""
-    probe = Painter(board, players, 1.0, margin=0.0, whole=whole)
+    cls = PAINTERS.get(board.kind, Painter)
+    probe = cls(board, players, 1.0, margin=0.0, whole=whole)
     unit = min(_unit(probe.width, width - 8), _unit(probe.height, 0.8 * width - 8))
-    return Painter(board, players, unit, whole=whole)
+    return cls(board, players, unit, whole=whole)
 
 
 def draw_card(c: Canvas, x: float, y: float, w: float, positions, number: int, colour: str = "#1a1a1a",
           kind: str = "triangle") -> None:
-    """A small placement card (as printed: star, filled positions, orientation mark) with top-left at (x, y)."""
+    """A small placement card (as printed: star, filled positions, orientation mark) with top-left at (x, y);
+    `kind` is the cards' `cells` (triangle or circle)."""
     h = w * 88 / 63
     c.rect(x, y, w, h, fill="#fbf8f0", stroke=INK, stroke_width=0.4, rx=w * 0.05)
     with c.group(transform=f"translate({x:.3f},{y:.3f})"):
-        draw_star(c, w / 2, h * 0.45, w * 0.36, set(positions), line=0.35)
+        draw_star(c, w / 2, h * 0.45, w * 0.36, set(positions), line=0.35, cells=kind)
         c.text(w * 0.08, w * 0.16, str(number), size=w * 0.12, weight="bold", fill=INK)
         orientation_mark(c, w / 2, h - w * 0.08, w * 0.12)
