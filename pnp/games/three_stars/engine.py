@@ -57,6 +57,7 @@ Action encoding (S star positions of the player count, C distinct cards):
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -486,6 +487,7 @@ class ThreeStarsState(State):
             "won_by_blocking": int(self.by_blocking),
             "unfinished": int(self.over and self.winner < 0),
             "stalled": int(self.stalled),
+            "capped": int(self.over and self.winner < 0 and not self.stalled and self.turns >= g.max_turns),
         }
         for p in range(g.players):
             out[f"pieces_needed:{g.colours[p]}"] = self.needed[p]
@@ -668,6 +670,62 @@ class ThreeStarsState(State):
         q, r = g.positions[s]
         verb = "places" if kind == "place" else "steals with"
         return f"{who} {verb} {g.card_text(c)} on star ({q},{r})"
+
+    # --- what a player knows (search with hidden information: pnp.engine.openspiel_adapter) ----
+    def information_key(self, player: int) -> tuple:
+        """What `player` knows: the board, the scores, the discard pile (played and exchanged cards are
+        shown), their own hand, and only how many cards the other hands and the deck hold."""
+        return (tuple(self.own), self.reserved, tuple(self.scored), tuple(self.scores), tuple(self.hands[player]),
+                tuple(len(h) for h in self.hands), self.deck_n, tuple(self.discard), tuple(self.queue), self.player,
+                self.winner, self.over, self.turns)
+
+    def resample_from_infostate(self, player: int, rng) -> "ThreeStarsState":
+        """A position `player` cannot tell from this one: the other hands dealt again at random from the
+        cards `player` has not seen (those hands and the deck), each hand keeping its size. What the
+        opponents' past choices reveal about their cards is not used (plain determinization)."""
+        new = self.clone()
+        pool = list(self.deck)
+        for q, hand in enumerate(self.hands):
+            if q != player:
+                for c in hand:
+                    pool[c] += 1
+        n = sum(pool)
+        for q, hand in enumerate(self.hands):
+            if q == player:
+                continue
+            dealt = []
+            for _ in hand:
+                x = int(rng.random() * n)
+                for c, k in enumerate(pool):
+                    if x < k:
+                        break
+                    x -= k
+                pool[c] -= 1
+                n -= 1
+                dealt.append(c)
+            new.hands[q] = sorted(dealt)
+        new.deck, new.deck_n = pool, n
+        return new
+
+    def heuristic_returns(self) -> list[float]:
+        """Each player's chance of winning as the position suggests (for search leaves, summing to 1): stars
+        scored, plus the best star each can still complete, by the square of its share of own cells."""
+        g = self.game
+        if self.over:
+            return self.returns()
+        blocked_by = [self.reserved & ~o for o in self.own]
+        strength = []
+        for q in range(g.players):
+            others = self.occupied & ~self.own[q]
+            best = 0.0
+            for t, sm in enumerate(g.star_masks):
+                if self.scored[t] < 0 and not sm & (blocked_by[q] | others):
+                    k = (self.own[q] & sm).bit_count() / 6
+                    best = max(best, k * k)
+            strength.append(self.scores[q] + best)
+        weights = [math.exp(2.0 * x) for x in strength]
+        total = sum(weights)
+        return [w / total for w in weights]
 
     def __str__(self) -> str:
         g = self.game
