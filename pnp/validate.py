@@ -91,7 +91,18 @@ def build_check(design: Design) -> CheckResult:
     from pnp.rulebook import languages
 
     cache = Cache(Path(os.environ.get("PNP_CACHE_DIR") or Path("output") / CACHE_DIR))
-    built = render_design(design, cache=cache, exports=False, rulebooks=True)
+    try:
+        built = render_design(design, cache=cache, exports=False, rulebooks=True)
+    except DesignError:
+        raise
+    except Exception as exc:  # whatever stops the build stops validate too: bad input, exit 2, never "pass"
+        source = design.source
+        report = ErrorReport()
+        report.add(source.path if source is not None else design.folder / "design.yaml", None,
+                   f"the design does not build ({type(exc).__name__}: {exc}); expected `pnp build` to succeed "
+                   "(run it for details)")
+        report.raise_if_any()
+        raise
     langs = languages(design)
     books = f", rulebooks {', '.join(langs)}" if langs else ", no rulebook text"
     return CheckResult("build", True, f"{built.faces} faces, {built.sheets} print sheets{books} render "
