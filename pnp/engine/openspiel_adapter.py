@@ -59,35 +59,23 @@ def hidden_information(state: State) -> bool:
 
 
 class _Inner:
-    """Holds the engine state inside an OpenSpiel state. OpenSpiel's C++ Clone makes a fresh state
-    and deep-copies the attributes into it: the fresh one makes no engine state of its own (`lazy`),
-    and the deep copy is the engine's own clone (the engine's game is shared, never copied)."""
+    """Holds the engine state (and the OpenSpiel game) inside an OpenSpiel state. OpenSpiel's C++ Clone
+    makes a fresh state and deep-copies its Python attributes into it: this holder's deep copy is the
+    engine's own clone, the game shared, never copied."""
 
-    __slots__ = ("s",)
+    __slots__ = ("_s", "g")
 
-    def __init__(self, s: State):
-        self.s = s
-
-    def __deepcopy__(self, memo: dict) -> "_Inner":
-        return _Inner(self.s.clone())
-
-
-class _Lazy:
-    """The engine's initial state, made the first time it is asked for (never, when a clone overwrites it)."""
-
-    __slots__ = ("game", "_s")
-
-    def __init__(self, game: Game):
-        self.game, self._s = game, None
+    def __init__(self, s: State | None, g: "PnpSpielGame"):
+        self._s, self.g = s, g
 
     @property
     def s(self) -> State:
-        if self._s is None:
-            self._s = self.game.new_initial_state()
+        if self._s is None:  # a fresh initial state, made only when asked for (a clone overwrites it first)
+            self._s = self.g.pnp.new_initial_state()
         return self._s
 
-    def __deepcopy__(self, memo: dict) -> _Inner:
-        return _Inner(self.s.clone())
+    def __deepcopy__(self, memo: dict) -> "_Inner":
+        return _Inner(self.s.clone(), self.g)
 
 
 class PnpSpielState(pyspiel.State):
@@ -96,8 +84,7 @@ class PnpSpielState(pyspiel.State):
 
     def __init__(self, game: "PnpSpielGame", inner: State | None = None):
         super().__init__(game)
-        self._g = game
-        self._i = _Inner(inner) if inner is not None else _Lazy(game.pnp)
+        self._i = _Inner(inner, game)
 
     @property
     def engine_state(self) -> State:
@@ -123,7 +110,14 @@ class PnpSpielState(pyspiel.State):
         return self._i.s.is_terminal()
 
     def returns(self) -> list[float]:
-        return [float(r) for r in self._i.s.returns()]
+        """The engine's results once the game is over; 0 before (OpenSpiel's terminal reward model)."""
+        s = self._i.s
+        if not s.is_terminal():
+            return [0.0] * self._i.g.pnp.info.num_players
+        return [float(r) for r in s.returns()]
+
+    def rewards(self) -> list[float]:
+        return self.returns()
 
     def __str__(self) -> str:
         s = self._i.s
@@ -143,20 +137,21 @@ class PnpSpielState(pyspiel.State):
         return self._i.s.current_player() == CHANCE
 
     def clone(self) -> "PnpSpielState":
-        return PnpSpielState(self._g, self._i.s.clone())
+        return PnpSpielState(self._i.g, self._i.s.clone())
 
     def history(self) -> list[int]:
         return self._i.s.history()
 
     def information_state_string(self, player: int | None = None) -> str:
-        return self._g.info_string(self._i.s, self._i.s.current_player() if player is None else player)
+        s = self._i.s
+        return self._i.g.info_string(s, s.current_player() if player is None else player)
 
     def observation_string(self, player: int | None = None) -> str:
         return self.information_state_string(player)
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> "PnpSpielState":
         rng = random.Random(sampler() if callable(sampler) else None)
-        return PnpSpielState(self._g, self._i.s.resample_from_infostate(player, rng))
+        return PnpSpielState(self._i.g, self._i.s.resample_from_infostate(player, rng))
 
 
 class _Observer:
