@@ -509,19 +509,36 @@ class ThreeStarsState(State):
             return -g.card_sizes[c]
         if kind == "draw":
             return 0.0
+        # Per touched star: after the move the mover holds cells of it, so only the mover can have a
+        # potential there afterwards (if nobody else still holds one); before, only a sole holder has one.
+        # The same sums as adding every player's gain (mover) and loss (others), without the loops.
         p = self.player
         m = g.masks[c][s]
-        before = self.own
-        after = [o & ~m for o in before]
-        after[p] = before[p] | m
+        own = self.own
+        mine = own[p] | m
+        scored, star_masks = self.scored, g.star_masks
         value = 0.0
         for t in g.touched[c][s]:
-            if self.scored[t] >= 0:
+            if scored[t] >= 0:
                 continue
-            sm = g.star_masks[t]
-            for q in range(g.players):
-                gain = _potential(after, q, sm) - _potential(before, q, sm)
-                value += gain if q == p else -gain
+            sm = star_masks[t]
+            holders = 0
+            sole = -1
+            kept = False  # another player still holds a cell of the star after the move
+            for q, o in enumerate(own):
+                x = o & sm
+                if x:
+                    holders += 1
+                    sole = q
+                    if q != p and x & ~m:
+                        kept = True
+            if holders == 1:  # a sole holder's potential before the move
+                k = (own[sole] & sm).bit_count()
+                before = k * k + (100.0 if k == 6 else 0.0)
+                value += before if sole != p else -before
+            if not kept:  # the mover alone holds it after
+                k = (mine & sm).bit_count()
+                value += k * k + (100.0 if k == 6 else 0.0)
         return value
 
     # --- helpers --------------------------------------------------------------------------
@@ -734,15 +751,6 @@ class ThreeStarsState(State):
             hand = ", ".join(g.card_text(c) for c in self.hands[p])
             lines.append(f"  {g.colours[p]}: {self.scores[p]} stars, {self.own[p].bit_count()} pieces, hand {hand}")
         return "\n".join(lines)
-
-
-def _potential(own: list[int], q: int, sm: int) -> float:
-    mine = own[q] & sm
-    for o, other in enumerate(own):
-        if o != q and other & sm:
-            return 0.0
-    k = mine.bit_count()
-    return k * k + (100.0 if k == 6 else 0.0)
 
 
 def make_engine(design: Design, players: int) -> ThreeStarsGame:
