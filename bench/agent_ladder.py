@@ -8,7 +8,7 @@ Runs `pnp simulate DESIGN --json` (the command a user runs) for:
   with its 95% Wilson interval, seats balanced).
 Cooperative games (TriLOOPite) compare the team result of each agent instead.
 Every command and its JSON are kept under --out; the summary is printed as a table.
-Needs the [ai] extra for the mcts rows. Takes about an hour on 2 cores (--quick: minutes).
+Needs the [ai] extra for the mcts rows. Takes about half an hour on 2 cores (--quick: minutes).
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ import sys
 import time
 from pathlib import Path
 
-# (design, players, games for random/greedy rows, games per seat order for pairings, mcts budget, mcts games)
+# (design, players, games for random/greedy rows, games per seat order for greedy vs random, mcts budget,
+#  mcts games per seat order against greedy (half that against random), mcts games on every seat)
 GAMES = [
-    ("three-stars", 2, 400, 100, 200, 50),
-    ("three-stars-lozenge", 2, 400, 100, 200, 40),
-    ("tubo", 2, 400, 100, 200, 100),
-    ("ishi-hama", 2, 100, 25, 200, 10),
-    ("triloopite", 3, 400, 0, 100, 20),
+    ("three-stars", 2, 400, 100, 200, 40, 20),
+    ("three-stars-lozenge", 2, 400, 100, 200, 30, 10),
+    ("tubo", 2, 400, 100, 200, 50, 20),
+    ("ishi-hama", 2, 100, 25, 200, 4, 0),
+    ("triloopite", 3, 400, 0, 100, 0, 8),
 ]
 
 
@@ -73,11 +74,13 @@ def main() -> None:
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     q = 10 if args.quick else 1
-    for design, players, n_self, n_pair, budget, n_mcts in GAMES:
+    for design, players, n_self, n_pair, budget, n_mcts, n_mcts_self in GAMES:
         mcts = f"mcts:{budget}"
-        print(f"\n== {design}, {players} players")
+        print(f"\n== {design}, {players} players", flush=True)
         coop = design == "triloopite"
-        for agent, n in (("random", n_self), ("greedy", n_self), (mcts, n_mcts)):
+        for agent, n in (("random", n_self), ("greedy", n_self), (mcts, n_mcts_self)):
+            if not n:
+                continue
             n = max(2, n // q)
             d = simulate(args.out, design, players, agent, n, args.workers)
             if coop:
@@ -87,7 +90,7 @@ def main() -> None:
                       f"[{team['mean_result_ci95'][0]:.1f}, {team['mean_result_ci95'][1]:.1f}]"
                       + (f", score mean {m[0]['mean']:.1f}" if m else "") + f"  ({n} games, {d['_seconds']} s)")
             else:
-                print(f"  {agent:<9} every seat: {seat_line(d)}  ({n} games, {d['_seconds']} s)")
+                print(f"  {agent:<9} every seat: {seat_line(d)}  ({n} games, {d['_seconds']} s)", flush=True)
         if coop or not n_pair:
             continue
         for strong, weak, n in (("greedy", "random", n_pair), (mcts, "random", max(2, n_mcts // 2)),
@@ -100,7 +103,7 @@ def main() -> None:
             total = a["games"] + b["games"]
             lo, hi = wilson(k, total)
             print(f"  {strong} vs {weak}: {strong} wins {k}/{total} = {k / total:.0%} [{lo:.0%}, {hi:.0%}], "
-                  f"{weak} wins {lost}, draws {total - k - lost}  ({a['_seconds'] + b['_seconds']:.0f} s)")
+                  f"{weak} wins {lost}, draws {total - k - lost}  ({a['_seconds'] + b['_seconds']:.0f} s)", flush=True)
     sys.stdout.flush()
 
 
