@@ -157,18 +157,34 @@ def list_(designs: tuple[str, ...]) -> None:
     click.echo(describe_designs(designs))
 
 
+AGENT_HELP = ("Players: random, greedy or mcts:N (OpenSpiel's tree search, N simulations a move; needs the [ai] "
+              "extra), for every seat or one per seat (mcts:200,random).")
+
+
+def _run_options(fn):
+    """--workers and --scheduler, shared by simulate and sweep."""
+    fn = click.option("--scheduler", default=None, is_flag=False, flag_value="local", metavar="[ADDRESS]",
+                      help="Run on Dask (the [cluster] extra): a scheduler address such as tcp://host:8786, "
+                           "or alone for a local cluster of --workers processes.")(fn)
+    fn = click.option("--workers", type=click.IntRange(min=1), default=None,
+                      help="Processes to play on; default every core. Results do not depend on it.")(fn)
+    return fn
+
+
 @main.command()
 @click.argument("designs", nargs=-1)
 @click.option("-n", "--games", type=click.IntRange(min=0), default=200, show_default=True,
-              help="Seeded random games per player count (0 skips the simulation check).")
+              help="Seeded games per player count (0 skips the simulation checks).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
-@click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True,
-              help="Players of the simulation check.")
-def validate(designs: tuple[str, ...], games: int, seed: int, agent: str) -> None:
-    """Check each DESIGN against its game's rules; exit 0 all pass, 1 a check fails, 2 bad input."""
+@click.option("--agent", default=None, help="Players of the simulation checks; default the game's own agent. "
+              + AGENT_HELP)
+@click.option("--build/--no-build", "build_check", default=True, show_default=True,
+              help="First check that the design builds (faces, sheets, rulebooks; nothing is written).")
+def validate(designs: tuple[str, ...], games: int, seed: int, agent: str | None, build_check: bool) -> None:
+    """Check each DESIGN against its game's rules; exit 0 all pass, 1 a check fails, 2 bad input or no build."""
     from pnp.validate import exit_code, format_report, validate as run_validate
 
-    reports = run_validate(designs, games=games, seed=seed, agent=agent)
+    reports = run_validate(designs, games=games, seed=seed, agent=agent, build=build_check)
     click.echo(format_report(reports))
     sys.exit(exit_code(reports))
 
@@ -178,17 +194,47 @@ def validate(designs: tuple[str, ...], games: int, seed: int, agent: str) -> Non
 @click.option("-n", "--games", type=click.IntRange(min=1), default=200, show_default=True, help="Games to play.")
 @click.option("--players", type=int, default=None, help="Player count; default the design's fewest.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game (game i: seed+i).")
-@click.option("--agent", type=click.Choice(["random", "greedy"]), default=None,
-              help="Players' policy; default: the game's own choice (random for most games).")
+@click.option("--agent", default=None, help="Default: the game's own choice (random for most games). " + AGENT_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable results.")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the game-length histogram and seat win rates as SVG.")
+@_run_options
 def simulate(game: str, games: int, players: int | None, seed: int, agent: str | None, as_json: bool,
-             plot: Path | None) -> None:
+             plot: Path | None, workers: int | None, scheduler: str | None) -> None:
     """Play seeded games of GAME (a design folder or its name) and report the statistics."""
     from pnp.simulate import run
 
-    click.echo(run(game, games, players, seed, agent, as_json, plot))
+    click.echo(run(game, games, players, seed, agent, as_json, plot, workers, scheduler))
+
+
+@main.command()
+@click.argument("design")
+@click.option("--set", "settings", multiple=True, metavar="KEY=V1,V2,...",
+              help="A design.yaml value to vary, e.g. rules.pieces_per_player=20,25,30,34; repeat for more keys "
+                   "(every combination runs); join keys with + to vary them together "
+                   "(rules.pieces_per_player+components.pieces.count=20,25).")
+@click.option("--players", default=None, metavar="N,N,...", help="Player counts, e.g. 2,3,4; default the design's "
+              "fewest.")
+@click.option("-n", "--games", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Games per setting and player count.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game of every setting.")
+@click.option("--agent", default=None, help="Default: the game's own choice. " + AGENT_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable results.")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write win rate by seat and game length per setting as SVG.")
+@_run_options
+def sweep(design: str, settings: tuple[str, ...], players: str | None, games: int, seed: int, agent: str | None,
+          as_json: bool, plot: Path | None, workers: int | None, scheduler: str | None) -> None:
+    """Simulate DESIGN for every combination of --set values and --players counts, each on a checked copy.
+
+    A setting the validator rejects (a file:line problem or a failing check) is reported as
+    such and not played. Tables give every figure with its 95% interval.
+    """
+    from pnp.sweep import run
+
+    text, code = run(design, settings, players, games, seed, agent, as_json, plot, workers, scheduler)
+    click.echo(text)
+    sys.exit(code)
 
 
 @main.command()

@@ -58,7 +58,7 @@ def test_pnp_validates_and_simulates_the_installed_game(installed):
     package, python, env = installed
     validate = run([python, "-m", "pnp.cli", "validate", "-n", "10"], package, env)
     assert validate.returncode == 0, validate.stdout + validate.stderr
-    assert "my-game (My Game): all checks pass" in validate.stdout and "2 of 2 checks pass" in validate.stdout
+    assert "my-game (My Game): all checks pass" in validate.stdout and "4 of 4 checks pass" in validate.stdout
     simulate = run([python, "-m", "pnp.cli", "simulate", "my-game", "-n", "40", "--json"], package, env)
     assert simulate.returncode == 0, simulate.stdout + simulate.stderr
     result = json.loads(simulate.stdout)

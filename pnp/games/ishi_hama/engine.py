@@ -85,6 +85,8 @@ Rotation steps list only distinct orientations (a straight tile has 2).
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -423,6 +425,7 @@ class IshiHamaState(State):
             "takes": self.n_takes,
             "groups_over_size": self.n_big,
             "unfinished": int(over and sum(pts) < g.rules.points_in_game),
+            "capped": int(over and sum(pts) < g.rules.points_in_game),  # stopped by the max_turns safety cap
             "passes": self.n_passes,
         }
         for p in range(g.players):
@@ -463,6 +466,20 @@ class IshiHamaState(State):
         pts = self.points()
         lead = pts[player] - sum(pts) + pts[player]
         return 1000.0 * lead + sum(len(gr) ** 2 for gr in self.groups(2))
+
+    def heuristic_returns(self) -> list[float]:
+        """Each player's chance of winning as the position suggests (for search leaves, summing to 1):
+        the point lead, and a group of 4 or more that the player to move may complete."""
+        if self.phase == OVER:
+            return self.returns()
+        pts = self.points()
+        lead = pts[0] - pts[1]
+        near = max((len(gr) for gr in self.groups(self.game.rules.group_size - 1)), default=0)
+        mover = self.current_player()
+        if near and mover in (0, 1):
+            lead += 0.5 if mover == 0 else -0.5
+        p0 = 0.5 + 0.5 * math.tanh(lead / 2)
+        return [p0, 1.0 - p0]
 
     # --- queries --------------------------------------------------------------------------------
     def points(self) -> list[int]:

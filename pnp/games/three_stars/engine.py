@@ -58,6 +58,7 @@ numbered as printed (1-based face index).
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -504,6 +505,7 @@ class ThreeStarsState(State):
             "won_by_blocking": int(self.by_blocking),
             "unfinished": int(self.over and self.winner < 0),
             "stalled": int(self.stalled),
+            "capped": int(self.over and self.winner < 0 and not self.stalled and self.turns >= g.max_turns),
         }
         for p in range(g.players):
             out[f"pieces_needed:{g.colours[p]}"] = self.needed[p]
@@ -525,19 +527,36 @@ class ThreeStarsState(State):
             return -g.card_sizes[c]
         if kind == "draw":
             return 0.0
+        # Per touched star: after the move the mover holds cells of it, so only the mover can have a
+        # potential there afterwards (if nobody else still holds one); before, only a sole holder has one.
+        # The same sums as adding every player's gain (mover) and loss (others), without the loops.
         p = self.player
         m = g.masks[c][s]
-        before = self.own
-        after = [o & ~m for o in before]
-        after[p] = before[p] | m
+        own = self.own
+        mine = own[p] | m
+        scored, star_masks = self.scored, g.star_masks
         value = 0.0
         for t in g.touched[c][s]:
-            if self.scored[t] >= 0:
+            if scored[t] >= 0:
                 continue
-            sm = g.star_masks[t]
-            for q in range(g.players):
-                gain = _potential(after, q, sm) - _potential(before, q, sm)
-                value += gain if q == p else -gain
+            sm = star_masks[t]
+            holders = 0
+            sole = -1
+            kept = False  # another player still holds a cell of the star after the move
+            for q, o in enumerate(own):
+                x = o & sm
+                if x:
+                    holders += 1
+                    sole = q
+                    if q != p and x & ~m:
+                        kept = True
+            if holders == 1:  # a sole holder's potential before the move
+                k = (own[sole] & sm).bit_count()
+                before = k * k + (100.0 if k == 6 else 0.0)
+                value += before if sole != p else -before
+            if not kept:  # the mover alone holds it after
+                k = (mine & sm).bit_count()
+                value += k * k + (100.0 if k == 6 else 0.0)
         return value
 
     # --- helpers --------------------------------------------------------------------------
@@ -686,6 +705,62 @@ class ThreeStarsState(State):
         verb = "places" if kind == "place" else "steals with"
         return f"{who} {verb} {g.card_text(c)} on star ({q},{r})"
 
+    # --- what a player knows (search with hidden information: pnp.engine.openspiel_adapter) ----
+    def information_key(self, player: int) -> tuple:
+        """What `player` knows: the board, the scores, the discard pile (played and exchanged cards are
+        shown), their own hand, and only how many cards the other hands and the deck hold."""
+        return (tuple(self.own), self.reserved, tuple(self.scored), tuple(self.scores), tuple(self.hands[player]),
+                tuple(len(h) for h in self.hands), self.deck_n, tuple(self.discard), tuple(self.queue), self.player,
+                self.winner, self.over, self.turns)
+
+    def resample_from_infostate(self, player: int, rng) -> "ThreeStarsState":
+        """A position `player` cannot tell from this one: the other hands dealt again at random from the
+        cards `player` has not seen (those hands and the deck), each hand keeping its size. What the
+        opponents' past choices reveal about their cards is not used (plain determinization)."""
+        new = self.clone()
+        pool = list(self.deck)
+        for q, hand in enumerate(self.hands):
+            if q != player:
+                for c in hand:
+                    pool[c] += 1
+        n = sum(pool)
+        for q, hand in enumerate(self.hands):
+            if q == player:
+                continue
+            dealt = []
+            for _ in hand:
+                x = int(rng.random() * n)
+                for c, k in enumerate(pool):
+                    if x < k:
+                        break
+                    x -= k
+                pool[c] -= 1
+                n -= 1
+                dealt.append(c)
+            new.hands[q] = sorted(dealt)
+        new.deck, new.deck_n = pool, n
+        return new
+
+    def heuristic_returns(self) -> list[float]:
+        """Each player's chance of winning as the position suggests (for search leaves, summing to 1): stars
+        scored, plus the best star each can still complete, by the square of its share of own cells."""
+        g = self.game
+        if self.over:
+            return self.returns()
+        blocked_by = [self.reserved & ~o for o in self.own]
+        strength = []
+        for q in range(g.players):
+            others = self.occupied & ~self.own[q]
+            best = 0.0
+            for t, sm in enumerate(g.star_masks):
+                if self.scored[t] < 0 and not sm & (blocked_by[q] | others):
+                    k = (self.own[q] & sm).bit_count() / 6
+                    best = max(best, k * k)
+            strength.append(self.scores[q] + best)
+        weights = [math.exp(2.0 * x) for x in strength]
+        total = sum(weights)
+        return [w / total for w in weights]
+
     def __str__(self) -> str:
         g = self.game
         lines = [f"turn {self.turns}, {'over' if self.over else g.colours[self.player] + ' to play'}"]
@@ -693,15 +768,6 @@ class ThreeStarsState(State):
             hand = ", ".join(g.card_text(c) for c in self.hands[p])
             lines.append(f"  {g.colours[p]}: {self.scores[p]} stars, {self.own[p].bit_count()} pieces, hand {hand}")
         return "\n".join(lines)
-
-
-def _potential(own: list[int], q: int, sm: int) -> float:
-    mine = own[q] & sm
-    for o, other in enumerate(own):
-        if o != q and other & sm:
-            return 0.0
-    k = mine.bit_count()
-    return k * k + (100.0 if k == 6 else 0.0)
 
 
 def make_engine(design: Design, players: int) -> ThreeStarsGame:

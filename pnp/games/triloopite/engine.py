@@ -454,6 +454,45 @@ class TriloopiteState(State):
         q, r = self.board.hex_of(cell)
         return f"{who} places {g.varieties[v].id} turned {rot} at [{q}, {r}]"
 
+    # --- what a player knows (search with hidden information: pnp.engine.openspiel_adapter) ----
+    def information_key(self, player: int) -> tuple:
+        """What `player` knows: the layout, their own hand, and only how many tiles the other hands and
+        the bag hold (*decision*: hands are not shown; the bag's mix is known only as what is unseen)."""
+        return (tuple(sorted(self.board.lines.items())), tuple(self.hands[player]),
+                tuple(sum(h) for h in self.hands), self.bag_n, self.player, self.drawing, self.over, self.turns)
+
+    def resample_from_infostate(self, player: int, rng) -> "TriloopiteState":
+        """A position `player` cannot tell from this one: the other hands dealt again at random from the
+        tiles `player` has not seen (those hands and the bag), each hand keeping its size."""
+        new = self.clone()
+        pool = list(self.bag)
+        for q, hand in enumerate(self.hands):
+            if q != player:
+                pool = [a + b for a, b in zip(pool, hand)]
+        n = sum(pool)
+        for q, hand in enumerate(self.hands):
+            if q == player:
+                continue
+            dealt = [0] * len(pool)
+            for _ in range(sum(hand)):
+                x = int(rng.random() * n)
+                for v, k in enumerate(pool):
+                    if x < k:
+                        break
+                    x -= k
+                pool[v] -= 1
+                n -= 1
+                dealt[v] += 1
+            new.hands[q] = dealt
+        new.bag, new.bag_n = pool, n
+        new._final = None
+        return new
+
+    def heuristic_returns(self) -> list[float]:
+        """The team's score if the game stopped here (for search leaves): the layout's points minus the
+        hand penalty, the same value `returns()` gives at the end."""
+        return self.returns()
+
     def __str__(self) -> str:
         g = self.game
         lines = [f"turn {self.turns}, {'over' if self.over else f'seat {self.player + 1}'}; "
