@@ -307,3 +307,26 @@ def test_cache_serves_unchanged_faces_and_remakes_a_changed_one(tmp_path):
     assert {k for k in first if first[k] != again[k]} == {"c002"}
     # a format, a dpi or a trim is another product
     assert dict(raster_faces(faces, fmt="jpeg", cache=cache)) != again and cache.made("raster") == 5
+
+
+def test_a_face_can_be_stretched_to_an_exact_pixel_size():
+    face = card('<rect x="0" y="0" width="31.5" height="88" fill="#0072b2"/>')  # the trim's left half blue
+    sized = Face(face.svg, face.bleed, px=(100, 140))
+    img = one(sized, dpi=150, trim=True)
+    assert img.size == (100, 140) and round(img.info["dpi"][0]) == 150
+    assert img.getpixel((2, 70)) == BLUE and img.getpixel((97, 70)) == ORANGE
+    assert img.getpixel((48, 70)) == BLUE and img.getpixel((52, 70)) == ORANGE  # the half at the half
+    assert one(Face(face.svg, face.bleed, px=(69, 94))).size == (69, 94)
+
+
+def test_render_sheets_draws_each_cell_at_the_cell_size_and_leaves_empty_cells_white():
+    a, b = card(colour="#d55e00"), card(colour="#0072b2")
+    sheet = raster.Sheet((a, None, b, a, b, None), cols=3, rows=2, cell_px=(50, 70))
+    [data] = list(raster.render_sheets([sheet], fmt="png"))
+    img = Image.open(io.BytesIO(data))
+    assert img.size == (150, 140)
+    centres = [img.getpixel((25 + 50 * (i % 3), 35 + 70 * (i // 3))) for i in range(6)]
+    assert centres == [ORANGE, (255, 255, 255), BLUE, ORANGE, BLUE, (255, 255, 255)]
+    # every pixel of a cell is the face's (its trim fills the cell: no white seam at the edges)
+    cell = img.crop((100, 0, 150, 70))
+    assert cell.getcolors() == [(50 * 70, BLUE)]

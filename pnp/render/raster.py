@@ -79,21 +79,38 @@ MIN_PARALLEL_MP = 24.0  # below this much work (~0.15 s on one core) forking wor
 
 @dataclass(frozen=True)
 class Face:
-    """One face to rasterise: its SVG text (mm units, the page is trim + bleed on each side),
-    its bleed in mm, and whether it is a shaped piece whose outside stays transparent."""
+    """One face to rasterise: its SVG text (mm units, the page is trim + bleed on each side), its
+    bleed in mm, whether it is a shaped piece whose outside stays transparent, and optionally the
+    exact pixel size its image must have (the page, or the trim with `trim=True`, stretched to it)."""
 
     svg: str
     bleed: float = 0.0
     transparent: bool = False
+    px: tuple[int, int] | None = None
 
     @classmethod
-    def of(cls, spec, svg: str) -> "Face":
+    def of(cls, spec, svg: str, px: tuple[int, int] | None = None) -> "Face":
         """The face of a pnp.registry.FaceSpec and its SVG text: shaped pieces (shape other than
         "rect": triangle, hexagon, circle...) keep a transparent outside."""
-        return cls(svg, float(spec.bleed), spec.shape != "rect")
+        return cls(svg, float(spec.bleed), spec.shape != "rect", px)
 
     def key(self, dpi: int, fmt: str, trim: bool) -> str:
-        return key_of("raster", self.svg, self.bleed, self.transparent, dpi, fmt, trim)
+        return key_of("raster", self.svg, self.bleed, self.transparent, self.px, dpi, fmt, trim)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A grid of faces in one image (a Tabletop Simulator deck sheet): `cells` row by row from the
+    top left (None: left white), each face's trim stretched to `cell_px`."""
+
+    cells: tuple[Face | None, ...]
+    cols: int
+    rows: int
+    cell_px: tuple[int, int]
+
+    def key(self, dpi: int, fmt: str) -> str:
+        return key_of("sheet", [c.key(dpi, fmt, True) if c else None for c in self.cells], self.cols, self.rows,
+                      self.cell_px, dpi, fmt)
 
 
 @dataclass(frozen=True)
@@ -126,17 +143,23 @@ class _Frame:
     top: int = 0
 
 
-def _frame(page, dpi: int, trim: bool) -> _Frame:
-    import pypdfium2.raw as pdfium_c
-
-    pw, ph = pdfium_c.FPDF_GetPageWidthF(page.raw), pdfium_c.FPDF_GetPageHeightF(page.raw)
-    fw, fh = max(1, px(pw, dpi)), max(1, px(ph, dpi))
-    if not trim:
-        return _Frame(fw, fh, fw, fh)
-    cl, _cb, _cr, ct = page.get_cropbox()
-    l, b, r, t = page.get_trimbox()  # falls back to the crop box when a page has none
-    left, top = min(max(0, px(l - cl, dpi)), fw - 1), min(max(0, px(ct - t, dpi)), fh - 1)
-    return _Frame(max(1, min(px(r - l, dpi), fw - left)), max(1, min(px(t - b, dpi), fh - top)), fw, fh, left, top)
+def _frame(page, dpi: int, trim: bool, size: tuple[int, int] | None = None) -> _Frame:
+    """The page (or its TrimBox) at `dpi`, each side rounded to the nearest pixel, or stretched to `size`."""
+    pw, ph = page.get_size()
+    if trim:
+        cl, _cb, _cr, ct = page.get_cropbox()
+        l, b, r, t = page.get_trimbox()  # falls back to the crop box when a page has none
+        l, t, bw, bh = max(0.0, l - cl), max(0.0, ct - t), r - l, t - b
+    else:
+        l, t, bw, bh = 0.0, 0.0, pw, ph
+    if bw <= 0 or bh <= 0:
+        raise ValueError("a page with an empty trim box")
+    if size is not None and min(size) < 1:
+        raise ValueError(f"an image of {size[0]} x {size[1]} px; expected at least 1 x 1")
+    w, h = size or (max(1, px(bw, dpi)), max(1, px(bh, dpi)))
+    sx, sy = w / bw, h / bh
+    fw, fh = (w, h) if not trim else (max(1, px(pw, 72 * sx)), max(1, px(ph, 72 * sy)))
+    return _Frame(w, h, fw, fh, px(l, 72 * sx), px(t, 72 * sy))
 
 
 def _check_size(frame: _Frame) -> None:
@@ -210,8 +233,8 @@ def jpeg_bytes(image, dpi: int) -> bytes:
     return out.getvalue()
 
 
-def _encode_page(page, dpi: int, fmt: str, trim: bool, alpha: bool) -> bytes:
-    frame = _frame(page, dpi, trim)
+def _encode_page(page, dpi: int, fmt: str, trim: bool, alpha: bool, size: tuple[int, int] | None = None) -> bytes:
+    frame = _frame(page, dpi, trim, size)
     _check_size(frame)
     alpha = alpha and fmt == "png"
     rows, stride = _png_rows(page, frame, alpha)
@@ -255,6 +278,7 @@ def _ordered(fn: Callable, tasks: Sequence, work_mp: float) -> Iterator:
         for task in tasks:
             yield fn(task)
         return
+    _preload()  # imported once here, not in every worker
     parallel._flush()
     with multiprocessing.get_context("fork").Pool(n, initializer=parallel._worker_init) as pool:
         todo = iter(tasks)
@@ -264,6 +288,19 @@ def _ordered(fn: Callable, tasks: Sequence, work_mp: float) -> Iterator:
             for t in islice(todo, 1):
                 pending.append(pool.apply_async(fn, (t,)))
             yield result
+
+
+def _preload() -> None:
+    import pypdfium2  # noqa: F401
+    from PIL import Image  # noqa: F401
+    from reportlab.graphics import renderPDF  # noqa: F401
+    from reportlab.pdfgen import canvas  # noqa: F401
+    from zlib_ng import zlib_ng  # noqa: F401
+
+    import pnp.layout.pdf  # noqa: F401  (svglib)
+    from pnp.render import fonts
+
+    fonts.register()
 
 
 def _runs(count: int, per_core: int = 4, most: int = 64) -> list[range]:
@@ -398,7 +435,7 @@ def _faces_task(task: tuple[int, range]) -> list[bytes]:
         for i, face in enumerate(chunk):
             page = doc[i]
             try:
-                out.append(_encode_page(page, dpi, fmt, trim, face.transparent))
+                out.append(_encode_page(page, dpi, fmt, trim, face.transparent, face.px))
             finally:
                 page.close()
         return out
@@ -472,35 +509,28 @@ def tts_grid(cards: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def _sheet_task(task: tuple[int, int]) -> bytes:
+def _sheet_image(sheet: Sheet, dpi: int, fmt: str) -> bytes:
+    """Draw every cell's face straight into its place in the sheet's rows (no face image in between)."""
     import pypdfium2 as pdfium
 
-    token, n = task
-    sheets, back, dpi, fmt = _JOBS[token]
-    copies, cols, rows = sheets[n]
-    distinct = list(dict.fromkeys(copies + [back]))
-    doc = pdfium.PdfDocument(faces_pdf(distinct))
-    try:
-        pages = [doc[i] for i in range(len(distinct))]
-        frames = [_frame(p, dpi, True) for p in pages]
-        cw, ch = frames[distinct.index(back)].width, frames[distinct.index(back)].height  # the back's trim: the cell
-        width, height = cols * cw, rows * ch
-        _check_size(_Frame(width, height, width, height))
-        stride = 3 * width + 1
-        buf = bytearray(b"\xff") * (height * stride + stride)  # a spare row: see _png_rows
-        slots = [distinct.index(f) for f in copies] + [None] * (cols * rows - 1 - len(copies))
-        slots.append(distinct.index(back))
-        for slot, i in enumerate(slots):
-            if i is None:
-                continue
-            f = frames[i]
-            f = _Frame(min(f.width, cw), min(f.height, ch), f.page_w, f.page_h, f.left, f.top)
-            x, y = (slot % cols) * cw, (slot // cols) * ch
-            _render(pages[i], f, buf, 1 + y * stride + 3 * x, stride, False)
-        for p in pages:
-            p.close()
-    finally:
-        doc.close()
+    cw, ch = sheet.cell_px
+    width, height = sheet.cols * cw, sheet.rows * ch
+    _check_size(_Frame(width, height, width, height))
+    stride = 3 * width + 1
+    buf = bytearray(b"\xff") * (height * stride + stride)  # a spare row: see _png_rows
+    distinct = list(dict.fromkeys(c for c in sheet.cells if c is not None))
+    if distinct:
+        doc = pdfium.PdfDocument(faces_pdf(distinct))
+        try:
+            pages = [doc[i] for i in range(len(distinct))]
+            frames = [_frame(p, dpi, True, sheet.cell_px) for p in pages]
+            for slot, face in enumerate(sheet.cells[:sheet.cols * sheet.rows]):
+                if face is not None:
+                    i = distinct.index(face)
+                    x, y = (slot % sheet.cols) * cw, (slot // sheet.cols) * ch
+                    _render(pages[i], frames[i], buf, 1 + y * stride + 3 * x, stride, False)
+        finally:
+            doc.close()
     buf[0:height * stride:stride] = bytes(height)
     if fmt == "png":
         return png_bytes(memoryview(buf)[:height * stride], width, height, False, dpi)
@@ -510,32 +540,55 @@ def _sheet_task(task: tuple[int, int]) -> bytes:
     return jpeg_bytes(image, dpi)
 
 
-def tts_sheets(copies: Sequence[Face], back: Face, dpi: int = TTS_DPI, fmt: str = "jpeg", *,
-               cache: Cache = NO_CACHE) -> Iterator[TtsSheet]:
-    """Tabletop Simulator deck sheets for a deck: one slot per card copy (the faces trimmed, at `dpi`),
-    the back in each sheet's last slot; each sheet from the cache, else drawn straight from a PDF of
-    its own faces (a sheet at a time per core: memory stays flat for any deck size)."""
+def _sheet_task(task: tuple[int, int]) -> bytes:
+    token, n = task
+    sheets, dpi, fmt = _JOBS[token]
+    return _sheet_image(sheets[n], dpi, fmt)
+
+
+def render_sheets(sheets: Sequence[Sheet], dpi: int = TTS_DPI, fmt: str = "jpeg", *,
+                  cache: Cache = NO_CACHE) -> Iterator[bytes]:
+    """Each sheet's image, in order: from the cache, else drawn straight from a PDF of its own faces,
+    a sheet per task on every core (memory stays flat for any number of sheets). `dpi` is the
+    metadata the image carries; the cells' pixel size is `Sheet.cell_px`."""
     _check_fmt(fmt, dpi)
-    plan, start = [], 0
-    for n, cols, rows in tts_grid(len(copies)):
-        plan.append((list(copies[start:start + n]), cols, rows))
-        start += n
-    keys = [key_of("tts-sheet", [f.key(dpi, fmt, True) for f in chunk], back.key(dpi, fmt, True), cols, rows)
-            for chunk, cols, rows in plan]
-    hits = {i: cache.get("tts-sheet", k) for i, k in enumerate(keys)}
-    todo = [i for i, v in hits.items() if v is None]
-    token = _register((plan, back, dpi, fmt))
+    keys = [s.key(dpi, fmt) for s in sheets]
+    hits = [cache.get("sheet", k) for k in keys]
+    todo = [i for i, v in enumerate(hits) if v is None]
+    token = _register((list(sheets), dpi, fmt))
     try:
-        work = sum(len(plan[i][0]) * _face_mp(back, dpi) for i in todo)
+        work = sum(sheets[i].cols * sheets[i].rows * sheets[i].cell_px[0] * sheets[i].cell_px[1] / 1e6 for i in todo)
         made = _ordered(_sheet_task, [(token, i) for i in todo], work)
-        for i, (chunk, cols, rows) in enumerate(plan):
+        for i, key in enumerate(keys):
             image = hits[i]
             if image is None:
                 image = next(made)
-                cache.put("tts-sheet", keys[i], image)
-            yield TtsSheet(image, len(chunk), cols, rows)
+                cache.put("sheet", key, image)
+            hits[i] = None
+            yield image
     finally:
         _JOBS.pop(token, None)
+
+
+def tts_sheets(copies: Sequence[Face], back: Face, dpi: int = TTS_DPI, fmt: str = "jpeg", *,
+               cache: Cache = NO_CACHE) -> Iterator[TtsSheet]:
+    """Tabletop Simulator deck sheets as pnp.export lays them today: one slot per card copy, up to 69
+    a sheet, the back in each sheet's last slot; cells of the back's trim at `dpi`."""
+    import pypdfium2 as pdfium
+
+    _check_fmt(fmt, dpi)
+    doc = pdfium.PdfDocument(faces_pdf([back]))
+    try:
+        frame = _frame(doc[0], dpi, True)
+    finally:
+        doc.close()
+    plan, start = [], 0
+    for n, cols, rows in tts_grid(len(copies)):
+        cells = list(copies[start:start + n]) + [None] * (cols * rows - 1 - n) + [back]
+        plan.append(Sheet(tuple(cells), cols, rows, (frame.width, frame.height)))
+        start += n
+    for sheet, image in zip(plan, render_sheets(plan, dpi, fmt, cache=cache)):
+        yield TtsSheet(image, sum(1 for c in sheet.cells[:-1] if c is not None), sheet.cols, sheet.rows)
 
 
 # --- the cairosvg path (issue 16: replaced by the above; kept until pnp.export moves over) ----------------
