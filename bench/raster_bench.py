@@ -271,7 +271,7 @@ def memory(n: int, folder: Path) -> None:
     t = time.perf_counter()
     sheets = 0
     for i, sheet in enumerate(tts_sheets(copies, back)):
-        (out / f"tts-{i + 1}.jpg").write_bytes(sheet.image)
+        (out / f"tts-{i + 1}.png").write_bytes(sheet.image)
         sheets += 1
     t_tts = time.perf_counter() - t
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -227,7 +227,7 @@ def test_tts_sheet_cells_are_the_trimmed_faces_and_the_back_is_last():
     fronts = [card(f'<text x="10" y="20" font-size="8">{i}</text>', colour=c) for i, c in enumerate(colours)]
     copies = [fronts[0], fronts[1], fronts[1], fronts[2], fronts[3], fronts[4], fronts[0]]
     back = card('<circle cx="31.5" cy="44" r="15" fill="#fff"/>', colour="#333333")
-    [sheet] = list(tts_sheets(copies, back, fmt="png"))
+    [sheet] = list(tts_sheets(copies, back))  # PNG by default
     assert (sheet.cards, sheet.cols, sheet.rows) == (7, 8, 1)
     img = Image.open(io.BytesIO(sheet.image)).convert("RGB")
     assert img.size == (8 * 372, 520) and round(img.info["dpi"][0]) == 150
@@ -239,9 +239,9 @@ def test_tts_sheet_cells_are_the_trimmed_faces_and_the_back_is_last():
         assert ImageChops.difference(cell, want).getbbox() is None, f"slot {slot}"
 
 
-def test_tts_sheets_split_at_69_cards_and_jpeg_by_default():
+def test_tts_sheets_split_at_69_cards_and_may_be_jpeg():
     copies = [card(colour="#d55e00")] * 70
-    sheets = list(tts_sheets(copies, card(colour="#333333")))
+    sheets = list(tts_sheets(copies, card(colour="#333333"), fmt="jpeg"))
     assert [(s.cards, s.cols, s.rows) for s in sheets] == [(69, 10, 7), (1, 2, 1)]
     img = Image.open(io.BytesIO(sheets[1].image))
     assert img.format == "JPEG" and img.size == (2 * 372, 520)
@@ -322,7 +322,7 @@ def test_a_face_can_be_stretched_to_an_exact_pixel_size():
 def test_render_sheets_draws_each_cell_at_the_cell_size_and_leaves_empty_cells_white():
     a, b = card(colour="#d55e00"), card(colour="#0072b2")
     sheet = raster.Sheet((a, None, b, a, b, None), cols=3, rows=2, cell_px=(50, 70))
-    [data] = list(raster.render_sheets([sheet], fmt="png"))
+    [data] = list(raster.render_sheets([sheet]))
     img = Image.open(io.BytesIO(data))
     assert img.size == (150, 140)
     centres = [img.getpixel((25 + 50 * (i % 3), 35 + 70 * (i // 3))) for i in range(6)]

@@ -10,7 +10,8 @@ the fonts embedded in the PDF (the shipped DejaVu faces), never the machine's.
     pngs = rasterise_pdf_pages(pdf_bytes, dpi=300)               # any PDF: one image per page
     for sheet in tts_sheets(copies, back, cache=cache): ...      # Tabletop Simulator deck sheets
 
-How it reaches ~150 MP/s per core (bench/raster_bench.py; issue 16):
+How it reaches ~120 MP per CPU-second from SVG faces, ~200 from a ready PDF (one core;
+bench/raster_bench.py, issue 16):
 
 - pdfium renders straight into the PNG's row buffer: a 24-bit bitmap whose stride is one
   byte longer than a row, starting one byte in, so the byte before every row is PNG's
@@ -18,18 +19,21 @@ How it reaches ~150 MP/s per core (bench/raster_bench.py; issue 16):
   colour conversion (FPDF_REVERSE_BYTE_ORDER gives RGB rather than BGR).
 - That buffer is deflated by **zlib-ng** (level 3) and wrapped in the five PNG chunks here
   (IHDR, sRGB, pHYs with the dpi, one IDAT, IEND). Measured on the 500-card deck (process
-  CPU time, one core): pdfium renders ~190 MP/s; zlib-ng level 3 deflates the rows at
-  ~620 MP/s into files the size of Pillow's level 6 (19 KiB a poker card), where Pillow's
-  PNG encoder, which tries five filters on every row, does ~74 MP/s at level 1 (28 KiB)
-  and ~38 MP/s at level 6; libpng and libspng (imagecodecs) 27-44 MP/s with their default
-  filters, 156 MP/s with no filter at level 1; libvips (pyvips) 371 MP/s with no filter at
-  level 1 (39 KiB). Flat vector art needs no PNG filter: the long runs deflate anyway.
+  CPU time, one core, `raster_bench.py --steps`): pdfium renders ~190 MP/s; zlib-ng level 3
+  deflates the rows at ~640 MP/s into files the size of Pillow's level 6 (19 KiB a poker
+  card), where Pillow's PNG encoder, which tries five filters on every row, does 58-74 MP/s
+  at level 1 (28 KiB) and 31-38 at level 6; libpng and libspng (imagecodecs) 24-44 MP/s
+  with their default filters, 146 with no filter at level 1; libvips (pyvips-binary,
+  libspng) 304-371 MP/s with no filter at level 1 (39 KiB). Flat vector art needs no PNG
+  filter: its long runs deflate anyway.
 - Shaped pieces (`Face.transparent`: triangles, hexagons, tokens) render on a transparent
   background as RGBA (straight alpha), so what lies outside their outline stays clear;
   everything else is RGB on white, as printed on paper. pdfium needs 32-bit rows aligned,
   so RGBA rows are copied once behind their filter bytes.
-- JPEG (for Tabletop Simulator, which accepts it) goes through Pillow's libjpeg-turbo
-  (quality 90, no chroma subsampling: coloured text stays sharp): ~200 MP/s.
+- JPEG (`fmt="jpeg"`, Pillow's libjpeg-turbo, quality 90, no chroma subsampling so coloured
+  text stays sharp) encodes at ~200 MP/s after a copy into Pillow, but on flat art its
+  files are larger than these PNGs (48 against 19 KiB a card) and the path slower: PNG is
+  the default everywhere, Tabletop Simulator sheets included (TTS reads both).
 - Work is spread over forked workers (one per core), each taking a contiguous run of
   faces, making one PDF of them and rasterising its pages; results come back in order
   with at most two runs per worker in flight, so memory stays flat however many faces.
@@ -546,7 +550,7 @@ def _sheet_task(task: tuple[int, int]) -> bytes:
     return _sheet_image(sheets[n], dpi, fmt)
 
 
-def render_sheets(sheets: Sequence[Sheet], dpi: int = TTS_DPI, fmt: str = "jpeg", *,
+def render_sheets(sheets: Sequence[Sheet], dpi: int = TTS_DPI, fmt: str = "png", *,
                   cache: Cache = NO_CACHE) -> Iterator[bytes]:
     """Each sheet's image, in order: from the cache, else drawn straight from a PDF of its own faces,
     a sheet per task on every core (memory stays flat for any number of sheets). `dpi` is the
@@ -570,7 +574,7 @@ def render_sheets(sheets: Sequence[Sheet], dpi: int = TTS_DPI, fmt: str = "jpeg"
         _JOBS.pop(token, None)
 
 
-def tts_sheets(copies: Sequence[Face], back: Face, dpi: int = TTS_DPI, fmt: str = "jpeg", *,
+def tts_sheets(copies: Sequence[Face], back: Face, dpi: int = TTS_DPI, fmt: str = "png", *,
                cache: Cache = NO_CACHE) -> Iterator[TtsSheet]:
     """Tabletop Simulator deck sheets as pnp.export lays them today: one slot per card copy, up to 69
     a sheet, the back in each sheet's last slot; cells of the back's trim at `dpi`."""
