@@ -153,7 +153,6 @@ def run_measure(case_file: Path, path: str, cores: int, runs: int) -> dict:
 
 def steps(case_file: Path) -> None:
     """Each step per megapixel on one core (process CPU time), for every library installed."""
-    import ctypes
     import io
     import zlib
 
