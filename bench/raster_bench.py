@@ -88,7 +88,8 @@ def measure(case_file: Path, path: str, cores: int) -> dict:
         images = rasterise_pdf_pages(pdf, transparent=transparent)
     elif path == "old-png":
         from pnp.parallel import prun
-        from pnp.render.raster import svg_to_png
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        from svgpdf_pixels import svg_to_png  # cairosvg with the shipped fonts, as pnp exported before
 
         images = [v for _, v in prun([lambda s=f.svg: svg_to_png(s) for _, f in sorted(faces.items())])]
     else:

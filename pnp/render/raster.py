@@ -57,19 +57,15 @@ import ctypes
 import io
 import math
 import multiprocessing
-import os
 import struct
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from pathlib import Path
 
 from pnp.cache import NO_CACHE, Cache, key_of
 
-_CONF = Path(__file__).resolve().parent.parent / "fonts" / "fonts.conf"
-os.environ["FONTCONFIG_FILE"] = str(_CONF)  # the old cairosvg path (svg_to_png): shipped fonts only
 
 DPI = 300
 TTS_DPI = 150
@@ -415,16 +411,12 @@ def faces_pdf(faces: Sequence[Face]) -> bytes:
 
 def _draw_svg(c, svg: str) -> tuple[float, float]:
     """Draw one face on the current page; its size in points. The one place that knows the SVG -> PDF
-    renderer: today svglib + renderPDF (as pnp.layout.pdf); pnp.render.svgpdf when it lands."""
-    from reportlab.graphics import renderPDF
+    renderer: pnp.render.svgpdf, as the print sheets, so a PNG shows what the PDF prints."""
+    from pnp.render.svgpdf import compile_svg, draw
 
-    from pnp.layout.pdf import parse_svg
-    from pnp.render import fonts
-
-    drawing = parse_svg(svg)
-    fonts.ensure_drawing(drawing)
-    renderPDF.draw(drawing, c, 0, 0)
-    return float(drawing.width), float(drawing.height)
+    compiled = compile_svg(svg)
+    draw(compiled, c)
+    return float(compiled.width), float(compiled.height)
 
 
 def _faces_task(task: tuple[int, range]) -> list[bytes]:
@@ -593,34 +585,3 @@ def tts_sheets(copies: Sequence[Face], back: Face, dpi: int = TTS_DPI, fmt: str 
         start += n
     for sheet, image in zip(plan, render_sheets(plan, dpi, fmt, cache=cache)):
         yield TtsSheet(image, sum(1 for c in sheet.cells[:-1] if c is not None), sheet.cols, sheet.rows)
-
-
-# --- the cairosvg path (issue 16: replaced by the above; kept until pnp.export moves over) ----------------
-
-
-def svg_to_png(svg: str, dpi: int = DPI) -> bytes:
-    """Rasterise with cairo, encode with Pillow at zlib level 1: half the time of cairo's own
-    PNG writer for files a third larger (still small: faces are flat vector art)."""
-    from cairosvg.parser import Tree
-    from cairosvg.surface import PNGSurface
-    from PIL import Image
-
-    surface = PNGSurface(Tree(bytestring=svg.encode("utf-8"), unsafe=False), None, dpi)
-    image = surface.cairo
-    image.flush()
-    pixels = Image.frombuffer("RGBA", (image.get_width(), image.get_height()), bytes(image.get_data()),
-                              "raw", "BGRa", image.get_stride(), 1)  # cairo: premultiplied BGRA rows
-    buf = io.BytesIO()
-    pixels.save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
-
-
-def crop_bleed(png: bytes, bleed_mm: float, dpi: int = DPI) -> "object":
-    """The PNG as a Pillow image cut to the trim (the bleed removed)."""
-    from PIL import Image
-
-    img = Image.open(io.BytesIO(png))
-    px_ = round(bleed_mm / 25.4 * dpi)
-    if px_:
-        img = img.crop((px_, px_, img.width - px_, img.height - px_))
-    return img
