@@ -1,11 +1,14 @@
 """The `pnp` command: parses arguments and calls the library, nothing more.
 
-Problems in the user's input (pnp.errors.PnpError) print as messages and exit 2;
-anything else is a bug and keeps its traceback.
+Problems in the user's input (pnp.errors.PnpError) print as messages and exit 2.
+Anything else is a bug in pnp: one line names the command and the design and asks for
+a report (exit 3); `pnp --debug ...` shows the traceback. Ctrl-C stops with exit 130.
+Warnings (pnp's own and those of the libraries it drives) are printed at the end.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -13,24 +16,98 @@ import click
 
 from pnp.errors import PnpError
 
+BUG_EXIT = 3
+
+
+def _allow_dirs(ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]) -> tuple[Path, ...]:
+    from pnp.confine import allow_dirs
+
+    allow_dirs(value)
+    return value
+
+
+_ALLOW_DIR = dict(type=click.Path(exists=True, file_okay=False, path_type=Path), multiple=True, metavar="PATH",
+                  callback=_allow_dirs, help="A folder whose files designs may read too (shared art, data, templates); "
+                  "repeatable. Designs read nothing outside their own folder otherwise.")
+
+
+def allow_dir_option(fn):
+    """`--allow-dir PATH` on a command (the same as before the command name)."""
+    return click.option("--allow-dir", "allow_dir", expose_value=False, **_ALLOW_DIR)(fn)
+
 
 class _Group(click.Group):
+    def make_context(self, info_name, args, parent=None, **extra):
+        from pnp.confine import reset_allowed_dirs
+
+        reset_allowed_dirs()  # each command line names its own (tests run many in one process)
+        given = list(args)
+        ctx = super().make_context(info_name, args, parent, **extra)
+        ctx.meta["pnp.args"] = given
+        return ctx
+
     def invoke(self, ctx: click.Context):
+        from pnp.errors import capture_library_output, drain_warnings, format_warnings
+
+        capture_library_output()
         try:
             return super().invoke(ctx)
         except PnpError as exc:
             click.echo(str(exc), err=True)
             ctx.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            click.echo("pnp: interrupted; nothing more was written", err=True)
+            ctx.exit(130)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except Exception as exc:
+            if ctx.params.get("debug") or os.environ.get("PNP_DEBUG"):
+                raise
+            given = ctx.meta.get("pnp.args", [])
+            click.echo(f"pnp: internal error in `pnp {' '.join(given)}` ({_designs(ctx, given)}): "
+                       f"{type(exc).__name__}: {_one_line(exc)}; this is a bug in pnp, please report it with the "
+                       "design (`pnp --debug ...` shows the traceback)", err=True)
+            ctx.exit(BUG_EXIT)
+        finally:
+            warnings = drain_warnings()
+            if warnings:
+                click.echo(format_warnings(warnings), err=True)
+
+
+def _designs(ctx: click.Context, given: list[str]) -> str:
+    """The designs a command line names: the words after the command that are not options or their values."""
+    words, skip = [], False
+    after = given[given.index(ctx.invoked_subcommand) + 1:] if ctx.invoked_subcommand in given else []
+    for word in after:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = "=" not in word and word not in _FLAGS
+        else:
+            words.append(word)
+    return "design " + ", ".join(words) if words else "every design under ./designs"
+
+
+_FLAGS = {"--proof", "--print-shop", "--exports", "--no-exports", "--cache", "--no-cache", "--json", "--first-game",
+          "--debug", "-h", "--help"}
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pnp")
-def main() -> None:
+@click.option("--debug", is_flag=True, help="Show the traceback of an internal error (a bug in pnp).")
+@click.option("--allow-dir", "allow_dir", expose_value=False, **_ALLOW_DIR)
+def main(debug: bool) -> None:
     """pnp: print-and-play components, print sheets and rules checks from YAML designs.
 
     A design is a folder with a design.yaml (see docs/design-format.md). With no
     DESIGN argument, commands use every design under ./designs (or the four
-    embedded games).
+    embedded games). A design reads only files inside its own folder (and pnp's
+    templates), unless --allow-dir names another folder.
     """
 
 
@@ -55,6 +132,7 @@ def main() -> None:
               help="PNG faces, Tabletop Simulator decks and index.html (the slowest part of a first build).")
 @click.option("--cache/--no-cache", "use_cache", default=True, show_default=True,
               help="Reuse what earlier builds made (<out>/.cache); --no-cache makes everything again.")
+@allow_dir_option
 def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: str | None, duplex: str | None,
           back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool, exports: bool,
           use_cache: bool) -> None:
@@ -79,6 +157,7 @@ def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: s
 
 @main.command(name="list")
 @click.argument("designs", nargs=-1)
+@allow_dir_option
 def list_(designs: tuple[str, ...]) -> None:
     """List designs and their components with counts."""
     from pnp.build import describe_designs
@@ -93,6 +172,7 @@ def list_(designs: tuple[str, ...]) -> None:
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
 @click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True,
               help="Players of the simulation check.")
+@allow_dir_option
 def validate(designs: tuple[str, ...], games: int, seed: int, agent: str) -> None:
     """Check each DESIGN against its game's rules; exit 0 all pass, 1 a check fails, 2 bad input."""
     from pnp.validate import exit_code, format_report, validate as run_validate
@@ -126,6 +206,7 @@ def simulate(game: str, games: int, players: int | None, seed: int, agent: str |
               help="Only this language; default every language in the design's meta.languages.")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True, help="Folder to write into; each design gets a subfolder.")
+@allow_dir_option
 def rules(designs: tuple[str, ...], lang: str | None, out: Path) -> None:
     """Compile the rulebook PDFs of each DESIGN from its rules.<lang>.md.
 
@@ -142,6 +223,7 @@ def rules(designs: tuple[str, ...], lang: str | None, out: Path) -> None:
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True, help="Folder to write into.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None, help="Sheet size override.")
+@allow_dir_option
 def watch(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
     """Build DESIGNS, then rebuild on every save of a design, data, rules or template file.
 
