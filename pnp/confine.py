@@ -108,7 +108,8 @@ class DesignFiles:
             except FileNotFoundError:
                 continue
             except OSError as exc:
-                raise FileRefused(f"{what} '{name}' cannot be read ({exc.strerror}); expected a readable file") from None
+                raise FileRefused(f"{what} '{name}' cannot be read ({exc.strerror}); expected a readable "
+                                  "file") from None
             if stat.S_ISDIR(st.st_mode):
                 raise FileRefused(f"{what} '{name}' is a folder; expected a file")
             if not stat.S_ISREG(st.st_mode):
@@ -244,9 +245,30 @@ def check_svg(text: str, path: Path | str) -> None:
     if tag != "svg":
         raise DesignError([Problem(shown, root.sourceline, f"the root element is <{tag}>; expected an <svg> "
                                    "document")])
+    if not _has_size(root):
+        raise DesignError([Problem(shown, root.sourceline, "the SVG has no size; expected width and height above 0 "
+                                   "(e.g. width=\"63mm\" height=\"88mm\") or a viewBox=\"0 0 63 88\"")])
     for m in _EXTERNAL.finditer(text):
         ref = (m.group(1) or m.group(2) or "").strip()
         if ref and not ref.startswith("data:"):
             raise DesignError([Problem(shown, text.count("\n", 0, m.start()) + 1, f"the SVG refers to '{ref[:80]}'; "
                                        "expected only #ids and data: URIs (embed images; pnp reads no file an SVG "
                                        "names)")])
+
+
+_NUMBER = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)")
+
+
+def _positive(text: str | None) -> bool:
+    m = _NUMBER.match(text or "")
+    return bool(m) and 0 < float(m.group(1)) < float("inf")
+
+
+def _has_size(root) -> bool:
+    if _positive(root.get("width")) and _positive(root.get("height")):
+        return True
+    box = (root.get("viewBox") or "").replace(",", " ").split()
+    try:
+        return len(box) == 4 and all(0 < float(v) < float("inf") for v in box[2:])
+    except ValueError:
+        return False

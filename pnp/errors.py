@@ -6,6 +6,8 @@ config, so a designer fixes every problem of a design in one pass.
 
 from __future__ import annotations
 
+import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,11 +102,28 @@ def drain_warnings() -> list[Problem]:
 
 
 def format_warnings(problems: list[Problem], most: int = 50) -> str:
-    lines = [f"{p.file}:{p.line}: warning: {p.message}" if p.line else f"{p.file}: warning: {p.message}"
-             for p in problems[:most]]
-    if len(problems) > most:
-        lines.append(f"... and {len(problems) - most} more warnings")
+    """One line per warning, `file:line: warning: what`; the same warning about many rows of a data table is one
+    line listing the rows."""
+    groups: dict[tuple[str, int | None, str], list[str]] = {}
+    for p in problems:
+        file, _, row = p.file.partition(" (row ")
+        groups.setdefault((file, p.line, p.message), []).append(row.rstrip(")"))
+    lines = []
+    for (file, line, message), rows in groups.items():
+        rows = sorted((r for r in rows if r), key=_row_order)
+        where = f"{file}:{line}" if line else file
+        if rows:
+            shown = ", ".join(rows[:3]) + (f" and {len(rows) - 3} more" if len(rows) > 3 else "")
+            message += f" (row{'s' if len(rows) > 1 else ''} {shown})"
+        lines.append(f"{where}: warning: {message}")
+    if len(lines) > most:
+        lines = lines[:most] + [f"... and {len(lines) - most} more warnings"]
     return "\n".join(lines)
+
+
+def _row_order(row: str) -> tuple[str, int]:
+    file, _, line = row.rpartition(":")
+    return (file, int(line)) if line.isdigit() else (row, 0)
 
 
 class warnings_from:
@@ -121,8 +140,54 @@ class warnings_from:
         _SOURCE.pop()
 
 
+def source_comment(file: str | Path, row: tuple[str | Path, int | None] | None = None) -> str:
+    """The XML comment a face's SVG carries to name what it was made from, e.g.
+    `<!-- made by pnp from designs/x/templates/front.svg.j2 (row designs/x/cards.csv:3) -->`: a designer opening
+    the SVG sees it, and a library warning about this SVG is reported against it."""
+    text = display_path(file) + (f" (row {display_path(row[0])}:{row[1]})" if row else "")
+    return f"<!-- made by pnp from {text.replace('--', '%2D%2D')} -->"
+
+
+def with_source_comment(svg: str, file: str | Path, row: tuple[str | Path, int | None] | None = None) -> str:
+    """`svg` with its source comment after the XML declaration (or first)."""
+    comment = source_comment(file, row)
+    if svg.startswith("<?xml"):
+        end = svg.find("?>") + 2
+        return svg[:end] + "\n" + comment + svg[end:]
+    return comment + "\n" + svg
+
+
+_MARK = re.compile(r"<!-- made by pnp from (.+?)(?: \(row (.+?)\))? -->")
+
+
+def _marked(value: object) -> tuple[str, int | None] | None:
+    head = value[:600] if isinstance(value, (str, bytes, bytearray)) else None
+    if head is None:
+        return None
+    if not isinstance(head, str):
+        head = bytes(head).decode("utf-8", "replace")
+    m = _MARK.search(head)
+    if not m:
+        return None
+    file = m.group(1).replace("%2D%2D", "--")
+    return (f"{file} (row {m.group(2).replace('%2D%2D', '--')})" if m.group(2) else file), None
+
+
 def _current_source() -> tuple[str, int | None]:
-    return _SOURCE[-1] if _SOURCE else ("pnp", None)
+    """What the warning is about: the innermost `warnings_from`, else the face whose SVG a library is reading (its
+    source comment, found among the callers' arguments), else pnp itself."""
+    if _SOURCE:
+        return _SOURCE[-1]
+    frame = sys._getframe(1)
+    for _ in range(60):
+        if frame is None:
+            break
+        for value in frame.f_locals.values():
+            found = _marked(value)
+            if found:
+                return found
+        frame = frame.f_back
+    return ("pnp", None)
 
 
 class _Collector:

@@ -43,6 +43,12 @@ Colour = Annotated[str, BeforeValidator(_colour)]
 Count = Annotated[int, Field(ge=0, le=limit("count"))]
 """Copies of something: 0 to pnp.limits `count`."""
 
+GridIndex = Annotated[int, Field(ge=-limit("grid"), le=limit("grid"))]
+"""A row, column or radius on a board: at most pnp.limits `grid` either way."""
+
+MAX_ITEMS = limit("list_items")
+"""Entries of a list in a generator's params (Field(max_length=MAX_ITEMS))."""
+
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 CARD_SIZES: dict[str, tuple[float, float]] = {

@@ -307,8 +307,8 @@ class DesignLoader(jinja2.BaseLoader):
             source = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             line = raw[: exc.start].count(b"\n") + 1
-            raise FileRefused(f"'{display_path(path)}' line {line}: byte 0x{raw[exc.start]:02X} is not UTF-8; expected a UTF-8 "
-                              "text file (re-save it as UTF-8)") from None
+            raise FileRefused(f"'{display_path(path)}' line {line}: byte 0x{raw[exc.start]:02X} is not UTF-8; "
+                              "expected a UTF-8 text file (re-save it as UTF-8)") from None
         try:
             mtime = os.stat(path).st_mtime_ns
         except OSError:

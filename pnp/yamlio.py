@@ -13,6 +13,7 @@ Dates stay text (`date: 2024-05-01` is the string the designer wrote).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -194,8 +195,13 @@ def _construct(node: yaml.Node, loader: yaml.SafeLoader, doc: Document, report: 
     except yaml.YAMLError:
         raise
     except (ValueError, TypeError, OverflowError) as exc:
-        report.add(doc.path, node.start_mark.line + 1, f"value {_short(node)} cannot be read ({exc}); expected "
-                   "a number, text, a list or a mapping")
+        line = node.start_mark.line + 1
+        if "digits" in str(exc) and isinstance(node, yaml.ScalarNode):
+            most = sys.get_int_max_str_digits()
+            report.add(doc.path, line, f"a number of {len(node.value)} digits; expected at most {most} digits")
+        else:
+            report.add(doc.path, line, f"value {_short(node)} cannot be read ({exc}); expected a number, text, a list "
+                       "or a mapping")
         return None
 
 

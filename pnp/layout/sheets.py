@@ -271,7 +271,7 @@ def _choose_grid(cf: ComponentFaces, base: Paper, gutter: float, opts: SheetOpti
             if cols * rows and (best is None or cols * rows > best[1] * best[2]):
                 best = (p, cols, rows, g, marks)
     if best is None:
-        raise PnpError(f"component '{cf.component_id}': a {w:g} x {h:g} mm face with {b:g} mm bleed does not fit "
+        raise cf.error(f"a {w:g} x {h:g} mm face with {b:g} mm bleed does not fit "
                        f"on {base.name.upper()}; expected a smaller size or a larger paper")
     p, cols, rows, g, marks = best
     block_w, block_h = cols * w + (cols - 1) * g, rows * h + (rows - 1) * g
@@ -285,7 +285,7 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
     faces = cf.fronts
     w, h, b = faces[0].width, faces[0].height, faces[0].bleed
     if any((f.width, f.height, f.bleed) != (w, h, b) for f in faces):
-        raise PnpError(f"component '{cf.component_id}': faces of different sizes cannot share a grid")
+        raise cf.error("faces of different sizes cannot share a grid")
     # A short-edge flip mirrors the rows about the sheet's middle: keep the block centred on the
     # whole sheet, with the footer's height kept free at the top too.
     short = opts.duplex == "short" and cf.back is not None
@@ -352,7 +352,7 @@ def fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
             if best is None or n > best[0]:
                 best = (n, p, axis, grid)
     if best is None:
-        raise PnpError(f"component '{cf.component_id}': a {w:g} x {h:g} mm face does not fit half a "
+        raise cf.error(f"a {w:g} x {h:g} mm face does not fit half a "
                        f"{base.name.upper()} sheet for gutter-fold; expected duplex long, short or none")
     per, p, axis, grid = best
     g = grid.gutter
@@ -546,7 +546,7 @@ def pack_sheets(components: list[ComponentFaces], face_path, base: Paper, opts: 
             best = sheets
     if best is None:
         cf = components[0]
-        raise PnpError(f"component '{cf.component_id}': its faces do not fit on {base.name.upper()}; "
+        raise cf.error(f"its faces do not fit on {base.name.upper()}; "
                        "expected a smaller size or a larger paper")
     return best
 

@@ -20,7 +20,7 @@ from lxml import etree
 from pnp import registry, sandbox
 from pnp.cache import key_of
 from pnp.confine import DesignFiles, FileRefused, check_svg
-from pnp.errors import DesignError, ErrorReport, Problem, display_path, warn
+from pnp.errors import DesignError, ErrorReport, Problem, display_path, warn, with_source_comment
 from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource
@@ -151,10 +151,11 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         return faces
     # a ready SVG file
     try:
-        _, text = files.read_svg(src.svg, (doc.path, doc.line(loc + ("svg",))))
+        path, text = files.read_svg(src.svg, (doc.path, doc.line(loc + ("svg",))))
     except DesignError as exc:
         report.extend(exc)
         return []
+    text = with_source_comment(text, path)
     return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,
                      paint=lambda: text, count=comp.count, shape=comp.shape, cache_key=key_of("svg", text))]
 
@@ -211,7 +212,7 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
     extra = DesignFiles(folder).extra
 
     def paint() -> str:
-        env = _environment(folder, extra)
+        env = _environment(Path(os.path.abspath(folder)), extra)  # a relative folder means another one elsewhere
         row = f" (filling row {_disp(where[0])}:{where[1]})" if is_row and where[1] else ""
         try:
             template = env.get_template(name)
@@ -250,7 +251,7 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
             problem = exc.problems[0]
             raise DesignError([Problem(_disp(path), None, problem.message.replace("the SVG", f"the SVG it makes{row}",
                                                                                   1))]) from None
-        return svg
+        return with_source_comment(svg, path, where if is_row else None)
 
     return paint
 

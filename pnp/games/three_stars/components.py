@@ -15,7 +15,8 @@ from pnp.games.three_stars.geometry import (
     unit_star_polygons, vertex_xy,
 )
 from pnp.geometry import region_boundaries
-from pnp.model import Length
+from pnp.limits import limit
+from pnp.model import MAX_ITEMS, Colour, GridIndex, Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol
@@ -105,16 +106,17 @@ def card_back(ctx: GeneratorContext) -> list[FaceSpec]:
 
 
 class RegionSpec(_Params):
-    players: int = Field(ge=1, description="Smallest player count that uses this region")
-    columns: tuple[int, int] = Field(description="First and last star column, e.g. [0, 3]")
-    rows: tuple[int, int] = Field(description="First and last star row, e.g. [0, 2]")
-    tint: str = Field("#eeeeee", description="Fill colour of the region's triangles")
+    players: int = Field(ge=1, le=limit("players"), description="Smallest player count that uses this region")
+    columns: tuple[GridIndex, GridIndex] = Field(description="First and last star column, e.g. [0, 3]")
+    rows: tuple[GridIndex, GridIndex] = Field(description="First and last star row, e.g. [0, 2]")
+    tint: Colour = Field("#eeeeee", description="Fill colour of the region's triangles")
 
 
 class BoardParams(_Params):
     triangle: Length = Field(30.0, gt=0, description="Side of one triangle (= piece side)")
     margin: Length = Field(10.0, ge=0, description="Paper around the triangles")
-    regions: dict[str, RegionSpec] = Field(description="Regions by name; a game for P players uses those with players <= P")
+    regions: dict[str, RegionSpec] = Field(max_length=MAX_ITEMS,
+                                           description="Regions by name; a game for P players uses those with players <= P")
 
 
 def board_geometry(params: BoardParams) -> Board:
@@ -183,14 +185,14 @@ def _region_edges(geo: Board, tris: list) -> list[tuple[tuple[float, float], tup
 
 class PieceColour(_Params):
     name: str
-    colour: str = Field(description="Fill colour, e.g. #0072B2")
+    colour: Colour = Field(description="Fill colour, e.g. #0072B2")
     symbol: Symbol = Field(
         description="Mark that tells the colour apart in black-and-white print")
 
 
 class PieceParams(_Params):
     side: Length = Field(30.0, gt=0, description="Side of the triangle: the board's triangle side")
-    colours: list[PieceColour] = Field(min_length=1, description="One entry per player colour")
+    colours: list[PieceColour] = Field(min_length=1, max_length=MAX_ITEMS, description="One entry per player colour")
 
 
 @generator("three_stars.pieces", params=PieceParams)
