@@ -47,7 +47,7 @@ class _Group(click.Group):
         return ctx
 
     def invoke(self, ctx: click.Context):
-        from pnp.errors import capture_library_output, drain_warnings, format_warnings
+        from pnp.errors import bug_report, capture_library_output, drain_warnings, format_warnings
 
         capture_library_output()
         try:
@@ -56,45 +56,19 @@ class _Group(click.Group):
             click.echo(str(exc), err=True)
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
-            click.echo("pnp: interrupted; nothing more was written", err=True)
+            click.echo("pnp: interrupted", err=True)
             ctx.exit(130)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except Exception as exc:
             if ctx.params.get("debug") or os.environ.get("PNP_DEBUG"):
                 raise
-            given = ctx.meta.get("pnp.args", [])
-            click.echo(f"pnp: internal error in `pnp {' '.join(given)}` ({_designs(ctx, given)}): "
-                       f"{type(exc).__name__}: {_one_line(exc)}; this is a bug in pnp, please report it with the "
-                       "design (`pnp --debug ...` shows the traceback)", err=True)
+            click.echo(bug_report(ctx.meta.get("pnp.args", []), ctx.invoked_subcommand, exc), err=True)
             ctx.exit(BUG_EXIT)
         finally:
             warnings = drain_warnings()
             if warnings:
                 click.echo(format_warnings(warnings), err=True)
-
-
-def _designs(ctx: click.Context, given: list[str]) -> str:
-    """The designs a command line names: the words after the command that are not options or their values."""
-    words, skip = [], False
-    after = given[given.index(ctx.invoked_subcommand) + 1:] if ctx.invoked_subcommand in given else []
-    for word in after:
-        if skip:
-            skip = False
-        elif word.startswith("-"):
-            skip = "=" not in word and word not in _FLAGS
-        else:
-            words.append(word)
-    return "design " + ", ".join(words) if words else "every design under ./designs"
-
-
-_FLAGS = {"--proof", "--print-shop", "--exports", "--no-exports", "--cache", "--no-cache", "--json", "--first-game",
-          "--debug", "-h", "--help"}
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text if len(text) <= 200 else text[:197] + "..."
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -34,10 +34,32 @@ class DesignError(PnpError):
 
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(set(problems), key=lambda p: (p.file, p.line or 0, p.message))
-        super().__init__("\n".join(str(p) for p in self.problems))
+        super().__init__("\n".join(str(p) for p in _collapse_rows(self.problems)))
 
     def __reduce__(self):  # pickles with its problems (faces are painted in worker processes)
         return (DesignError, (self.problems,))
+
+
+_ROW = re.compile(r" \(filling row ([^()]+)\)")
+
+
+def _collapse_rows(problems: list[Problem], shown: int = 3) -> list[Problem]:
+    """The same template mistake for many rows of a data table is one line listing the first rows."""
+    groups: dict[tuple, list[str]] = {}
+    for p in problems:
+        m = _ROW.search(p.message)
+        key = (p.file, p.line, _ROW.sub(" (filling row *)", p.message)) if m else (p.file, p.line, p.message)
+        groups.setdefault(key, []).append(m.group(1) if m else "")
+    out = []
+    for (file, line, message), rows in groups.items():
+        if len(rows) <= shown or not all(rows):
+            out += [Problem(file, line, message.replace("(filling row *)", f"(filling row {r})")) if r else
+                    Problem(file, line, message) for r in rows]
+        else:
+            rows = sorted(rows, key=_row_order)
+            listed = f"(filling rows {', '.join(rows[:shown])} and {len(rows) - shown} more)"
+            out.append(Problem(file, line, message.replace("(filling row *)", listed)))
+    return out
 
 
 @dataclass
@@ -58,6 +80,29 @@ class ErrorReport:
     def raise_if_any(self) -> None:
         if self.problems:
             raise DesignError(self.problems)
+
+
+def bug_report(args: list[str], command: str | None, exc: BaseException) -> str:
+    """One line for an exception that is not a design problem: the command line, the designs it names, the
+    exception, and what to do."""
+    words, skip = [], False
+    after = args[args.index(command) + 1:] if command in args else []
+    for word in after:  # the designs: words after the command that are not options or their values
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = "=" not in word and word not in _FLAGS
+        else:
+            words.append(word)
+    designs = "design " + ", ".join(words) if words else "every design under ./designs"
+    text = " ".join(str(exc).split())
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return (f"pnp: internal error in `pnp {' '.join(args)}` ({designs}): {type(exc).__name__}: {text}; this is a "
+            "bug in pnp, please report it with the design (`pnp --debug ...` shows the traceback)")
+
+
+_FLAGS = {"--proof", "--print-shop", "--exports", "--no-exports", "--cache", "--no-cache", "--json", "--first-game",
+          "--debug", "-h", "--help"}
 
 
 def display_path(path: str | Path) -> str:
@@ -140,17 +185,36 @@ class warnings_from:
         _SOURCE.pop()
 
 
-def source_comment(file: str | Path, row: tuple[str | Path, int | None] | None = None) -> str:
+_DESIGN_FOLDERS: dict[str, Path] = {}  # design folder name -> folder, to read source comments back
+
+
+def remember_design_folder(folder: Path) -> None:
+    """So that warnings about this design's faces show its paths as messages do (call before forking workers)."""
+    _DESIGN_FOLDERS[Path(folder).name] = Path(folder)
+
+
+def source_comment(folder: Path, file: str | Path, row: tuple[str | Path, int | None] | None = None) -> str:
     """The XML comment a face's SVG carries to name what it was made from, e.g.
-    `<!-- made by pnp from designs/x/templates/front.svg.j2 (row designs/x/cards.csv:3) -->`: a designer opening
-    the SVG sees it, and a library warning about this SVG is reported against it."""
-    text = display_path(file) + (f" (row {display_path(row[0])}:{row[1]})" if row else "")
+    `<!-- made by pnp from x/templates/front.svg.j2 (row x/cards.csv:3) -->`, paths from the design folder's
+    parent (the same wherever pnp runs): a designer opening the SVG sees it, and a library warning about this SVG
+    is reported against it."""
+    folder = Path(folder)
+    remember_design_folder(folder)
+
+    def rel(path: str | Path) -> str:
+        try:
+            return str(Path(folder.name) / Path(path).relative_to(folder))
+        except ValueError:
+            return Path(path).name
+
+    text = rel(file) + (f" (row {rel(row[0])}:{row[1]})" if row else "")
     return f"<!-- made by pnp from {text.replace('--', '%2D%2D')} -->"
 
 
-def with_source_comment(svg: str, file: str | Path, row: tuple[str | Path, int | None] | None = None) -> str:
+def with_source_comment(svg: str, folder: Path, file: str | Path,
+                        row: tuple[str | Path, int | None] | None = None) -> str:
     """`svg` with its source comment after the XML declaration (or first)."""
-    comment = source_comment(file, row)
+    comment = source_comment(folder, file, row)
     if svg.startswith("<?xml"):
         end = svg.find("?>") + 2
         return svg[:end] + "\n" + comment + svg[end:]
@@ -158,6 +222,14 @@ def with_source_comment(svg: str, file: str | Path, row: tuple[str | Path, int |
 
 
 _MARK = re.compile(r"<!-- made by pnp from (.+?)(?: \(row (.+?)\))? -->")
+
+
+def _shown(path: str) -> str:
+    """A path of a source comment as messages show it (relative to the working directory)."""
+    path = path.replace("%2D%2D", "--")
+    head, _, rest = path.partition("/")
+    folder = _DESIGN_FOLDERS.get(head)
+    return display_path(folder / rest) if folder is not None and rest else path
 
 
 def _marked(value: object) -> tuple[str, int | None] | None:
@@ -169,8 +241,10 @@ def _marked(value: object) -> tuple[str, int | None] | None:
     m = _MARK.search(head)
     if not m:
         return None
-    file = m.group(1).replace("%2D%2D", "--")
-    return (f"{file} (row {m.group(2).replace('%2D%2D', '--')})" if m.group(2) else file), None
+    if m.group(2):
+        file, _, line = m.group(2).rpartition(":")
+        return f"{_shown(m.group(1))} (row {_shown(file)}:{line})", None
+    return _shown(m.group(1)), None
 
 
 def _current_source() -> tuple[str, int | None]:
@@ -210,11 +284,16 @@ class _Collector:
         self.handler = Handler(level=logging.WARNING)
 
 
+def _showwarning(message, category, filename, lineno, file=None, line=None) -> None:
+    warn(*_current_source(), f"{category.__name__}: {' '.join(str(message).split())}")
+
+
 def capture_library_output() -> None:
     """From now on, library log messages and Python warnings become pnp warnings (idempotent)."""
     import logging
     import warnings
 
+    warnings.showwarning = _showwarning  # again each time: a `catch_warnings` block may have put its own back
     if _Collector.installed:
         return
     collector = _Collector()
@@ -222,9 +301,4 @@ def capture_library_output() -> None:
         logger = logging.getLogger(name)
         logger.addHandler(collector.handler)
         logger.propagate = False
-
-    def showwarning(message, category, filename, lineno, file=None, line=None):
-        warn(*_current_source(), f"{category.__name__}: {' '.join(str(message).split())}")
-
-    warnings.showwarning = showwarning
     _Collector.installed = True

@@ -76,10 +76,11 @@ def test_the_design_lists_cannot_be_changed_from_a_template(tmp_path):
 def test_library_log_messages_become_warnings_about_the_face_they_read():
     errors.capture_library_output()
     errors.drain_warnings()
-    svg = errors.with_source_comment('<?xml version="1.0"?>\n<svg/>', "designs/x/templates/front.svg.j2",
-                                     ("designs/x/cards.csv", 3))
-    assert svg.startswith('<?xml version="1.0"?>\n<!-- made by pnp from designs/x/templates/front.svg.j2 (row '
-                          'designs/x/cards.csv:3) -->\n<svg/>')
+    folder = Path("designs/x")
+    svg = errors.with_source_comment('<?xml version="1.0"?>\n<svg/>', folder, folder / "templates/front.svg.j2",
+                                     (folder / "cards.csv", 3))
+    assert svg == ('<?xml version="1.0"?>\n<!-- made by pnp from x/templates/front.svg.j2 (row x/cards.csv:3) -->'
+                   '\n<svg/>')
 
     def parse(svg_text: str) -> None:  # as a library reading this SVG would
         logging.getLogger("svglib.svglib").warning("Can't handle color: %s", "notacolour")

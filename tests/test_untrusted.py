@@ -520,4 +520,14 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, monkeypatch):
     monkeypatch.setattr("pnp.build.describe_designs", interrupted)
     result = run(["list", "d"], tmp_path)
     assert result.exit_code == 130
-    assert result.output == "pnp: interrupted; nothing more was written\n"
+    assert result.output == "pnp: interrupted\n"
+
+
+def test_a_rules_text_linked_to_dev_zero_or_a_fifo_is_refused_before_the_build_reads_it(tmp_path):
+    d = rules_case(tmp_path, "# Rules\n")
+    (d / "rules.zz.md").symlink_to("/dev/zero")
+    refused(tmp_path, f"d/rules.zz.md: rules text 'rules.zz.md' is a link to /dev/zero, outside the design folder; "
+                      f"{OUTSIDE}")
+    (d / "rules.zz.md").unlink()
+    os.mkfifo(d / "rules.zz.md")
+    refused(tmp_path, "d/rules.zz.md: rules text 'rules.zz.md' is not a regular file (a FIFO); expected a file")

@@ -20,7 +20,8 @@ from lxml import etree
 from pnp import registry, sandbox
 from pnp.cache import key_of
 from pnp.confine import DesignFiles, FileRefused, check_svg
-from pnp.errors import DesignError, ErrorReport, Problem, display_path, warn, with_source_comment
+from pnp.errors import (DesignError, ErrorReport, Problem, display_path, remember_design_folder, warn,
+                        with_source_comment)
 from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource
@@ -54,6 +55,7 @@ def design_faces(design: Design, report: ErrorReport | None = None) -> list[Comp
     own = report is None
     report = ErrorReport() if report is None else report
     files = DesignFiles(design.folder)
+    remember_design_folder(design.folder)
     doc = design.source
     hashes: dict[str, str] = {}
     result = []
@@ -155,7 +157,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
     except DesignError as exc:
         report.extend(exc)
         return []
-    text = with_source_comment(text, path)
+    text = with_source_comment(text, design.folder, path)
     return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,
                      paint=lambda: text, count=comp.count, shape=comp.shape, cache_key=key_of("svg", text))]
 
@@ -251,7 +253,7 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
             problem = exc.problems[0]
             raise DesignError([Problem(_disp(path), None, problem.message.replace("the SVG", f"the SVG it makes{row}",
                                                                                   1))]) from None
-        return with_source_comment(svg, path, where if is_row else None)
+        return with_source_comment(svg, folder, path, where if is_row else None)
 
     return paint
 

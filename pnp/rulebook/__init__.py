@@ -31,6 +31,7 @@ def languages(design: Design) -> list[str]:
     A design without any rules file has no rulebook yet (nothing to build); one with
     some but not all of its declared languages is an error.
     """
+    _check_rules_files(design)
     declared = list(design.meta.languages)
     present = [lang for lang in declared if (design.folder / f"rules.{lang}.md").is_file()]
     if present and len(present) < len(declared):
@@ -39,6 +40,27 @@ def languages(design: Design) -> list[str]:
                                                  f"{', '.join(f'rules.{m}.md' for m in missing)} missing; "
                                                  "expected one rules file per declared language")])
     return present
+
+
+def _check_rules_files(design: Design) -> None:
+    """Every rules.*.md of the design folder is a regular file inside it, of bounded size (pnp.confine): the build
+    reads them all (for its cache key) before any rules text is rendered."""
+    import os
+
+    from pnp.confine import DesignFiles, FileRefused, too_large
+    from pnp.limits import limit
+
+    files = DesignFiles(design.folder)
+    problems = []
+    for path in sorted(design.folder.glob("rules.*.md")):
+        try:
+            found = files.locate(path.name, what="rules text")
+            if found is not None and os.stat(found).st_size > limit("rules_bytes"):
+                raise FileRefused(too_large(found, os.stat(found).st_size, "rules_bytes"))
+        except FileRefused as exc:
+            problems.append(Problem(display_path(path), None, exc.message))
+    if problems:
+        raise DesignError(problems)
 
 
 def _meta_problem(design: Design, message: str) -> Problem:
