@@ -248,6 +248,13 @@ def check_svg(text: str, path: Path | str) -> None:
     if not _has_size(root):
         raise DesignError([Problem(shown, root.sourceline, "the SVG has no size; expected width and height above 0 "
                                    "(e.g. width=\"63mm\" height=\"88mm\") or a viewBox=\"0 0 63 88\"")])
+    check_parsed(root, text, shown)
+
+
+def check_parsed(root, text: str, shown: str) -> None:
+    """The checks of `check_svg` on an SVG already parsed (`root`, from `text`): values the renderers cannot draw,
+    references to other files."""
+    _check_values(root, shown)
     for m in _EXTERNAL.finditer(text):
         ref = (m.group(1) or m.group(2) or "").strip()
         if ref and not ref.startswith("data:"):
@@ -272,3 +279,47 @@ def _has_size(root) -> bool:
         return len(box) == 4 and all(0 < float(v) < float("inf") for v in box[2:])
     except ValueError:
         return False
+
+
+_NUM = r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+_LENGTH_RE = re.compile(rf"^\s*{_NUM}\s*(?:px|mm|cm|in|pt|pc|em|ex|%)?\s*$")
+_LENGTHS_RE = re.compile(rf"^\s*(?:{_NUM}\s*(?:px|mm|cm|in|pt|pc|em|ex|%)?\s*,?\s*)*$")
+_NUMBER_RE = re.compile(rf"^\s*{_NUM}\s*%?\s*$")
+_LENGTH_ATTRS = {"width", "height", "rx", "ry", "r", "cx", "cy", "x1", "y1", "x2", "y2", "font-size",
+                 "stroke-width"}
+_LENGTH_LISTS = {"x", "y", "dx", "dy", "points"}  # a list of numbers is allowed (<text x="1 2 3">, polygons)
+_NUMBERS = {"opacity", "fill-opacity", "stroke-opacity"}
+
+
+def _check_values(root, shown: str) -> None:
+    """The attribute values the renderers would fail on (svglib, cairosvg raise on them): lengths, numbers,
+    `style` declarations. A colour is checked where faces are drawn, not here."""
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        values = [(k, v) for k, v in el.attrib.items() if "}" not in k]
+        style = el.get("style")
+        if style is not None:
+            for decl in style.split(";"):
+                if decl.strip() and ":" not in decl:
+                    _bad_value(el, shown, "style", style, "declarations such as fill: #000; stroke-width: 0.3")
+                name, _, value = decl.partition(":")
+                values.append((name.strip(), value))
+        for name, value in values:
+            if value.strip() in ("", "inherit", "auto", "none", "normal"):
+                continue
+            if name in _LENGTH_ATTRS and not _LENGTH_RE.match(value):
+                _bad_value(el, shown, name, value, "a length: a number with an optional unit, e.g. 12.5 or 3mm")
+            elif name in _LENGTH_LISTS and not _LENGTHS_RE.match(value):
+                _bad_value(el, shown, name, value, "numbers (with optional units), e.g. 12.5 or 1,2 3,4")
+            elif name in _NUMBERS and not _NUMBER_RE.match(value):
+                _bad_value(el, shown, name, value, "a number from 0 to 1, e.g. 0.5")
+
+
+def _bad_value(el, shown: str, name: str, value: str, expected: str) -> None:
+    from lxml import etree
+
+    tag = etree.QName(el).localname
+    text = value if len(value) <= 40 else value[:37] + "..."
+    raise DesignError([Problem(shown, el.sourceline, f"the SVG has <{tag} {name}=\"{text.strip()}\">, which cannot "
+                               f"be drawn; expected {expected}")])

@@ -63,8 +63,8 @@ def _step(n: int = 1) -> None:
     budget.steps -= n
     if budget.steps < 0:
         raise LimitExceeded("render_steps", f"more than {limit('render_steps')} steps (loop iterations, calls) "
-                            "in one rendering: an endless recursion or loops nested too deep?")
-    if budget.steps % 4096 == 0 and time.monotonic() > budget.deadline:
+                            "in one rendering, as an endless recursion or deeply nested loops make")
+    if (budget.steps + n) // 4096 != budget.steps // 4096 and time.monotonic() > budget.deadline:  # now and then
         raise LimitExceeded("render_seconds", f"rendering takes more than {limit('render_seconds')} seconds")
 
 

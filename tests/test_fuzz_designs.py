@@ -37,7 +37,11 @@ VALUES = [0, -1, 1, 3, 10_001, 10 ** 9, 2 ** 63, 1.5, -0.0, float("inf"), float(
           "notacolour", "#12345", "#fff", "2-4", "4-2", "1-1000000", "a" * 70, "é\u202e", "{{ 7 * 7 }}",
           "../secret.csv", "$SECRET", "/dev/zero", "link.csv", "fifo.csv", "zero.csv", "dir.csv", "cards.csv",
           "front.svg.j2", "../x.svg", "art.svg", "link.svg", [], {}, [1, 2, 3], ["a"] * 50, {"a": 1},
-          {"width": "1mm", "height": "99999mm"}, [{"label": "A", "count": 10 ** 9}]]
+          {"width": "1mm", "height": "99999mm"}, [{"label": "A", "count": 10 ** 9}],
+          # plausible values, so that mutated designs also get past loading: faces, sheets, rulebooks
+          2, 50, "0.1mm", "1mm", "20mm", "500mm", "1999mm", "letter", "a3", "fold", "short", "none", "cut",
+          "landscape", "tarot", "square", "mini-usa", "hexagon", "circle", "triangle", "board", "card", "token",
+          "fr", ["fr"], ["en", "fr"], {"en": "Name", "fr": "Nom"}, {"width": "300mm", "height": "20mm"}]
 
 YAML_SNIPPETS = [
     "rules_x: &b0 [a, a, a, a, a, a, a, a, a]\n" + "".join(
@@ -65,20 +69,29 @@ JINJA_SNIPPETS = [
     "{{ diagram('nope') }}", "{{ diagram('three_stars.board', width='abc') }}", "![](pnp:99)", "![](../x.svg)",
     "![](link.svg)", "![](art.svg)", "{{ face_grid('nope') }}", "{{ component_list() }}", "{{ rules.nope }}",
     "| a | b |\n|---|---|\n| " + "w" * 30000 + " | y |\n", "{{ range(10)|join('-') }}", "\x00", "{{",
+    # Markdown that is hard to set on a page
+    "\n" + "> " * 60 + "deep\n", "\n" + "".join("  " * i + "- item\n" for i in range(40)), "\n# " + "W" * 5000 + "\n",
+    "\n| ![](art.svg) | ![](pnp:0) |\n|---|---|\n| x | y |\n", "`" * 1001, "<b>&amp;</b> & <", "*" * 999,
+    "[a](javascript:alert(1))", "![t](art.svg \"title\")", "![](%2e%2e/x.svg)", "![](art.svg)" * 40,
+    "\n```\n" + "code " * 20000 + "\n```\n", "\n1. " + "\n1. ".join(["x"] * 3000) + "\n",
 ]
 
 
-def _paths(data, at=()):
-    """Every (parent, key) of the YAML tree, in a fixed order."""
+def _paths(data, seen=None):
+    """Every (parent, key) of the YAML tree, in a fixed order (a value reached twice, as aliases make, once)."""
+    seen = set() if seen is None else seen
     out = []
+    if id(data) in seen or len(seen) > 5000:
+        return out
+    seen.add(id(data))
     if isinstance(data, dict):
         for k in list(data):
             out.append((data, k))
-            out += _paths(data[k], at + (k,))
+            out += _paths(data[k], seen)
     elif isinstance(data, list):
         for i in range(len(data)):
             out.append((data, i))
-            out += _paths(data[i], at + (i,))
+            out += _paths(data[i], seen)
     return out
 
 
@@ -132,7 +145,11 @@ def make_case(root: Path, source: int, ops: list[tuple]) -> Path:
                 del parent[key]
             elif isinstance(parent[key], dict):
                 parent[key][o[2]] = _value(VALUES[o[3]], root)
-            design.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+            try:
+                text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+            except (yaml.YAMLError, RecursionError, ValueError):
+                continue
+            design.write_text(text, encoding="utf-8")
         elif kind == "yaml":
             lines = design.read_text(encoding="utf-8").splitlines(keepends=True)
             at = o[1] % (len(lines) + 1)

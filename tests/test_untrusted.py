@@ -324,8 +324,8 @@ def test_players_are_bounded(tmp_path):
     ("{{ 'x' * 10**9 }}", "the result of *: 1000000000; expected at most 1000000 characters"),
     ("{% for i in range(10**9) %}{% endfor %}", "range() of 1000000000 items; expected at most 10000 items"),
     ("{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}",
-     "more than 1000000 steps (loop iterations, calls) in one rendering: an endless recursion or loops nested too "
-     "deep?; expected at most 1000000 steps"),
+     "more than 1000000 steps (loop iterations, calls) in one rendering, as an endless recursion or deeply nested "
+     "loops make; expected at most 1000000 steps"),
     ("{% set ns = namespace(x='ab') %}{% for i in range(40) %}{% set ns.x = ns.x ~ ns.x %}{% endfor %}",
      "the result of ~: 1048576; expected at most 1000000 characters"),
     ("{{ 'x'|center(10**9) }}", "the width given to center: 1000000000; expected at most 1000000 characters"),
@@ -531,3 +531,18 @@ def test_a_rules_text_linked_to_dev_zero_or_a_fifo_is_refused_before_the_build_r
     (d / "rules.zz.md").unlink()
     os.mkfifo(d / "rules.zz.md")
     refused(tmp_path, "d/rules.zz.md: rules text 'rules.zz.md' is not a regular file (a FIFO); expected a file")
+
+
+def test_svg_values_the_renderers_cannot_draw_are_messages(tmp_path):
+    d = deck(tmp_path)
+    (d / "templates" / "token.svg.j2").write_text('<text x="{{ label }}" y="3">{{ label }}</text>\n')
+    refused(tmp_path, 'd/templates/token.svg.j2: the SVG it makes (filling row d/design.yaml:20) has <text x="A">, '
+                      "which cannot be drawn; expected numbers (with optional units), e.g. 12.5 or 1,2 3,4\n"
+                      'd/templates/token.svg.j2: the SVG it makes (filling row d/design.yaml:21) has <text x="B">, '
+                      "which cannot be drawn; expected numbers (with optional units), e.g. 12.5 or 1,2 3,4")
+    (d / "art.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="20mm">\n'
+                               '<rect width="3" height="3" style="fill"/></svg>')
+    edit(d / "design.yaml", "    template: token.svg.j2", "    svg: art.svg")
+    edit(d / "design.yaml", "    data:\n      - {label: A, count: 3}\n      - {label: B}\n", "")
+    refused(tmp_path, 'd/art.svg:2: the SVG has <rect style="fill">, which cannot be drawn; expected declarations '
+                      "such as fill: #000; stroke-width: 0.3", ("list", "d"))

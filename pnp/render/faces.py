@@ -19,7 +19,7 @@ from lxml import etree
 
 from pnp import registry, sandbox
 from pnp.cache import key_of
-from pnp.confine import DesignFiles, FileRefused, check_svg
+from pnp.confine import DesignFiles, FileRefused, check_parsed
 from pnp.errors import (DesignError, ErrorReport, Problem, display_path, remember_design_folder, warn,
                         with_source_comment)
 from pnp.limits import LIMITS, limit
@@ -243,12 +243,12 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
                                        "use |int or |float for numbers)")]) from None
         svg = wrap_fragment(fragment, w, h, bleed)
         try:
-            etree.fromstring(svg.encode("utf-8"), _SVG_PARSER)
+            root = etree.fromstring(svg.encode("utf-8"), _SVG_PARSER)
         except etree.XMLSyntaxError as exc:
             raise DesignError([Problem(_disp(where[0]), where[1], f"the SVG filled from {path.name} is not "
                                        f"well-formed ({exc.msg}); expected valid SVG markup")]) from None
         try:
-            check_svg(svg, path)
+            check_parsed(root, svg, _disp(path))
         except DesignError as exc:
             problem = exc.problems[0]
             raise DesignError([Problem(_disp(path), None, problem.message.replace("the SVG", f"the SVG it makes{row}",
