@@ -41,7 +41,8 @@ VALUES = [0, -1, 1, 3, 10_001, 10 ** 9, 2 ** 63, 1.5, -0.0, float("inf"), float(
           # plausible values, so that mutated designs also get past loading: faces, sheets, rulebooks
           2, 50, "0.1mm", "1mm", "20mm", "500mm", "1999mm", "letter", "a3", "fold", "short", "none", "cut",
           "landscape", "tarot", "square", "mini-usa", "hexagon", "circle", "triangle", "board", "card", "token",
-          "fr", ["fr"], ["en", "fr"], {"en": "Name", "fr": "Nom"}, {"width": "300mm", "height": "20mm"}]
+          "fr", ["fr"], ["en", "fr"], {"en": "Name", "fr": "Nom"}, {"width": "300mm", "height": "20mm"},
+          [3, 0], [0, 0], [-5, -1], [25, 25]]
 
 YAML_SNIPPETS = [
     "rules_x: &b0 [a, a, a, a, a, a, a, a, a]\n" + "".join(

@@ -546,3 +546,32 @@ def test_svg_values_the_renderers_cannot_draw_are_messages(tmp_path):
     edit(d / "design.yaml", "    data:\n      - {label: A, count: 3}\n      - {label: B}\n", "")
     refused(tmp_path, 'd/art.svg:2: the SVG has <rect style="fill">, which cannot be drawn; expected declarations '
                       "such as fill: #000; stroke-width: 0.3", ("list", "d"))
+
+
+# --- found by fuzzing: generator parameters that crashed a game's code ----------------------------
+
+
+def test_a_lozenge_board_without_regions_is_refused(tmp_path):
+    d = deck(tmp_path, DESIGNS / "three-stars-lozenge")
+    text = (d / "design.yaml").read_text(encoding="utf-8")
+    start = text.index("      regions:")
+    end = text.index("\n\n", start)
+    (d / "design.yaml").write_text(text[:start] + "      regions: {}" + text[end:], encoding="utf-8")
+    line = text[:start].count("\n") + 1
+    refused(tmp_path, f"d/design.yaml:{line}: components.board.params.regions: 0 items; expected at least 1",
+            ("list", "d"))
+
+
+def test_a_region_running_backwards_is_refused(tmp_path):
+    d = deck(tmp_path, DESIGNS / "three-stars")
+    edit(d / "design.yaml", "columns: [0, 3]", "columns: [3, 0]")
+    refused(tmp_path, "d/design.yaml:50: components.board.params.regions.A.columns: [3, 0] runs backwards; expected "
+                      "[first, last] with first <= last", ("list", "d"))
+
+
+def test_close_pieces_are_bounded_before_their_faces_are_made(tmp_path):
+    d = deck(tmp_path, DESIGNS / "tubo")
+    edit(d / "design.yaml", "close_pieces: 1", "close_pieces: 10000")
+    line = next(i for i, s in enumerate((d / "design.yaml").read_text().splitlines(), 1) if "close_pieces" in s)
+    refused(tmp_path, f"d/design.yaml:{line}: components.stocks.params.close_pieces: 10000 is too large; expected at "
+                      "most 1000", ("list", "d"))

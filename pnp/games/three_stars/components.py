@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from pnp.games.three_stars.geometry import (
     SQRT3_2, Board, Region, placements as all_placements, region_centres, triangle_xy,
@@ -111,11 +111,18 @@ class RegionSpec(_Params):
     rows: tuple[GridIndex, GridIndex] = Field(description="First and last star row, e.g. [0, 2]")
     tint: Colour = Field("#eeeeee", description="Fill colour of the region's triangles")
 
+    @field_validator("columns", "rows")
+    @classmethod
+    def _forward(cls, value: tuple[int, int]) -> tuple[int, int]:
+        if value[0] > value[1]:
+            raise ValueError(f"{list(value)} runs backwards; expected [first, last] with first <= last")
+        return value
+
 
 class BoardParams(_Params):
     triangle: Length = Field(30.0, gt=0, description="Side of one triangle (= piece side)")
     margin: Length = Field(10.0, ge=0, description="Paper around the triangles")
-    regions: dict[str, RegionSpec] = Field(max_length=MAX_ITEMS,
+    regions: dict[str, RegionSpec] = Field(min_length=1, max_length=MAX_ITEMS,
                                            description="Regions by name; a game for P players uses those with players <= P")
 
 

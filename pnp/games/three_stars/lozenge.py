@@ -78,7 +78,7 @@ class LozengeRegion(_Params):
 class LozengeBoardParams(_Params):
     lozenge: Length = Field(20.0, gt=0, description="Side of one lozenge")
     margin: Length = Field(10.0, ge=0, description="Paper around the lozenges")
-    regions: dict[str, LozengeRegion] = Field(max_length=MAX_ITEMS,
+    regions: dict[str, LozengeRegion] = Field(min_length=1, max_length=MAX_ITEMS,
                                               description="Regions by name; a game for P players uses those "
                                                           "with players <= P")
 

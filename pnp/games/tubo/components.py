@@ -13,7 +13,7 @@ from pydantic import Field, model_validator
 from pnp.games.tubo.geometry import (
     SIDE_NAMES, Board, Zone, connector_name, connector_of, connectors, side_of,
 )
-from pnp.model import MAX_ITEMS, Colour, Count, GridIndex, Length
+from pnp.model import MAX_ITEMS, Colour, GridIndex, Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Hub, Link, PathStyle, Spoke, Stub, draw_tile, square
 from pnp.render.svg import Canvas
@@ -160,7 +160,7 @@ class StockSpec(_Params):
 class StocksParams(_Params):
     cell: Length = Field(25.0, gt=0, description="Side of a piece: the board's cell")
     path_width: Length = Field(6.0, gt=0, description="Width of the printed path lines (as on the board)")
-    close_pieces: Count = Field(1, description="Close pieces per stock")
+    close_pieces: int = Field(1, ge=0, le=MAX_ITEMS, description="Close pieces per stock (each a face of its own)")
     stocks: list[StockSpec] = Field(min_length=1, max_length=MAX_ITEMS, description="One entry per colour stock")
 
 
