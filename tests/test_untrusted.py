@@ -575,3 +575,31 @@ def test_close_pieces_are_bounded_before_their_faces_are_made(tmp_path):
     line = next(i for i, s in enumerate((d / "design.yaml").read_text().splitlines(), 1) if "close_pieces" in s)
     refused(tmp_path, f"d/design.yaml:{line}: components.stocks.params.close_pieces: 10000 is too large; expected at "
                       "most 1000", ("list", "d"))
+
+
+def test_two_entries_with_the_same_name_are_refused(tmp_path):
+    d = deck(tmp_path, DESIGNS / "three-stars")
+    edit(d / "design.yaml", '{name: red, colour: "#D55E00", symbol: square}', '{name: blue, colour: "#D55E00", '
+         'symbol: square}')
+    refused(tmp_path, "d/design.yaml:61: components.pieces: two faces are named 'blue'; expected each entry of the "
+                      "params to have a name (or id) of its own", ("list", "d"))
+
+
+def test_a_face_name_from_the_params_cannot_be_a_path(tmp_path):
+    d = deck(tmp_path, DESIGNS / "tubo")
+    edit(d / "design.yaml", "{name: sky,", '{name: "../../../../evil",')
+    line = next(i for i, s in enumerate((d / "design.yaml").read_text().splitlines(), 1) if s == "    params:"
+                and i > 60)
+    refused(tmp_path, f"d/design.yaml:{line}: components.stocks: a face is named '../../../../evil-ne' from the "
+                      "params; expected a plain name, without '/', '\\' or a leading '.' (it names an SVG file)",
+            ("list", "d"))
+
+
+def test_rulebook_facts_a_game_cannot_read_are_a_message(tmp_path):
+    d = deck(tmp_path, DESIGNS / "triloopite")
+    edit(d / "design.yaml", "count: 35, family: crab}", "count: 35, family: crab, start: true}")
+    result = run(["rules", "d", "--lang", "en", "--out", "out"], tmp_path)
+    assert result.exit_code == 2, result.output
+    assert result.output.endswith("start tiles (start, crab); expected exactly one tile with start: true and count "
+                                  "1\n")
+    assert result.output.startswith("d/design.yaml:")

@@ -117,10 +117,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
                           design.print.model_dump(mode="json"), design.rules, design.meta.model_dump(mode="json"))
         ctx = GeneratorContext(design, cid, comp, src.params, bleed, key_base)
         faces = gen.fn(ctx)
-        keys = [f.key for f in faces]
-        if len(set(keys)) != len(keys):
-            raise RuntimeError(f"generator {src.generate} made duplicate face keys")  # a bug, not bad input
-        return faces
+        return _checked_keys(faces, cid, doc, loc, report)
     size = comp.size
     if src.template:
         try:
@@ -160,6 +157,28 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
     text = with_source_comment(text, design.folder, path)
     return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,
                      paint=lambda: text, count=comp.count, shape=comp.shape, cache_key=key_of("svg", text))]
+
+
+_BAD_KEY = re.compile(r"[/\\\x00-\x1f\x7f]|\.\.")
+
+
+def _checked_keys(faces: list[FaceSpec], cid: str, doc, loc: tuple, report: ErrorReport) -> list[FaceSpec]:
+    """A generator names its faces from the design's params (a colour's name, a tile's id): each name must be a
+    plain file name (it becomes svg/<component>-<name>.svg) and name one face only."""
+    seen: set[str] = set()
+    for face in faces:
+        key = str(face.key)
+        if _BAD_KEY.search(key) or key.startswith(".") or not key.strip() or len(key) > 100:
+            report.add(doc.path, doc.line(loc + ("params",)), f"components.{cid}: a face is named {key[:40]!r} from "
+                       "the params; expected a plain name, without '/', '\\' or a leading '.' (it names an SVG "
+                       "file)")
+            return []
+        if key in seen:
+            report.add(doc.path, doc.line(loc + ("params",)), f"components.{cid}: two faces are named '{key}'; "
+                       "expected each entry of the params to have a name (or id) of its own")
+            return []
+        seen.add(key)
+    return faces
 
 
 def templates_hash(design_folder: Path, files: DesignFiles | None = None) -> str:

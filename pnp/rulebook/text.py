@@ -161,7 +161,10 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
     facts: Any = {}
     game = registry.get_game(design.game) if design.game else None
     if game is not None and "rulebook_facts" in game.extras:
-        facts = game.extras["rulebook_facts"](design, lang)
+        try:
+            facts = game.extras["rulebook_facts"](design, lang)
+        except (ValueError, LookupError, TypeError, ArithmeticError) as exc:  # the design is not one the game reads
+            raise DesignError([_facts_problem(design, exc)]) from None
 
     context = {
         "meta": design.meta, "players": design.meta.players, "rules": design.rules, "components": views,
@@ -202,6 +205,22 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
         raise DesignError([Problem(display_path(file), line, f"{type(exc).__name__}: {exc}; expected an "
                                    "expression that works on the design's data")]) from None
     return RulesText(text, blocks, path, _images(text, blocks, path, files))
+
+
+_WHERE = re.compile(r"^(\S+?):(\d+): (.+)$", re.S)
+
+
+def _facts_problem(design: Design, exc: Exception) -> Problem:
+    """A game's rulebook facts could not be read from the design: its message, at the file:line it names, else at
+    design.yaml."""
+    text = " ".join(str(exc).split())
+    m = _WHERE.match(text)
+    if m:
+        return Problem(m.group(1), int(m.group(2)), m.group(3))
+    doc = design.source
+    return Problem(display_path(doc.path) if doc is not None else "design.yaml", None,
+                   f"the rulebook's facts cannot be read from this design ({text}); expected a design its game can "
+                   "play")
 
 
 _PNP_SRC = re.compile(r"^pnp:(\d+)$")
