@@ -224,6 +224,11 @@ def _build(node: yaml.Node, loc: Loc, doc: Document, loader: yaml.SafeLoader, re
                 first = doc.lines.get(loc + (key,))
                 report.add(doc.path, line, f"duplicate key '{key}' (first at line {first}); expected each key once")
                 continue
+            if result and isinstance(key, int) != isinstance(next(iter(result)), int):
+                report.add(doc.path, line, f"key {key!r} is {'a number' if isinstance(key, int) else 'text'} among "
+                           f"{'text' if isinstance(key, int) else 'number'} keys; expected the keys of one mapping to "
+                           "be all numbers or all text (quote the numbers: \"2\":)")
+                continue
             doc.lines[loc + (key,)] = line
             result[key] = _build(value_node, loc + (key,), doc, loader, report)
         return result

@@ -603,3 +603,11 @@ def test_rulebook_facts_a_game_cannot_read_are_a_message(tmp_path):
     assert result.output.endswith("start tiles (start, crab); expected exactly one tile with start: true and count "
                                   "1\n")
     assert result.output.startswith("d/design.yaml:")
+
+
+def test_a_mapping_mixing_number_and_text_keys_is_refused(tmp_path):
+    d = deck(tmp_path, DESIGNS / "three-stars-lozenge")
+    edit(d / "design.yaml", "star_positions: {2: 19}", "star_positions: {2: 19, two: 19}")
+    line = next(i for i, s in enumerate((d / "design.yaml").read_text().splitlines(), 1) if "star_positions" in s)
+    refused(tmp_path, f"d/design.yaml:{line}: key 'two' is text among number keys; expected the keys of one mapping "
+                      'to be all numbers or all text (quote the numbers: "2":)', ("list", "d"))
