@@ -3,7 +3,8 @@
     python bench/bare_reportlab.py stars OUT.pdf        # the 41 3 Stars placement cards + backs
     python bench/bare_reportlab.py table N OUT.pdf      # N data-table cards (as bench/build_bench.py makes them)
 
-No parsing, no SVG, no validation: the fastest a PDF of these cards can be made in Python.
+No parsing, no SVG, no validation, no cache: the fastest a PDF of these cards can be made in
+Python (9-up on A4, crop marks, vector, embedded font, each front sheet followed by its backs).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-FONT = str(__import__("pathlib").Path(__file__).resolve().parent.parent / "pnp" / "fonts" / "DejaVuSans.ttf")
+FONT_DIR = __import__("pathlib").Path(__file__).resolve().parent.parent / "pnp" / "fonts"
 W, H, B, G = 63 * mm, 88 * mm, 3 * mm, 3 * mm
 PAGE = (210 * mm, 297 * mm)
+COLOURS = [(0.84, 0.37, 0.0), (0.0, 0.45, 0.70), (0.0, 0.62, 0.45), (0.80, 0.47, 0.65)]
 
 
 def slots():
@@ -30,6 +32,7 @@ def slots():
 
 def marks(c, xy):
     c.setLineWidth(0.3)
+    c.setFillColorRGB(0, 0, 0)
     for x, y in xy:
         for xx in (x, x + W):
             c.line(xx, PAGE[1], xx, PAGE[1] - 5 * mm)
@@ -62,20 +65,37 @@ def star_card(c, x, y, index, positions):
 
 
 def table_card(c, x, y, i):
-    c.setFillColorRGB(0.84, 0.37, 0.0)
+    """The bench deck's front: a rounded coloured border, a title, a number in a disc, a suit polygon."""
+    colour = COLOURS[i % 4]
+    c.setFillColorRGB(*colour)
     c.rect(x - B, y - B, W + 2 * B, H + 2 * B, stroke=0, fill=1)
     c.setFillColorRGB(1, 1, 1)
-    c.roundRect(x + 3 * mm, y + 3 * mm, W - 6 * mm, H - 6 * mm, 2 * mm, stroke=0, fill=1)
-    c.setFillColorRGB(0, 0, 0)
-    c.setFont("DejaVu", 17)
-    c.drawCentredString(x + W / 2, y + H - 20 * mm, f"Card {i}")
-    c.setFont("DejaVu", 57)
-    c.drawCentredString(x + W / 2, y + H - 60 * mm, str(i % 10))
+    c.roundRect(x + 4 * mm, y + 4 * mm, W - 8 * mm, H - 8 * mm, 3 * mm, stroke=0, fill=1)
+    c.setFillColorRGB(0.1, 0.1, 0.1)
+    c.setFont("DejaVu-Bold", 6 * mm)
+    c.drawCentredString(x + W / 2, y + H - 14 * mm, f"Card {i + 1}")
+    c.setFillColorRGB(*colour)
+    c.circle(x + W / 2, y + H - 40 * mm, 12 * mm, stroke=0, fill=1)
+    c.setFillColorRGB(1, 1, 1)
+    c.setFont("DejaVu-Bold", 14 * mm)
+    c.drawCentredString(x + W / 2, y + H - 45 * mm, str(i % 10 + 1))
+    c.setFillColorRGB(*colour)
+    p = c.beginPath()
+    sx, sy = x + W / 2, y + 18 * mm
+    p.moveTo(sx, sy + 8 * mm)
+    p.lineTo(sx + 6 * mm, sy)
+    p.lineTo(sx, sy - 8 * mm)
+    p.lineTo(sx - 6 * mm, sy)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
 
 
 def back(c, x, y):
     c.setFillColorRGB(0.2, 0.2, 0.2)
     c.rect(x - B, y - B, W + 2 * B, H + 2 * B, stroke=0, fill=1)
+    c.setFillColorRGB(0.91, 0.76, 0.42)
+    c.setFont("DejaVu-Bold", 8 * mm)
+    c.drawCentredString(x + W / 2, y + H / 2, "Bench Deck")
 
 
 def main() -> None:
@@ -86,7 +106,8 @@ def main() -> None:
     else:
         cards = list(range(int(sys.argv[2])))
         out = sys.argv[3]
-    pdfmetrics.registerFont(TTFont("DejaVu", FONT))
+    pdfmetrics.registerFont(TTFont("DejaVu", str(FONT_DIR / "DejaVuSans.ttf")))
+    pdfmetrics.registerFont(TTFont("DejaVu-Bold", str(FONT_DIR / "DejaVuSans-Bold.ttf")))
     c = Canvas(out, pagesize=PAGE, invariant=1)
     xy = slots()
     for s in range(0, len(cards), 9):

@@ -2,30 +2,33 @@
 
     designs -> load + validate (all problems at once) -> faces -> SVG text
             -> sheet plan -> PDF bytes -> rulebooks -> exports (PNG, Tabletop Simulator)
-            -> manifest, index.html -> write (atomically, only what changed)
+            -> manifest, index.html -> publish (one unit per design, only what changed)
 
 Nothing is written until every design has loaded and every face has rendered, so bad
-input never leaves a partial output. Every product is kept in a content-hash cache
-(pnp.cache, under <out>/.cache/): a rebuild makes again only what its inputs changed —
-one edited card re-renders that card's SVG, drawing and PNG, and nothing else of it.
+input never leaves a partial output; each design's output is then published as one unit
+(pnp.output). Every product is kept in a content-hash cache (pnp.cache, under
+<out>/.cache/): a rebuild makes again only what its inputs changed — one edited card
+re-renders that card's SVG and PNG, and nothing else of it.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp.cache import CACHE_DIR, NO_CACHE, Cache, key_of
-from pnp.errors import DesignError, ErrorReport
-from pnp.loader import find_designs, load_designs, resolve_design, templates_dir
+from pnp.cache import NO_CACHE, Cache, default_cache, key_of
+from pnp.errors import DesignError, ErrorReport, display_path
+from pnp.loader import select_designs, templates_dir
 from pnp.model import Design
-from pnp.output import sync_dir, write_atomic
+from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
 from pnp.parallel import cores, prun, prun_each
 from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces, design_faces
+
+PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3"}
 
 
 @dataclass
@@ -35,28 +38,42 @@ class BuiltDesign:
     design: Design
     components: list[ComponentFaces]
     svgs: dict[str, str]  # "svg/<component>-<face>.svg" -> SVG text
+    paper: str = ""
     pdf_name: str = ""
     pdf: bytes = b""
     sheets: int = 0
     manifest: dict = field(default_factory=dict)
     sheets_per_paper: dict[str, int] = field(default_factory=dict)
     extra_files: dict[str, bytes | str] = field(default_factory=dict)  # more outputs, by path under the design's folder
-    dirs: dict[str, dict[str, bytes | str]] = field(default_factory=dict)  # folders owned whole: svg/, png/, tts/
+    dirs: dict[str, dict[str, bytes | str]] = field(default_factory=dict)  # svg/, png/, tts/: name -> content
     seconds: float = 0.0
     faces: int = 0  # distinct faces (fronts and backs)
     copies: int = 0  # components in the box
+    later: list[str] = field(default_factory=list)  # patterns of files a skipped stage makes (kept as they are)
+    exports: list[str] = field(default_factory=list)  # the exports made (kept up to date by later builds)
 
     def portable(self) -> "BuiltDesign":
         """What a worker process sends back: everything but the face painters (closures)."""
         self.components = []
         return self
 
+    def files(self) -> dict[str, bytes | str]:
+        """Every output file but the manifest, by path under the design's folder."""
+        out: dict[str, bytes | str] = {self.pdf_name: self.pdf, **self.extra_files}
+        for folder, files in self.dirs.items():
+            out.update({f"{folder}/{name}": data for name, data in files.items()})
+        return out
+
+    def paper_files(self) -> list[str]:
+        """The files that belong to this build's paper (they sit beside other papers' own)."""
+        return sorted(n for n in self.files() if n.endswith(f"-{self.paper}.pdf") or n.endswith(f"-{self.paper}-proof.pdf"))
+
 
 @dataclass
 class BuildResult:
     slug: str
     out_dir: Path
-    files: list[Path]
+    files: list[Path]  # every file of this build (written or already up to date)
     sheets: int
     faces: int
     copies: int
@@ -64,24 +81,32 @@ class BuildResult:
     sheets_per_paper: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     rendered: int = 0  # faces painted in this build (the rest came from the cache)
+    written: list[str] = field(default_factory=list)  # files whose content changed
+    removed: list[str] = field(default_factory=list)  # files of an earlier build this one no longer makes
+    pdf_name: str = ""
 
     def summary(self) -> str:
-        per = " · ".join(f"{n} on {p.upper() if p != 'letter' else 'Letter'}" for p, n in self.sheets_per_paper.items())
-        return (f"{self.slug}: {self.faces} faces, {self.copies} components on {self.sheets} sheets "
-                f"({per}) -> {self.out_dir}")
+        """Which files this build made (sheets with their count; the other papers' counts where they differ)."""
+        names = sorted(p.relative_to(self.out_dir).as_posix() for p in self.files)
+        top = [n for n in names if "/" not in n and n != self.pdf_name]
+        folders: dict[str, int] = {}
+        for n in names:
+            if "/" in n:
+                folders[n.split("/")[0]] = folders.get(n.split("/")[0], 0) + 1
+        others = [f"{n} on {PAPER_NAMES.get(p, p)}" for p, n in self.sheets_per_paper.items()
+                  if p != self.paper and n != self.sheets]
+        sheets = f"{self.sheets} {PAPER_NAMES.get(self.paper, self.paper)} sheet{'s' * (self.sheets != 1)}"
+        parts = [f"{self.pdf_name} ({sheets}{'; ' + ', '.join(others) if others else ''})"]
+        parts += top + [f"{folder}/ ({n} files)" for folder, n in sorted(folders.items())]
+        change = f"{len(self.written)} written, {len(self.files) - len(self.written)} unchanged"
+        if self.removed:
+            change += f", {len(self.removed)} removed ({', '.join(self.removed[:3])}{', ...' if len(self.removed) > 3 else ''})"
+        return (f"{self.slug}: {self.faces} faces, {self.copies} components -> {display_path(self.out_dir)}/\n"
+                f"  {', '.join(parts)}\n  {change}")
 
 
 def face_path(component_id: str, face: FaceSpec) -> str:
     return f"svg/{component_id}-{face.key}.svg"
-
-
-def select_designs(args: tuple[str, ...] | list[str]) -> list[Design]:
-    folders = [resolve_design(a) for a in args] if args else find_designs()
-    if not folders:
-        report = ErrorReport()
-        report.add("designs", None, "no design found; expected folders with a design.yaml under ./designs")
-        report.raise_if_any()
-    return load_designs(folders)
 
 
 def _succeeded(status: str, value, report: ErrorReport) -> bool:
@@ -115,78 +140,101 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
     return dict(sorted(svgs.items()))
 
 
-def render_design(design: Design, paper: str | None = None, print_shop: bool = False, cache: Cache = NO_CACHE,
-                  exports: bool = True, bar=None, rulebooks: bool = True) -> BuiltDesign:
-    """Faces, SVG texts, sheets, PDFs, rulebooks and exports of one design, in memory.
+EXPORTS = ("png", "tts")
+"""Exports a build makes only when asked (`pnp export png`, `pnp build --export png`); once made for a
+design's output folder, later builds keep them up to date."""
 
-    `rulebooks=False` leaves the rulebooks out (pnp watch writes the sheets first, then them).
+
+def render_design(design: Design, paper: str | None = None, print_shop: bool = False, cache: Cache = NO_CACHE,
+                  exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True) -> BuiltDesign:
+    """Everything one design makes, in memory, stage by stage (each product through the cache):
+
+    faces -> SVG texts -> print sheets (+ print-shop PDF) -> rulebooks -> contact sheet -> exports
+    (those of EXPORTS asked for) -> manifest. `rulebooks=False` leaves the rulebooks out (pnp watch
+    writes the sheets first, then them).
     """
-    from pnp.layout import pdf as pdf_layout
-    from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
     from pnp.progress import _Quiet
 
     bar = bar or _Quiet()
     started = time.perf_counter()
-    pdf_layout.use_cache(cache)
     report = ErrorReport()
     components = design_faces(design, report)
     bar.step(f"{design.slug}: faces")
     svgs = render_svgs(components, cache, report)
     report.raise_if_any()
+    built = BuiltDesign(design, components, svgs)
+    bar.step(f"{design.slug}: print sheets")
+    _sheets_stage(built, paper, print_shop, cache)
+    from pnp.rulebook import languages, rulebook_paper
+
+    if not rulebooks:
+        built.later.append(f"{design.slug}-rules-*.pdf")
+    elif languages(design):  # a design without rules texts has no rulebook (yet)
+        bar.step(f"{design.slug}: rulebooks")
+        book_paper = rulebook_paper(built.paper)
+        built.extra_files.update(cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
+                                              lambda: _rulebooks(design, components, svgs, book_paper)))
+    built.dirs["svg"] = {n.removeprefix("svg/"): t for n, t in svgs.items()}
+    _index_stage(built, cache)
+    if exports:
+        bar.step(f"{design.slug}: {' and '.join(sorted(exports)).upper()} exports")
+        _exports_stage(built, cache, exports)
+    built.faces = sum(len(cf.fronts) + (1 if cf.back else 0) for cf in components)
+    built.copies = sum(cf.copies for cf in components)
+    built.manifest = manifest(built)
+    built.seconds = time.perf_counter() - started
+    return built
+
+
+def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache: Cache) -> None:
+    """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
+    from pnp.layout import pdf as pdf_layout
+    from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
+
+    design, components, svgs = built.design, built.components, built.svgs
     opts = SheetOptions.from_print(design.print, paper)
-    paper = opts.paper
     sheets = plan(components, opts, face_path)
     meta = design.meta
     layout_file = (templates_dir() / "sheets" / "layout.yaml").read_bytes()
-
-    def cached(kind: str, key: str, make):
-        value = cache.get(kind, key)
-        if value is None:
-            value = make()
-            cache.put(kind, key, value)
-        return value
-
-    bar.step(f"{design.slug}: print sheets")
-    pdf = cached("sheets", key_of("sheets", repr(sheets), svgs, meta.title, meta.author, paper, layout_file),
-                 lambda: pdf_layout.render_pdf(sheets, svgs, title=meta.title, author=meta.author,
-                                               subject=f"{meta.title} print-and-play sheets ({paper.upper()})"))
-    name = f"{design.slug}-{paper}{'-proof' if opts.proof else ''}.pdf"
-    built = BuiltDesign(design, components, svgs, name, pdf, len(sheets))
+    built.paper = opts.paper
+    built.pdf_name = f"{design.slug}-{opts.paper}{'-proof' if opts.proof else ''}.pdf"
+    built.pdf = cache.cached(
+        "sheets", key_of("sheets", repr(sheets), svgs, meta.title, meta.author, opts.paper, layout_file),
+        lambda: pdf_layout.render_pdf(sheets, svgs, title=meta.title, author=meta.author, cache=cache,
+                                      subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})"))
+    built.sheets = len(sheets)
     built.sheets_per_paper = sheets_needed(components, opts, face_path)
     if print_shop:
         shop = print_shop_sheets(components, face_path)
-        built.extra_files[f"{design.slug}-print-shop.pdf"] = cached(
+        built.extra_files[f"{design.slug}-print-shop.pdf"] = cache.cached(
             "sheets", key_of("print-shop", repr(shop), svgs, meta.title, meta.author),
-            lambda: pdf_layout.render_pdf(shop, svgs, title=meta.title, author=meta.author,
+            lambda: pdf_layout.render_pdf(shop, svgs, title=meta.title, author=meta.author, cache=cache,
                                           subject=f"{meta.title}: one face per page"))
-    built.manifest = manifest(built, paper)
-    from pnp.rulebook import languages
 
-    if rulebooks and languages(design):  # a design without rules texts has no rulebook (yet)
-        bar.step(f"{design.slug}: rulebooks")
-        built.extra_files.update(cached("rulebooks", _rulebook_key(design, svgs, paper),
-                                        lambda: _rulebooks(design, components, svgs, paper)))
-    built.dirs["svg"] = {n.removeprefix("svg/"): t for n, t in svgs.items()}
-    if exports:
-        from pnp.export import png_faces, tts_decks
-        from pnp.index import render_index
 
-        bar.step(f"{design.slug}: PNG and TTS exports")
-        pngs = png_faces(svgs, cache)
+def _index_stage(built: BuiltDesign, cache: Cache) -> None:
+    """The contact sheet (index.html): every face with its count, the static checks, links."""
+    from pnp.index import render_index
+
+    design = built.design
+    checks = cache.cached("checks", key_of("checks", design.fingerprint(), str(design.folder)),
+                          lambda: _static_checks(design))
+    files = [built.pdf_name, *built.extra_files]
+    built.extra_files["index.html"] = render_index(design, built.components, face_path, files, checks["checks"])
+
+
+def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str]) -> None:
+    """PNG faces and Tabletop Simulator decks, as asked."""
+    from pnp.export import png_faces, tts_decks
+
+    components, svgs = built.components, built.svgs
+    if "png" in exports:
+        pngs = png_faces(components, svgs, face_path, cache)
         built.dirs["png"] = {n.removeprefix("png/"): b for n, b in pngs.items()}
-        decks = [cf for cf in components if cf.component.kind == "card" and cf.back is not None]
-        deck_svgs = {p: svgs[p] for cf in decks for p in (face_path(cf.component_id, f) for f in cf.fronts + [cf.back])}
-        deck_key = key_of("tts", deck_svgs, [(cf.component_id, [(f.key, f.count) for f in cf.fronts]) for cf in decks])
-        built.dirs["tts"] = {n.removeprefix("tts/"): b for n, b in
-                             cached("tts", deck_key, lambda: tts_decks(components, pngs, face_path)).items()}
-        checks = cached("checks", key_of("checks", design.fingerprint(), str(design.folder)),
-                        lambda: _static_checks(design))
-        files = [built.pdf_name, *built.extra_files]
-        built.extra_files["index.html"] = render_index(design, components, face_path, files, checks)
-    built.faces = sum(len(cf.fronts) + (1 if cf.back else 0) for cf in components)
-    built.copies = sum(cf.copies for cf in components)
-    built.seconds = time.perf_counter() - started
-    return built
+    if "tts" in exports:
+        tts = tts_decks(components, svgs, face_path, cache)
+        built.dirs["tts"] = {n.removeprefix("tts/"): b for n, b in tts.items()}
+    built.exports = sorted(exports)
 
 
 def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str], paper: str) -> dict:
@@ -212,12 +260,12 @@ def _rulebook_key(design: Design, svgs: dict[str, str], paper: str) -> str:
 
 
 def _static_checks(design: Design):
-    """The validator's static checks (no simulation) for index.html, or None if the game has none."""
+    """The validator's static checks (no simulation) for index.html: {"checks": None} if the game has none."""
     from pnp.validate import check_design
 
     rep = check_design(design, games=0)
-    return None if rep.note else [{"name": r.name, "ok": r.ok, "message": r.message, "details": r.details}
-                                   for r in rep.results]
+    return {"checks": None if rep.note else [{"name": r.name, "ok": r.ok, "message": r.message,
+                                              "details": r.details} for r in rep.results]}
 
 
 def apply_overrides(designs: list[Design], overrides: dict) -> None:
@@ -241,7 +289,8 @@ def apply_overrides(designs: list[Design], overrides: dict) -> None:
         design.print = design.print.model_copy(update={k: getattr(parsed, k) for k in given})
 
 
-def manifest(built: BuiltDesign, paper: str) -> dict:
+def manifest(built: BuiltDesign) -> dict:
+    """What the build made, for people and tools: every component with its faces, sizes and data."""
     d = built.design
     entries = []
     for cf in built.components:
@@ -263,7 +312,7 @@ def manifest(built: BuiltDesign, paper: str) -> dict:
         "design": d.slug,
         "title": d.meta.title,
         "version": d.meta.version,
-        "paper": paper,
+        "paper": built.paper,
         "pdf": built.pdf_name,
         "sheets": built.sheets,
         "components": entries,
@@ -271,40 +320,56 @@ def manifest(built: BuiltDesign, paper: str) -> dict:
 
 
 def write_design(built: BuiltDesign, out: Path) -> BuildResult:
-    """Write a built design: owned folders made to hold exactly their files, other files replaced.
+    """Publish a built design into <out>/<slug>/ as one unit (pnp.output.publish).
 
-    Files whose content did not change are left alone (their dates too), so a designer's
-    viewer or file watcher only sees what really changed.
+    The files of other papers that an earlier build made (e.g. the A4 sheets and rulebooks
+    when this build is for Letter) stay, and stay listed in the manifest; every other file
+    an earlier build made and this one does not is removed. Unchanged files are left alone.
     """
-    target = out / built.design.slug
-    for folder, files in built.dirs.items():
-        sync_dir(target / folder, files)
-    write_atomic(target / built.pdf_name, built.pdf, only_if_changed=True)
-    write_atomic(target / "manifest.json", json.dumps(built.manifest, indent=2, ensure_ascii=False) + "\n",
-                 only_if_changed=True)
-    for name, data in built.extra_files.items():
-        write_atomic(target / name, data, only_if_changed=True)
-    files = ([target / built.pdf_name, target / "manifest.json"] + [target / n for n in built.extra_files]
-             + [target / folder / n for folder, files in built.dirs.items() for n in files])
-    return BuildResult(built.design.slug, target, files, built.sheets, built.faces, built.copies,
-                       built.manifest["paper"], built.sheets_per_paper, built.seconds)
+    target = Path(out) / built.design.slug
+    files = built.files()
+    previous = previous_manifest(target)
+    by_paper = {p: [f for f in names if isinstance(f, str)] for p, names in previous.get("by_paper", {}).items()
+                if isinstance(names, list) and p != built.paper} if isinstance(previous.get("by_paper"), dict) else {}
+    by_paper[built.paper] = built.paper_files()
+    keep = {f for p, names in by_paper.items() if p != built.paper for f in names if f not in files}
+    if built.later:  # stages left for a second pass (pnp watch: rulebooks) keep the files they made before
+        keep |= {f for f in previous_files(target) if any(fnmatch.fnmatch(f, pat) for pat in built.later)}
+    keep = {f for f in keep if (target / f).is_file()}
+    by_paper = {p: sorted(f for f in names if f in files or f in keep) for p, names in sorted(by_paper.items())}
+
+    def manifest_text(listed: list[str]) -> str:
+        data = {**built.manifest, "exports": built.exports, "files": listed, "by_paper": by_paper}
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+    done = publish(target, files, keep=keep, manifest=manifest_text)
+    made = sorted(files) + ["manifest.json"]
+    return BuildResult(built.design.slug, target, [target / n for n in made], built.sheets, built.faces, built.copies,
+                       built.paper, built.sheets_per_paper, built.seconds, written=done.written, removed=done.removed,
+                       pdf_name=built.pdf_name)
 
 
 def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"), paper: str | None = None,
-                  overrides: dict | None = None, print_shop: bool = False, exports: bool = True,
+                  overrides: dict | None = None, print_shop: bool = False,
+                  exports: bool | set[str] | frozenset[str] | tuple[str, ...] | None = None,
                   cache: Cache | None = None, show_progress: bool | None = None,
-                  rulebooks: bool = True) -> list[BuildResult]:
+                  rulebooks: bool = True, echo=None) -> list[BuildResult]:
     """Build every selected design; nothing is written unless all of them render.
 
     `overrides` are print settings from the command line (orientation, duplex, back_offset,
     marks, proof) that replace the designs' own. `cache` defaults to <out>/.cache on disk.
+    `exports`: exports to make (names of EXPORTS; True for all), besides those an earlier build
+    made into the design's folder, which are kept up to date; False: none at all (and those
+    made before are removed).
     """
     from pnp.progress import progress
 
     designs = select_designs(args)
+    check_out(Path(out), [d.folder for d in designs])
     apply_overrides(designs, overrides or {})
-    if cache is None:  # on disk beside the output; PNP_CACHE_DIR moves it (a shared cache for CI or tests)
-        cache = Cache(Path(os.environ.get("PNP_CACHE_DIR") or Path(out) / CACHE_DIR))
+    if cache is None:
+        cache = default_cache(Path(out))
+    wanted = {d.slug: _exports_for(d, Path(out), exports) for d in designs}
     report = ErrorReport()
     built = []
     with progress(show_progress) as bar:
@@ -313,8 +378,8 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
             bar.step(f"building {len(designs)} designs", len(designs))
             # longest first (rulebook texts and faces are most of the work), so the cores finish together
             order = sorted(designs, key=_expected_work, reverse=True)
-            tasks = [lambda d=d: render_design(d, paper, print_shop, cache, exports, None, rulebooks).portable()
-                     for d in order]
+            tasks = [lambda d=d: render_design(d, paper, print_shop, cache, wanted[d.slug], None,
+                                               rulebooks).portable() for d in order]
             for status, value in prun_each(tasks):
                 bar.advance()
                 if _succeeded(status, value, report):
@@ -322,13 +387,37 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
         else:
             for design in designs:
                 try:
-                    built.append(render_design(design, paper, print_shop, cache, exports, bar, rulebooks))
+                    built.append(render_design(design, paper, print_shop, cache, wanted[design.slug], bar,
+                                               rulebooks))
                 except DesignError as exc:
                     report.extend(exc)
     report.raise_if_any()
     slugs = [d.slug for d in designs]
     built.sort(key=lambda b: slugs.index(b.design.slug))  # workers finish in any order; report in the designs'
-    return [write_design(b, Path(out)) for b in built]
+    with OutputLock(Path(out), echo):
+        return [write_design(b, Path(out)) for b in built]
+
+
+def _exports_for(design: Design, out: Path, asked) -> frozenset[str]:
+    """The exports to make for one design: those asked for and those made into its folder before."""
+    if asked is False:
+        return frozenset()
+    asked = set(EXPORTS) if asked is True else set(asked or ())
+    unknown = asked - set(EXPORTS)
+    if unknown:
+        raise ValueError(f"unknown exports {sorted(unknown)}")  # the CLI offers only known ones
+    before = previous_manifest(out / design.slug).get("exports")
+    return frozenset(asked | {e for e in before if e in EXPORTS} if isinstance(before, list) else asked)
+
+
+def _origin(folder: Path) -> str:
+    """Where a design comes from: a folder of the user's (as a path), or pnp's built-in designs."""
+    from pnp.loader import package_root
+
+    builtin = (package_root() / "designs").resolve()
+    if Path(folder).resolve().parent == builtin:
+        return "pnp's built-in designs"
+    return display_path(folder) + "/"
 
 
 def _expected_work(design: Design) -> float:
@@ -344,13 +433,14 @@ def _expected_work(design: Design) -> float:
 
 
 def describe_designs(args: tuple[str, ...] | list[str]) -> str:
-    """`pnp list`: each design and its components with counts."""
+    """`pnp list`: each design, where it comes from, and its components with counts."""
     from pnp.render.faces import design_faces
 
     lines = []
     for design in select_designs(args):
         m = design.meta
-        lines.append(f"{design.slug}  ({m.title}, {m.author}, {m.year or '-'}; {m.players} players)")
+        about = ", ".join(str(x) for x in (m.title, m.author, m.year) if x)
+        lines.append(f"{design.slug}  ({about}; {m.players} players)  from {_origin(design.folder)}")
         for cf in design_faces(design):
             back = ", 1 shared back" if cf.back else ""
             name = cf.component.display_name("en")

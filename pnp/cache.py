@@ -1,10 +1,20 @@
 """A content-addressed cache: what was made from the same inputs is not made again.
 
-Every expensive product of the build — a face's SVG, its parsed vector drawing, its
-PNG, a sheets PDF, a rulebook — is stored under the SHA-256 of everything it is made
-from. The cache lives in memory (for `pnp watch`, which keeps one across rebuilds) and
-on disk under `<out>/.cache/` (for the next `pnp build`). Counters record hits and
+Every expensive product of the build — a face's SVG, its PNG, a sheets PDF, a rulebook —
+is stored under the SHA-256 of everything it is made from. The cache lives in memory (for
+`pnp watch`, which keeps one across rebuilds) and on disk under `<out>/.cache/` or
+`$PNP_CACHE_DIR` (for the next `pnp build`, in another process). Counters record hits and
 misses per kind, so tests can prove by counting, not by timing, what was rebuilt.
+
+The disk cache holds **data, never code**: an entry is a one-line JSON header followed by
+the payload bytes, and only bytes, text, JSON values and {name: bytes or text} maps can be
+stored. Nothing read back is unpickled or evaluated. The header names the entry's format
+version, kind, key, payload type, length and SHA-256; an entry whose header or payload does
+not match what was asked for (corrupted, truncated, swapped with another, written by another
+version or by someone else) is a miss: it is deleted and made again, never served.
+
+Objects that are not data (a parsed drawing) live only in memory, per process
+(`Cache.memo`).
 
 Keys include a hash of pnp's own source code: after any change to a generator, a renderer
 or pnp itself, nothing made by the old code is reused.
@@ -16,22 +26,53 @@ import functools
 import hashlib
 import json
 import os
-import pickle
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pnp import __version__
 
 CACHE_DIR = ".cache"
+FORMAT = 2  # 1 was pickle (pnp <= 0.1.0 before issue 12): such entries are misses
+_MAGIC = b"pnp-cache "
+_MAX_HEADER = 1 << 16
+
+
+# the libraries whose output lands in ours: a new release of one may change the bytes, so it
+# invalidates the cache (and tests/test_golden_output.py notices the change)
+OUTPUT_LIBRARIES = ("reportlab", "pillow", "lxml", "svgwrite", "jinja2", "pypdfium2", "zlib-ng")
+
+
+def library_versions() -> dict[str, str]:
+    """{library: version} from the installed distributions' folder names (importlib.metadata is 10x slower)."""
+    import re
+    import sys
+
+    wanted = set(OUTPUT_LIBRARIES)
+    out = dict.fromkeys(OUTPUT_LIBRARIES, "-")
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            m = re.match(r"^([A-Za-z0-9_.]+)-([^-]+)\.dist-info$", name)
+            if m:
+                key = m.group(1).lower().replace("_", "-").replace(".", "-")
+                if key in wanted and out[key] == "-":
+                    out[key] = m.group(2)
+    return out
 
 
 @functools.cache
 def code_fingerprint() -> bytes:
-    """A hash of pnp's own source: after a change to any generator or renderer, nothing stale is reused."""
+    """A hash of pnp's own source and of the versions of the libraries that draw our output: after a
+    change to any generator or renderer, or an upgrade of ReportLab, nothing stale is reused."""
     root = Path(__file__).resolve().parent
     h = hashlib.sha256(__version__.encode())
+    h.update(json.dumps(library_versions(), sort_keys=True).encode())
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return h.digest()
@@ -50,8 +91,79 @@ def key_of(*parts: Any) -> str:
     return h.hexdigest()
 
 
+class NotData(TypeError):
+    """A value the disk cache cannot hold (only bytes, str, JSON values and {str: bytes | str})."""
+
+
+def encode(kind: str, key: str, value: Any) -> bytes:
+    """One cache entry: a JSON header line, then the payload."""
+    parts: list[bytes] = []
+    files = None
+    if isinstance(value, bytes):
+        vtype, payload = "bytes", value
+    elif isinstance(value, str):
+        vtype, payload = "str", value.encode("utf-8")
+    elif isinstance(value, dict) and value and all(isinstance(k, str) and isinstance(v, (bytes, str))
+                                                   for k, v in value.items()):
+        vtype, files = "files", []
+        for name, data in value.items():
+            raw = data if isinstance(data, bytes) else data.encode("utf-8")
+            files.append([name, "bytes" if isinstance(data, bytes) else "str", len(raw)])
+            parts.append(raw)
+        payload = b"".join(parts)
+    else:
+        try:
+            payload = json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError) as exc:
+            raise NotData(f"cache kind {kind!r} cannot store {type(value).__name__}: {exc}") from None
+        vtype = "json"
+    header = {"format": FORMAT, "version": __version__, "kind": kind, "key": key, "type": vtype,
+              "size": len(payload), "sha256": hashlib.sha256(payload).hexdigest()}
+    if files is not None:
+        header["files"] = files
+    return _MAGIC + json.dumps(header, sort_keys=True).encode("ascii") + b"\n" + payload
+
+
+def decode(kind: str, key: str, raw: bytes) -> Any | None:
+    """The value of an entry if it is exactly what (kind, key) names, else None."""
+    if not raw.startswith(_MAGIC):
+        return None
+    end = raw.find(b"\n", 0, _MAX_HEADER)
+    if end < 0:
+        return None
+    try:
+        header = json.loads(raw[len(_MAGIC):end].decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("kind") != kind \
+            or header.get("key") != key or header.get("version") != __version__:
+        return None
+    payload = raw[end + 1:]
+    if header.get("size") != len(payload) or header.get("sha256") != hashlib.sha256(payload).hexdigest():
+        return None
+    vtype = header.get("type")
+    try:
+        if vtype == "bytes":
+            return payload
+        if vtype == "str":
+            return payload.decode("utf-8")
+        if vtype == "json":
+            return json.loads(payload.decode("utf-8"))
+        if vtype == "files":
+            out: dict[str, bytes | str] = {}
+            pos = 0
+            for name, ftype, size in header["files"]:
+                chunk = payload[pos:pos + size]
+                pos += size
+                out[str(name)] = chunk if ftype == "bytes" else chunk.decode("utf-8")
+            return out if pos == len(payload) else None
+    except (UnicodeDecodeError, ValueError, TypeError, KeyError):
+        return None
+    return None
+
+
 class Cache:
-    """Memory and (optionally) disk store of bytes or picklable objects, by kind and key."""
+    """Memory and (optionally) disk store of data products, by kind and key."""
 
     def __init__(self, root: Path | None = None, memory: bool = True):
         self.root = Path(root) if root else None
@@ -67,11 +179,7 @@ class Cache:
             self.stats[f"{kind}.hit"] += 1
             return self._memory[(kind, key)]
         if self.root is not None:
-            path = self._path(kind, key)
-            try:
-                value = pickle.loads(path.read_bytes())
-            except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-                value = None  # absent, or written by an incompatible version: make it again
+            value = self._read(kind, key)
             if value is not None:
                 if self._memory is not None:
                     self._memory[(kind, key)] = value
@@ -80,20 +188,67 @@ class Cache:
         self.stats[f"{kind}.miss"] += 1
         return None
 
+    def _read(self, kind: str, key: str) -> Any | None:
+        path = self._path(kind, key)
+        try:
+            if path.is_symlink() or not path.is_file():
+                return None
+            raw = path.read_bytes()
+        except OSError:
+            return None
+        value = decode(kind, key, raw)
+        if value is None:  # corrupted, truncated, swapped, foreign or older: never served, made again
+            self.stats[f"{kind}.bad"] += 1
+            try:
+                path.unlink()
+            except OSError:
+                pass
+        return value
+
     def put(self, kind: str, key: str, value: Any) -> None:
         if self._memory is not None:
             self._memory[(kind, key)] = value
-        if self.root is not None:
-            path = self._path(kind, key)
+        if self.root is None:
+            return
+        raw = encode(kind, key, value)
+        path = self._path(kind, key)
+        try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp.")
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(tmp, path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+        except OSError:
+            return  # a cache that cannot be written is only slower
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(raw)
+            os.replace(tmp, path)
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def cached(self, kind: str, key: str, make: Callable[[], Any]) -> Any:
+        """The product under (kind, key), made by `make()` and stored if it is not there yet."""
+        value = self.get(kind, key)
+        if value is None:
+            value = make()
+            self.put(kind, key, value)
+        return value
+
+    def memo(self, kind: str, key: str, make: Callable[[], Any]) -> Any:
+        """Like `cached`, for objects that are not data (parsed drawings): kept in this process only."""
+        if self._memory is None:
+            self.stats[f"{kind}.miss"] += 1
+            return make()
+        if (kind, key) in self._memory:
+            self.stats[f"{kind}.hit"] += 1
+            return self._memory[(kind, key)]
+        self.stats[f"{kind}.miss"] += 1
+        value = self._memory[(kind, key)] = make()
+        return value
+
+    def has_memo(self, kind: str, key: str) -> bool:
+        return self._memory is not None and (kind, key) in self._memory
 
     def made(self, kind: str) -> int:
         """How many products of this kind were made (cache misses) since the counters were reset."""
@@ -104,3 +259,8 @@ class Cache:
 
 
 NO_CACHE = Cache(root=None, memory=False)
+
+
+def default_cache(out: Path) -> Cache:
+    """The cache of builds into `out`: <out>/.cache, or $PNP_CACHE_DIR (one cache shared by CI jobs or tests)."""
+    return Cache(Path(os.environ.get("PNP_CACHE_DIR") or Path(out) / CACHE_DIR))

@@ -1,11 +1,14 @@
 """The `pnp` command: parses arguments and calls the library, nothing more.
 
-Problems in the user's input (pnp.errors.PnpError) print as messages and exit 2;
-anything else is a bug and keeps its traceback.
+Problems in the user's input (pnp.errors.PnpError) print as messages and exit 2.
+Anything else is a bug in pnp: one line names the command and the design and asks for
+a report (exit 3); `pnp --debug ...` shows the traceback. Ctrl-C stops with exit 130.
+Warnings (pnp's own and those of the libraries it drives) are printed at the end.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -13,24 +16,104 @@ import click
 
 from pnp.errors import PnpError
 
+BUG_EXIT = 3
+
+
+def _allow_dirs(ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]) -> tuple[Path, ...]:
+    from pnp.confine import allow_dirs
+
+    allow_dirs(value)
+    return value
+
+
+_ALLOW_DIR = dict(type=click.Path(exists=True, file_okay=False, path_type=Path), multiple=True, metavar="PATH",
+                  callback=_allow_dirs, help="A folder whose files designs may read too (shared art, data, templates); "
+                  "repeatable. Designs read nothing outside their own folder otherwise.")
+
+
+def allow_dir_option(fn):
+    """`--allow-dir PATH` on a command (the same as before the command name)."""
+    return click.option("--allow-dir", "allow_dir", expose_value=False, **_ALLOW_DIR)(fn)
+
 
 class _Group(click.Group):
+    def make_context(self, info_name, args, parent=None, **extra):
+        from pnp.confine import reset_allowed_dirs
+
+        reset_allowed_dirs()  # each command line names its own (tests run many in one process)
+        given = list(args)
+        ctx = super().make_context(info_name, args, parent, **extra)
+        ctx.meta["pnp.args"] = given
+        return ctx
+
     def invoke(self, ctx: click.Context):
+        import signal
+
+        from pnp.errors import bug_report, capture_library_output, drain_warnings, format_warnings
+
+        _STOPS.clear()
+        before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+        for sig, handler in before.items():  # Ctrl-C and SIGTERM end a command cleanly, nothing half-written
+            if handler in (signal.SIG_DFL, signal.default_int_handler):
+                signal.signal(sig, _stop)
+        capture_library_output()
         try:
             return super().invoke(ctx)
         except PnpError as exc:
+            if _STOPS:  # a library turned our interrupt into its own error (ReportLab's bare excepts do)
+                _interrupted()
             click.echo(str(exc), err=True)
             ctx.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            _interrupted()
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except Exception as exc:
+            if _STOPS:
+                _interrupted()
+            if ctx.params.get("debug") or os.environ.get("PNP_DEBUG"):
+                raise
+            click.echo(bug_report(ctx.meta.get("pnp.args", []), ctx.invoked_subcommand, exc), err=True)
+            ctx.exit(BUG_EXIT)
+        finally:
+            for sig, handler in before.items():
+                signal.signal(sig, handler)
+            warnings = drain_warnings()
+            if warnings:
+                click.echo(format_warnings(warnings), err=True)
+
+
+_STOPS: list[int] = []  # the signals that asked the running command to stop
+
+
+def _stop(signum, frame):
+    _STOPS.append(signum)
+    raise KeyboardInterrupt
+
+
+def _interrupted() -> None:
+    """One line, exit 130. Exits at once: the work is already undone, and an interrupt that hit an
+    import would otherwise make Python end by SIGINT."""
+    click.echo("interrupted: the output holds the last complete build", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    _exit(130)
+
+
+_exit = os._exit  # tests that run the CLI in their own process replace it
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pnp")
-def main() -> None:
+@click.option("--debug", is_flag=True, help="Show the traceback of an internal error (a bug in pnp).")
+@click.option("--allow-dir", "allow_dir", expose_value=False, **_ALLOW_DIR)
+def main(debug: bool) -> None:
     """pnp: print-and-play components, print sheets and rules checks from YAML designs.
 
     A design is a folder with a design.yaml (see docs/design-format.md). With no
     DESIGN argument, commands use every design under ./designs (or the four
-    embedded games).
+    embedded games). A design reads only files inside its own folder (and pnp's
+    templates), unless --allow-dir names another folder.
     """
 
 
@@ -51,13 +134,17 @@ def main() -> None:
 @click.option("--proof", is_flag=True, default=None, help="Draw trim, bleed and safe-zone guides (-proof.pdf).")
 @click.option("--print-shop", is_flag=True, help="Also write <design>-print-shop.pdf: one face per page, "
               "trim + bleed, TrimBox/BleedBox, backs after fronts.")
-@click.option("--exports/--no-exports", default=True, show_default=True,
-              help="PNG faces, Tabletop Simulator decks and index.html (the slowest part of a first build).")
+@click.option("--export", "export", multiple=True, type=click.Choice(["png", "tts"]),
+              help="Also make these exports (PNG faces at 300 dpi, Tabletop Simulator decks); once made, "
+                   "later builds keep them up to date. Same as `pnp export KIND`.")
+@click.option("--no-exports", "no_exports", is_flag=True,
+              help="Make no exports, and remove those earlier builds made.")
 @click.option("--cache/--no-cache", "use_cache", default=True, show_default=True,
               help="Reuse what earlier builds made (<out>/.cache); --no-cache makes everything again.")
+@allow_dir_option
 def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: str | None, duplex: str | None,
-          back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool, exports: bool,
-          use_cache: bool) -> None:
+          back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool, export: tuple[str, ...],
+          no_exports: bool, use_cache: bool) -> None:
     """Build SVG faces, PDF print sheets and a manifest for each DESIGN.
 
     DESIGN is a design folder, its design.yaml, or the name of a folder under designs/;
@@ -73,12 +160,45 @@ def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: s
 
     cache = None if use_cache else Cache(None, memory=True)
     for result in build_designs(designs, out=out, paper=paper, overrides=overrides, print_shop=print_shop,
-                                exports=exports, cache=cache):
+                                exports=False if no_exports else set(export), cache=cache,
+                                echo=lambda m: click.echo(m, err=True)):
         click.echo(result.summary())
+
+
+@main.group()
+def export() -> None:
+    """Exports beside the print sheets, for playtesting online or for a print service.
+
+    Each builds the design as `pnp build` does (over the same cache) and adds the export;
+    later builds keep it up to date.
+    """
+
+
+def _export_command(kind: str, summary: str):
+    @export.command(name=kind, help=summary)
+    @click.argument("designs", nargs=-1)
+    @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+                  show_default=True, help="Folder to write into; each design gets a subfolder.")
+    @click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None,
+                  help="Sheet size of the build; overrides the design's print.paper.")
+    @allow_dir_option
+    def command(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
+        from pnp.build import build_designs
+
+        for result in build_designs(designs, out=out, paper=paper, exports={kind},
+                                    echo=lambda m: click.echo(m, err=True)):
+            click.echo(result.summary())
+
+    return command
+
+
+_export_command("png", "PNG of every face at 300 dpi, bleed included: OUT/<design>/png/.")
+_export_command("tts", "Tabletop Simulator deck sheets (10 x 7) and backs of every card deck: OUT/<design>/tts/.")
 
 
 @main.command(name="list")
 @click.argument("designs", nargs=-1)
+@allow_dir_option
 def list_(designs: tuple[str, ...]) -> None:
     """List designs and their components with counts."""
     from pnp.build import describe_designs
@@ -86,18 +206,35 @@ def list_(designs: tuple[str, ...]) -> None:
     click.echo(describe_designs(designs))
 
 
+AGENT_HELP = ("Players: random, greedy or mcts:N (OpenSpiel's tree search, N simulations a move; needs the [ai] "
+              "extra), for every seat or one per seat (mcts:200,random).")
+
+
+def _run_options(fn):
+    """--workers and --scheduler, shared by simulate and sweep."""
+    fn = click.option("--scheduler", default=None, is_flag=False, flag_value="local", metavar="[ADDRESS]",
+                      help="Run on Dask (the [cluster] extra): a scheduler address such as tcp://host:8786, "
+                           "or alone for a local cluster of --workers processes.")(fn)
+    fn = click.option("--workers", type=click.IntRange(min=1), default=None,
+                      help="Processes to play on; default every core. Results do not depend on it.")(fn)
+    return fn
+
+
 @main.command()
 @click.argument("designs", nargs=-1)
 @click.option("-n", "--games", type=click.IntRange(min=0), default=200, show_default=True,
-              help="Seeded random games per player count (0 skips the simulation check).")
+              help="Seeded games per player count (0 skips the simulation checks).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
-@click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True,
-              help="Players of the simulation check.")
-def validate(designs: tuple[str, ...], games: int, seed: int, agent: str) -> None:
-    """Check each DESIGN against its game's rules; exit 0 all pass, 1 a check fails, 2 bad input."""
+@click.option("--agent", default=None, help="Players of the simulation checks; default the game's own agent. "
+              + AGENT_HELP)
+@click.option("--build/--no-build", "build_check", default=True, show_default=True,
+              help="First check that the design builds (faces, sheets, rulebooks; nothing is written).")
+@allow_dir_option
+def validate(designs: tuple[str, ...], games: int, seed: int, agent: str | None, build_check: bool) -> None:
+    """Check each DESIGN against its game's rules; exit 0 all pass, 1 a check fails, 2 bad input or no build."""
     from pnp.validate import exit_code, format_report, validate as run_validate
 
-    reports = run_validate(designs, games=games, seed=seed, agent=agent)
+    reports = run_validate(designs, games=games, seed=seed, agent=agent, build=build_check)
     click.echo(format_report(reports))
     sys.exit(exit_code(reports))
 
@@ -107,17 +244,47 @@ def validate(designs: tuple[str, ...], games: int, seed: int, agent: str) -> Non
 @click.option("-n", "--games", type=click.IntRange(min=1), default=200, show_default=True, help="Games to play.")
 @click.option("--players", type=int, default=None, help="Player count; default the design's fewest.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game (game i: seed+i).")
-@click.option("--agent", type=click.Choice(["random", "greedy"]), default=None,
-              help="Players' policy; default: the game's own choice (random for most games).")
+@click.option("--agent", default=None, help="Default: the game's own choice (random for most games). " + AGENT_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable results.")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the game-length histogram and seat win rates as SVG.")
+@_run_options
 def simulate(game: str, games: int, players: int | None, seed: int, agent: str | None, as_json: bool,
-             plot: Path | None) -> None:
+             plot: Path | None, workers: int | None, scheduler: str | None) -> None:
     """Play seeded games of GAME (a design folder or its name) and report the statistics."""
     from pnp.simulate import run
 
-    click.echo(run(game, games, players, seed, agent, as_json, plot))
+    click.echo(run(game, games, players, seed, agent, as_json, plot, workers, scheduler))
+
+
+@main.command()
+@click.argument("design")
+@click.option("--set", "settings", multiple=True, metavar="KEY=V1,V2,...",
+              help="A design.yaml value to vary, e.g. rules.pieces_per_player=20,25,30,34; repeat for more keys "
+                   "(every combination runs); join keys with + to vary them together "
+                   "(rules.pieces_per_player+components.pieces.count=20,25).")
+@click.option("--players", default=None, metavar="N,N,...", help="Player counts, e.g. 2,3,4; default the design's "
+              "fewest.")
+@click.option("-n", "--games", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Games per setting and player count.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game of every setting.")
+@click.option("--agent", default=None, help="Default: the game's own choice. " + AGENT_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable results.")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write win rate by seat and game length per setting as SVG.")
+@_run_options
+def sweep(design: str, settings: tuple[str, ...], players: str | None, games: int, seed: int, agent: str | None,
+          as_json: bool, plot: Path | None, workers: int | None, scheduler: str | None) -> None:
+    """Simulate DESIGN for every combination of --set values and --players counts, each on a checked copy.
+
+    A setting the validator rejects (a file:line problem or a failing check) is reported as
+    such and not played. Tables give every figure with its 95% interval.
+    """
+    from pnp.sweep import run
+
+    text, code = run(design, settings, players, games, seed, agent, as_json, plot, workers, scheduler)
+    click.echo(text)
+    sys.exit(code)
 
 
 @main.command()
@@ -126,14 +293,17 @@ def simulate(game: str, games: int, players: int | None, seed: int, agent: str |
               help="Only this language; default every language in the design's meta.languages.")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True, help="Folder to write into; each design gets a subfolder.")
-def rules(designs: tuple[str, ...], lang: str | None, out: Path) -> None:
+@click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None,
+              help="Page size; default the design's print.paper (A3 designs get A4 rulebooks).")
+@allow_dir_option
+def rules(designs: tuple[str, ...], lang: str | None, out: Path, paper: str | None) -> None:
     """Compile the rulebook PDFs of each DESIGN from its rules.<lang>.md.
 
-    Writes OUT/<design>/<design>-rules-<lang>.pdf (pnp build writes them too).
+    Writes OUT/<design>/<design>-rules-<lang>-<paper>.pdf (pnp build writes them too).
     """
     from pnp.rulebook import build_rulebooks
 
-    for path in build_rulebooks(designs, out=out, lang=lang):
+    for path in build_rulebooks(designs, out=out, lang=lang, paper=paper):
         click.echo(str(path))
 
 
@@ -142,6 +312,7 @@ def rules(designs: tuple[str, ...], lang: str | None, out: Path) -> None:
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True, help="Folder to write into.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None, help="Sheet size override.")
+@allow_dir_option
 def watch(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
     """Build DESIGNS, then rebuild on every save of a design, data, rules or template file.
 
@@ -157,11 +328,21 @@ def watch(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
 @click.argument("name")
 @click.option("--from", "source", default=None, metavar="DESIGN",
               help="Copy an existing design (a folder or a name under designs/) instead of the starter deck.")
-def new(name: str, source: str | None) -> None:
-    """Create designs/NAME: a design file, rules texts (en, fr) and a data-table deck that builds as is."""
-    from pnp.errors import display_path
-    from pnp.scaffold import new_design
+@click.option("--engine", is_flag=True, help="Create NAME/, a game package of your own: rules engine, checks, "
+              "components, diagrams, tests and a design (pip install -e NAME to use it).")
+def new(name: str, source: str | None, engine: bool) -> None:
+    """Create designs/NAME: a design file, rules texts (en, fr) and a data-table deck that builds as is.
 
+    With --engine: NAME/, a game package of your own (see docs/adding-a-game.md).
+    """
+    from pnp.errors import display_path
+    from pnp.scaffold import new_design, new_game_package
+
+    if engine:
+        folder = new_game_package(name)
+        click.echo(f"created {display_path(folder)}: install it with `pip install -e {display_path(folder)}`, "
+                   f"then `pnp validate` there")
+        return
     folder = new_design(name, source)
     click.echo(f"created {display_path(folder)}: build it with `pnp build {folder.name}`")
 
@@ -188,7 +369,7 @@ def loops(game: str, out: Path | None, layout: Path | None, seed: int, players: 
 
     design = load_design(resolve_design(game))
     entry = registry.get_game(design.game) if design.game else None
-    fn = entry.extras.get("loops") if entry else None
+    fn = entry.commands.get("loops") if entry else None
     if fn is None:
         raise PnpError(f"{design.slug}: game '{design.game}' has no loop analysis")
     if out is None:

@@ -33,7 +33,8 @@ def render_index(design, components, face_path, files: list[str], report) -> str
 def _label(name: str) -> str:
     stem = Path(name).stem
     if "-rules-" in stem:
-        return "Rulebook (" + stem.rsplit("-", 1)[1].upper() + ")"
+        lang, paper = stem.rsplit("-rules-", 1)[1].split("-", 1)
+        return f"Rulebook ({lang.upper()}, {'Letter' if paper == 'letter' else paper.upper()})"
     if stem.endswith("-print-shop"):
         return "Print-shop PDF"
     return "Print sheets " + stem.rsplit("-", 1)[1].upper() if not stem.endswith("-proof") else "Proof sheets"

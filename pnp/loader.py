@@ -2,13 +2,15 @@
 
 Stage 1 reads the YAML (encoding, syntax, duplicate keys); stage 2 validates types
 and units against pnp.model; stage 3 cross-checks what the model cannot see alone:
-registered game and generators, generator parameters, files that must exist. All
+registered game and generators, generator parameters, the game's `rules:` section
+(its GameSpec.rules model), files that must exist. All
 problems of all stages that can run are collected and raised together.
 """
 
 from __future__ import annotations
 
 import difflib
+import os
 import types
 import typing
 from pathlib import Path
@@ -17,6 +19,7 @@ from typing import Any, Union
 from pydantic import BaseModel, ValidationError
 
 from pnp import registry
+from pnp.confine import DesignFiles
 from pnp.errors import DesignError, ErrorReport, display_path
 from pnp.model import Design
 from pnp.yamlio import Document, Loc, load_yaml
@@ -47,15 +50,20 @@ def find_designs(root: Path | None = None) -> list[Path]:
 
 
 def resolve_design(arg: str | Path) -> Path:
-    """A design given as a folder, a design.yaml path, or the name of a folder under designs/."""
-    p = Path(arg)
+    """A design given as a folder, a design.yaml path, or the name of a folder under designs/.
+
+    The folder comes back absolute and without '.' or '..' parts (a symbolic link keeps its
+    own name), so the design's name is its folder's name however it was typed: `.`,
+    `design.yaml`, `tubo/`, `./designs/../designs/tubo`.
+    """
+    p = Path(os.path.abspath(arg))
     if p.is_file() and p.name == DESIGN_FILE:
         return p.parent
     if p.is_dir():
         return p
     for root in (Path.cwd() / "designs", package_root() / "designs"):
-        if (root / str(arg)).is_dir():
-            return root / str(arg)
+        if "/" not in str(arg) and str(arg) not in (".", "..") and (root / str(arg)).is_dir():
+            return Path(os.path.abspath(root / str(arg)))
     names = [d.name for d in find_designs()]
     hint = difflib.get_close_matches(str(arg), names, n=1)
     more = f"; did you mean '{hint[0]}'?" if hint else ""
@@ -65,17 +73,28 @@ def resolve_design(arg: str | Path) -> Path:
     raise DesignError(report.problems)
 
 
+def select_designs(args: tuple[str, ...] | list[str]) -> list[Design]:
+    """The designs a command names (folders, design.yaml paths or names), or every design found."""
+    folders = [resolve_design(a) for a in args] if args else find_designs()
+    if not folders:
+        report = ErrorReport()
+        report.add("designs", None, "no design found; expected folders with a design.yaml under ./designs")
+        report.raise_if_any()
+    return load_designs(folders)
+
+
 def load_design(folder: Path) -> Design:
     """Load and validate one design folder; raises DesignError listing every problem."""
-    folder = Path(folder)
+    folder = Path(os.path.abspath(folder))
     path = folder / DESIGN_FILE
-    doc = load_yaml(path)
+    files = DesignFiles(folder)
+    doc = load_yaml(path, files)
     report = ErrorReport()
     if not isinstance(doc.data, dict):
         report.add(path, doc.line(()), "the file does not hold a mapping of keys; expected 'meta:', "
                    "'print:' and 'components:' at the top level")
         report.raise_if_any()
-    _cross_check(doc, folder, report)  # runs on the raw data, so its problems join the model's
+    _cross_check(doc, files, report)  # runs on the raw data, so its problems join the model's
     try:
         design = Design.model_validate(doc.data)
     except ValidationError as exc:
@@ -85,6 +104,7 @@ def load_design(folder: Path) -> Design:
     design._folder = folder
     design._source = doc
     _attach_params(design)
+    _attach_rules(design)
     return design
 
 
@@ -104,13 +124,16 @@ def load_designs(folders: list[Path]) -> list[Design]:
 # --- stage 3: cross-checks -------------------------------------------------------------
 
 
-def _cross_check(doc: Document, folder: Path, report: ErrorReport) -> None:
+def _cross_check(doc: Document, files: DesignFiles, report: ErrorReport) -> None:
     """Checks the model cannot make alone: registered game and generators, generator params, files."""
     registry.discover()
     data = doc.data
     game = data.get("game")
-    if isinstance(game, str) and registry.get_game(game) is None:
+    spec = registry.get_game(game) if isinstance(game, str) else None
+    if isinstance(game, str) and spec is None:
         report.add(doc.path, doc.line(("game",)), _unknown("game", game, registry.GAMES))
+    if spec is not None and spec.rules is not None and isinstance(data.get("rules", {}), dict):
+        _check_rules(doc, report, spec.rules, data.get("rules", {}))
     components = data.get("components")
     if not isinstance(components, dict):
         return
@@ -118,11 +141,11 @@ def _cross_check(doc: Document, folder: Path, report: ErrorReport) -> None:
         if not isinstance(comp, dict):
             continue
         loc = ("components", cid)
-        _check_source(doc, folder, report, loc, comp)
+        _check_source(doc, files, report, loc, comp)
         if isinstance(comp.get("back"), dict):
-            _check_source(doc, folder, report, loc + ("back",), comp["back"])
+            _check_source(doc, files, report, loc + ("back",), comp["back"])
         if isinstance(comp.get("data"), str):
-            _check_file(doc, report, loc + ("data",), comp["data"], folder)
+            _check_file(doc, report, loc + ("data",), comp["data"], files)
 
 
 def _unknown(what: str, name: str, known: dict) -> str:
@@ -136,7 +159,7 @@ def _unknown(what: str, name: str, known: dict) -> str:
     return f"unknown {what} '{name}'; expected one of: {', '.join(sorted(known)) or '(none)'}"
 
 
-def _check_source(doc: Document, folder: Path, report: ErrorReport, loc: Loc, src: dict) -> None:
+def _check_source(doc: Document, files: DesignFiles, report: ErrorReport, loc: Loc, src: dict) -> None:
     name = src.get("generate")
     if isinstance(name, str):
         gen = registry.get_generator(name)
@@ -156,17 +179,25 @@ def _check_source(doc: Document, folder: Path, report: ErrorReport, loc: Loc, sr
             report.add(doc.path, doc.line(loc + ("params",)),
                        f"generator '{name}' takes no parameters; expected no 'params:'")
     template = src.get("template")
-    if isinstance(template, str) and find_template(template, folder) is None:
-        report.add(doc.path, doc.line(loc + ("template",)),
-                   f"template '{template}' not found; expected it in {display_path(folder)}/, "
-                   f"{display_path(folder / 'templates')}/ or {display_path(templates_dir())}/")
+    if isinstance(template, str):
+        folder = files.folder
+        try:
+            files.resolve(template, (doc.path, doc.line(loc + ("template",))), bases=template_bases(folder),
+                          shared=True, what="template",
+                          expected=f"expected it in {display_path(folder)}/, {display_path(folder / 'templates')}/ "
+                                   f"or {display_path(templates_dir())}/")
+        except DesignError as exc:
+            report.extend(exc)
     if isinstance(src.get("svg"), str):
-        _check_file(doc, report, loc + ("svg",), src["svg"], folder)
+        _check_file(doc, report, loc + ("svg",), src["svg"], files)
 
 
-def _check_file(doc: Document, report: ErrorReport, loc: Loc, name: str, folder: Path) -> None:
-    if not (folder / name).is_file():
-        report.add(doc.path, doc.line(loc), f"file '{name}' not found; expected it in {display_path(folder)}/")
+def _check_file(doc: Document, report: ErrorReport, loc: Loc, name: str, files: DesignFiles) -> None:
+    """A file the design names exists, inside the design folder, and is a regular file (read later, bounded)."""
+    try:
+        files.resolve(name, (doc.path, doc.line(loc)))
+    except DesignError as exc:
+        report.extend(exc)
 
 
 def _attach_params(design: Design) -> None:
@@ -179,11 +210,54 @@ def _attach_params(design: Design) -> None:
                     src.params = gen.params.model_validate(src.params)
 
 
+def _check_rules(doc: Document, report: ErrorReport, model: type[BaseModel], raw: dict) -> None:
+    """`rules:` against the game's rules model: one file:line problem per mistake."""
+    try:
+        model.model_validate(raw)
+    except ValidationError as exc:
+        for err in exc.errors():
+            report.add(doc.path, doc.line(("rules",) + tuple(err["loc"])), describe_rules_error(err, model))
+
+
+def describe_rules_error(err: dict, model: type[BaseModel]) -> str:
+    """describe_error under `rules.`; a missing key says what it holds (its field description)."""
+    loc = tuple(err["loc"])
+    if err["type"] == "missing" and loc:
+        parent = _model_in(_type_at(model, loc[:-1]))
+        field = parent.model_fields.get(str(loc[-1])) if isinstance(parent, type) and \
+            issubclass(parent, BaseModel) else None
+        if field is not None and field.description:
+            return f"{'.'.join(str(p) for p in ('rules',) + loc)}: missing; expected {field.description}"
+    if err["type"] in ("too_long", "too_short"):
+        ctx = err.get("ctx", {})
+        bound = f"at most {ctx.get('max_length')}" if err["type"] == "too_long" else f"at least {ctx.get('min_length')}"
+        return f"{'.'.join(str(p) for p in ('rules',) + loc)}: {ctx.get('actual_length')} items; expected {bound}"
+    return describe_error(err, model, prefix=("rules",))
+
+
+def _attach_rules(design: Design) -> None:
+    """Keep the game's validated rules model beside the raw `rules:` (already checked above)."""
+    spec = registry.get_game(design.game) if design.game else None
+    if spec is not None and spec.rules is not None:
+        design._game_rules = spec.rules.model_validate(design.rules)
+
+
+def template_bases(design_folder: Path) -> list[Path]:
+    """Where templates are looked for, in order: the design folder, its templates/, the folders given with
+    --allow-dir, pnp's templates/."""
+    from pnp.confine import allowed_dirs
+
+    return [Path(design_folder), Path(design_folder) / "templates", *allowed_dirs(), templates_dir()]
+
+
 def find_template(name: str, design_folder: Path) -> Path | None:
-    for base in (design_folder, design_folder / "templates", templates_dir()):
-        if (base / name).is_file():
-            return base / name
-    return None
+    """The template `name` (see template_bases), None when missing or refused (pnp.confine)."""
+    from pnp.confine import FileRefused
+
+    try:
+        return DesignFiles(design_folder).locate(name, template_bases(design_folder), shared=True, what="template")
+    except FileRefused:
+        return None
 
 
 # --- pydantic errors as designer messages ------------------------------------------------
@@ -212,6 +286,16 @@ def describe_error(err: dict, root: type[BaseModel], prefix: Loc = ()) -> str:
         what = "negative" if isinstance(value, (int, float)) and value < 0 else "too small"
         return f"{where}: {value!r} is {what}; expected {bound} {op}" if op != "exclusive" \
             else f"{where}: {value!r} is {what}; expected more than {bound}"
+    if kind in ("less_than_equal", "less_than"):
+        bound = err["ctx"].get("le", err["ctx"].get("lt"))
+        return f"{where}: {value!r} is too large; expected at most {bound}" if kind == "less_than_equal" \
+            else f"{where}: {value!r} is too large; expected less than {bound}"
+    if kind == "too_long":
+        most = err["ctx"].get("max_length")
+        found = err["ctx"].get("actual_length")
+        return f"{where}: {found} items; expected at most {most}"
+    if kind == "too_short":
+        return f"{where}: {err['ctx'].get('actual_length')} items; expected at least {err['ctx'].get('min_length')}"
     if kind.startswith("int_"):
         return f"{where}: {value!r} is not a whole number; expected an integer such as 3"
     if kind.startswith("float_"):
@@ -236,23 +320,28 @@ def _short(value: Any) -> str:
 
 def _allowed_keys(root: type[BaseModel], loc: Loc) -> list[str]:
     """Field names of the model found at `loc` below `root` (dict keys and list indices skipped)."""
+    tp = _model_in(_type_at(root, loc))
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return list(tp.model_fields)
+    return []
+
+
+def _type_at(root: type[BaseModel], loc: Loc) -> Any:
+    """The type found at `loc` below `root` (dict keys and list indices skipped); None if there is none."""
     tp: Any = root
     for part in loc:
         tp = _model_in(tp)
         if tp is None:
-            return []
+            return None
         if isinstance(tp, type) and issubclass(tp, BaseModel):
             field = tp.model_fields.get(str(part))
             if field is None:
-                return []
+                return None
             tp = field.annotation
         else:  # dict[str, X] or list[X]: step into X
             args = typing.get_args(tp)
             tp = args[-1] if args else None
-    tp = _model_in(tp)
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return list(tp.model_fields)
-    return []
+    return tp
 
 
 def _model_in(tp: Any) -> Any:

@@ -7,16 +7,48 @@ meaning through registered generators (pnp.registry) and engines.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, field_validator,
+                      model_validator)
 
-from pnp.units import parse_length
+from pnp.limits import limit
+from pnp.units import fmt_mm, parse_length
 
-Length = Annotated[float, BeforeValidator(parse_length)]
-"""A physical length: '63mm', '6.3cm', '2.5in', '12pt' (stored in mm)."""
+
+def _bounded_length(mm: float) -> float:
+    if abs(mm) > limit("length"):
+        raise ValueError(f"{fmt_mm(mm)} mm is too long; expected at most {limit('length')} mm")
+    return mm
+
+
+Length = Annotated[float, BeforeValidator(parse_length), AfterValidator(_bounded_length)]
+"""A physical length: '63mm', '6.3cm', '2.5in', '12pt' (stored in mm), at most pnp.limits `length`."""
+
+_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+
+
+def _colour(value: Any) -> str:
+    if not isinstance(value, str) or not _COLOUR.match(value.strip()):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ValueError(f"{shown} is not a colour; expected #rrggbb or #rgb, e.g. #0072B2")
+    return value.strip()
+
+
+Colour = Annotated[str, BeforeValidator(_colour)]
+"""A colour as generators and templates draw it: #rrggbb or #rgb."""
+
+Count = Annotated[int, Field(ge=0, le=limit("count"))]
+"""Copies of something: 0 to pnp.limits `count`."""
+
+GridIndex = Annotated[int, Field(ge=-limit("grid"), le=limit("grid"))]
+"""A row, column or radius on a board: at most pnp.limits `grid` either way."""
+
+MAX_ITEMS = limit("list_items")
+"""Entries of a list in a generator's params (Field(max_length=MAX_ITEMS))."""
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -42,9 +74,19 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class RulesSection(BaseModel):
+    """Base of a game's model of the design's `rules:` section (pnp.registry.GameSpec.rules).
+
+    An unknown key is an error; a field's description says what is expected when it is
+    missing. Numbers are best typed `pydantic.StrictInt` (never read from text or true/false).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
 class Players(Strict):
-    min: int = Field(ge=1, description="Fewest players")
-    max: int = Field(ge=1, description="Most players")
+    min: int = Field(ge=1, le=limit("players"), description="Fewest players")
+    max: int = Field(ge=1, le=limit("players"), description="Most players")
 
     @model_validator(mode="before")
     @classmethod
@@ -152,12 +194,71 @@ class FaceSource(Strict):
         return self
 
 
+SHAPES = ("rect", "triangle", "hexagon", "circle")
+MAX_OUTLINE_POINTS = 1000
+MAX_OUTLINE_PATH = 20000  # characters of SVG path data
+_PATH_ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
+_PATH_TOKEN = re.compile(r"\s*,?\s*(?:([MmLlHhVvCcSsQqTtAaZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))")
+_SHAPE_EXPECTED = ("expected rect, triangle, hexagon, circle, {polygon: [[x, y], ...]} or {path: 'M ... Z'} "
+                   "(mm from the trim's top-left corner, as in templates)")
+
+
+def _shape(value: Any) -> Any:
+    """A named shape, or a cut outline: {polygon: [[x, y], ...]} or {path: SVG path data}, in mm."""
+    if isinstance(value, str):
+        if value.strip() in SHAPES:
+            return value.strip()
+        raise ValueError(f"unknown shape '{value}'; {_SHAPE_EXPECTED}")
+    if not isinstance(value, dict) or len(value) != 1 or next(iter(value)) not in ("polygon", "path"):
+        raise ValueError(f"{value!r} is not a shape; {_SHAPE_EXPECTED}")
+    if "polygon" in value:
+        pts = value["polygon"]
+        if not isinstance(pts, list) or not 3 <= len(pts) <= MAX_OUTLINE_POINTS:
+            raise ValueError(f"a polygon needs 3 to {MAX_OUTLINE_POINTS} points; expected [[x, y], ...] in mm")
+        for i, pt in enumerate(pts, start=1):
+            if (not isinstance(pt, list) or len(pt) != 2
+                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in pt)):
+                raise ValueError(f"polygon point {i} is {pt!r}; expected [x, y], two numbers in mm")
+        return {"polygon": [[float(x), float(y)] for x, y in pts]}
+    d = value["path"]
+    if not isinstance(d, str) or not d.strip() or len(d) > MAX_OUTLINE_PATH:
+        raise ValueError(f"a path is SVG path data of at most {MAX_OUTLINE_PATH} characters; expected e.g. 'M 0 0 L 20 0 ... Z'")
+    pos, command, args, commands = 0, None, 0, []
+    d = d.strip()
+    while pos < len(d):
+        m = _PATH_TOKEN.match(d, pos)
+        if not m or m.end() == pos:
+            raise ValueError(f"path data '{d[pos:pos + 12]}' at character {pos + 1} is not a path command or number; "
+                             "expected SVG path data (M L H V C S Q T A Z and numbers)")
+        pos = m.end()
+        if m.group(1):
+            if command and args % max(_PATH_ARGS[command.upper()], 1):
+                raise ValueError(f"path command '{command}' has {args} numbers; expected a multiple of "
+                                 f"{_PATH_ARGS[command.upper()]}")
+            command, args = m.group(1), 0
+            commands.append(command)
+        elif command is None or command in "Zz":
+            raise ValueError(f"path data starts a number outside a command at character {pos}; expected 'M x y' first")
+        else:
+            args += 1
+    if command and command not in "Zz" and (args == 0 or args % _PATH_ARGS[command.upper()]):
+        raise ValueError(f"path command '{command}' has {args} numbers; expected a multiple of {_PATH_ARGS[command.upper()]}")
+    if commands[0] not in "Mm" or commands[-1] not in "Zz" or sum(c in "Mm" for c in commands) != 1:
+        raise ValueError("a cut outline is one closed path; expected path data with one M at the start and Z at the end")
+    return {"path": d}
+
+
+Shape = Annotated[str | dict, BeforeValidator(_shape)]
+"""`rect`, `triangle`, `hexagon`, `circle`, or a cut outline {polygon: ...} / {path: ...} (mm, trim coordinates)."""
+
+
 class Component(FaceSource):
     kind: Literal["card", "board", "tile", "piece", "token", "aid"] = Field(description="What it is")
     name: Text = Field("", description="Display name (per language allowed)")
-    shape: Literal["rect", "triangle", "hexagon", "circle"] = Field("rect", description="Cut shape")
+    shape: Shape = Field("rect", description="Cut shape: rect, triangle, hexagon, circle, {polygon} or {path}")
     size: Size | None = Field(None, description="Trim size; a preset (poker...) or {width, height}")
-    count: int = Field(1, ge=0, description="Copies of each face (a data table's count column overrides)")
+    count: int = Field(1, ge=0, le=limit("count"),
+                       description="Copies of each face (a data table's count column overrides)")
     bleed: Length | None = Field(None, ge=0, description="Overrides print.bleed for this component")
     data: str | list[dict[str, Any]] | None = Field(
         None, description="Data table: a CSV/YAML file or an inline list, one row per face"
@@ -170,6 +271,12 @@ class Component(FaceSource):
             raise ValueError("a data table is filled into a template; expected 'template:' beside 'data:'")
         if (self.template or self.svg) and self.size is None:
             raise ValueError("a template or SVG face needs its trim size; expected 'size:' (e.g. poker)")
+        if isinstance(self.shape, dict) and "polygon" in self.shape and self.size is not None:
+            w, h = self.size.width, self.size.height
+            for i, (x, y) in enumerate(self.shape["polygon"], start=1):
+                if not (-0.01 <= x <= w + 0.01 and -0.01 <= y <= h + 0.01):
+                    raise ValueError(f"shape polygon point {i} ({x:g}, {y:g}) lies outside the {w:g} x {h:g} mm trim; "
+                                     "expected points inside the trim box, in mm from its top-left corner")
         return self
 
     def display_name(self, lang: str = "en") -> str:
@@ -187,6 +294,7 @@ class Design(Strict):
 
     _folder: Path = PrivateAttr(default=Path("."))
     _source: Any = PrivateAttr(default=None)
+    _game_rules: Any = PrivateAttr(default=None)
 
     @field_validator("components")
     @classmethod
@@ -210,6 +318,11 @@ class Design(Strict):
     def source(self):
         """The parsed design.yaml (pnp.yamlio.Document): `.path`, `.line(loc)` for messages citing file:line."""
         return self._source
+
+    @property
+    def game_rules(self) -> Any:
+        """`rules:` as validated by the game's rules model (pnp.loader), or None when the game has none."""
+        return self._game_rules
 
     @property
     def slug(self) -> str:

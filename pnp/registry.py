@@ -1,23 +1,34 @@
 """Where games plug in. The generic layers look things up here and never import a game.
 
-A game is a package under pnp/games/ whose __init__ registers its generators (and,
-later, its rules engine). `discover()` imports every such package once.
+A game is described by one frozen `GameSpec` (its generators, rules engine, checks,
+the model of its `rules:` section, rulebook facts and diagrams, default agent, extra
+commands) and registered with one call, `register_game(spec)`. `discover()` finds every
+game once: the packages under pnp/games/ (the games pnp ships) and the objects named by
+the entry point group `pnp.games` of any installed distribution (a game in its own
+package). Both kinds expose the same thing, a module attribute `GAME = GameSpec(...)`
+(or the entry point names the spec itself), and go through the same `register_game`.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import pkgutil
-from collections.abc import Callable
+import re
+import types
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from pnp.errors import PnpError
 from pnp.render.svg import Canvas
 
 if TYPE_CHECKING:
+    from pnp.engine.api import Game as EngineGame
     from pnp.model import Component, Design
+    from pnp.validate import CheckResult
 
 
 @dataclass
@@ -72,56 +83,152 @@ GeneratorFn = Callable[[GeneratorContext], list[FaceSpec]]
 
 @dataclass(frozen=True)
 class Generator:
+    """A face generator: `generate: <name>` in a design calls `fn(ctx)`; `params` validates its `params:`."""
+
     name: str
     fn: GeneratorFn
     params: type[BaseModel] | None
     doc: str
 
-
-@dataclass
-class Game:
-    """A registered game: its name and whatever its package provides (engine, checks...)."""
-
-    name: str
-    title: str = ""
-    extras: dict[str, Any] = field(default_factory=dict)
+    def __call__(self, ctx: GeneratorContext) -> list[FaceSpec]:
+        return self.fn(ctx)
 
 
-GENERATORS: dict[str, Generator] = {}
-GAMES: dict[str, Game] = {}
-_discovered = False
+def generator(name: str, params: type[BaseModel] | None = None) -> Callable[[GeneratorFn], Generator]:
+    """Decorator: make a function a `Generator` named like 'three_stars.placements' (list it in the GameSpec)."""
 
-
-def generator(name: str, params: type[BaseModel] | None = None) -> Callable[[GeneratorFn], GeneratorFn]:
-    """Decorator: register a face generator under a dotted name like 'three_stars.placements'."""
-
-    def wrap(fn: GeneratorFn) -> GeneratorFn:
-        if name in GENERATORS and GENERATORS[name].fn is not fn:
-            raise ValueError(f"generator {name!r} registered twice")
-        GENERATORS[name] = Generator(name, fn, params, (fn.__doc__ or "").strip())
-        return fn
+    def wrap(fn: GeneratorFn) -> Generator:
+        return Generator(name, fn, params, (fn.__doc__ or "").strip())
 
     return wrap
 
 
-def register_game(name: str, title: str = "", **extras: Any) -> Game:
-    game = GAMES.setdefault(name, Game(name, title))
-    game.title = title or game.title
-    game.extras.update(extras)
-    return game
+EngineFactory = Callable[["Design", int], "EngineGame"]
+"""(design, players) -> a pnp.engine.api.Game; PnpError/DesignError when the design cannot be played."""
+ChecksFn = Callable[..., "Sequence[CheckResult]"]
+"""(design, *, games, seed, agent) -> the results of `pnp validate` (pnp.validate.CheckResult)."""
+FactsFn = Callable[["Design", str], Any]
+"""(design, lang) -> what a rules text reads as `facts`."""
+DiagramFn = Callable[..., str]
+"""(design, lang, **params from the rules text) -> SVG text drawn on a pnp.render.svg.Canvas."""
+CommandFn = Callable[..., str]
+"""A game's own command (e.g. `pnp loops`): (design, **options) -> the text to print."""
+
+GAME_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything a game gives pnp. Frozen: mappings become read-only, sequences tuples.
+
+    Only `name` and `title` are required: a game may start as generators alone and add
+    its rules engine, checks and rulebook pieces later.
+    """
+
+    name: str
+    """What designs write as `game:`; also the namespace of its generators and diagrams ('name.x')."""
+    title: str
+    """The game's name for people, e.g. '3 Stars'."""
+    engine: EngineFactory | None = None
+    """Its rules engine (pnp validate, pnp simulate, the shared engine tests)."""
+    checks: ChecksFn | None = None
+    """Its completeness checks (pnp validate)."""
+    rules: type[BaseModel] | None = None
+    """The pydantic model of the design's `rules:` section, checked at load time (file:line errors);
+    the validated instance is `design.game_rules`. None: `rules:` is free."""
+    generators: Sequence[Generator] = ()
+    """Face generators (made with the `generator` decorator), each named '<name>.<something>'."""
+    diagrams: Mapping[str, DiagramFn] = field(default_factory=dict)
+    """Rulebook diagrams by short name; a rules text calls `diagram('<name>.<short name>')`."""
+    rulebook_facts: FactsFn | None = None
+    """What its rules texts read as `facts`."""
+    default_agent: str = "random"
+    """The players `pnp simulate` uses without --agent (a game random play never ends says 'greedy')."""
+    cooperative: bool = False
+    """True when the players win or lose together (simulate then reports scores, not seats)."""
+    commands: Mapping[str, CommandFn] = field(default_factory=dict)
+    """The game's own commands by name, e.g. {'loops': f} for `pnp loops`."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not GAME_NAME.match(self.name):
+            raise ValueError(f"game name {self.name!r}; expected lower-case letters, digits and '_', e.g. my_game")
+        object.__setattr__(self, "generators", tuple(self.generators))
+        object.__setattr__(self, "diagrams", types.MappingProxyType(dict(self.diagrams)))
+        object.__setattr__(self, "commands", types.MappingProxyType(dict(self.commands)))
+        for gen in self.generators:
+            if not isinstance(gen, Generator):
+                raise TypeError(f"{self.name}: generators hold {gen!r}; expected functions decorated with "
+                                "pnp.registry.generator(name)")
+            if not gen.name.startswith(self.name + "."):
+                raise ValueError(f"{self.name}: generator '{gen.name}' is outside the game's namespace; "
+                                 f"expected a name like '{self.name}.{gen.name.rsplit('.', 1)[-1]}'")
+        if self.rules is not None and not (isinstance(self.rules, type) and issubclass(self.rules, BaseModel)):
+            raise TypeError(f"{self.name}: rules is {self.rules!r}; expected a pydantic model class")
+
+    def diagram_names(self) -> list[str]:
+        return [f"{self.name}.{short}" for short in self.diagrams]
+
+
+GENERATORS: dict[str, Generator] = {}
+GAMES: dict[str, GameSpec] = {}
+DIAGRAMS: dict[str, DiagramFn] = {}
+ENTRY_POINT_GROUP = "pnp.games"
+_discovered = False
+
+
+def register_game(spec: GameSpec) -> GameSpec:
+    """Register a game: its name, generators and diagrams. Registering the same spec again changes nothing."""
+    if not isinstance(spec, GameSpec):
+        raise TypeError(f"register_game({spec!r}); expected a pnp.registry.GameSpec")
+    known = GAMES.get(spec.name)
+    if known is spec:
+        return spec
+    if known is not None:
+        raise ValueError(f"game '{spec.name}' registered twice (by two different GameSpecs)")
+    for gen in spec.generators:
+        if GENERATORS.get(gen.name, gen) is not gen:
+            raise ValueError(f"generator '{gen.name}' registered twice")
+    for full in spec.diagram_names():
+        if full in DIAGRAMS:
+            raise ValueError(f"diagram '{full}' registered twice")
+    GAMES[spec.name] = spec
+    for gen in spec.generators:
+        GENERATORS[gen.name] = gen
+    for short, fn in spec.diagrams.items():
+        DIAGRAMS[f"{spec.name}.{short}"] = fn
+    return spec
+
+
+def spec_of(obj: Any, where: str) -> GameSpec:
+    """The GameSpec an entry point or a game package gives: the spec itself, or a module's `GAME`."""
+    if isinstance(obj, types.ModuleType):
+        obj = getattr(obj, "GAME", None)
+    if not isinstance(obj, GameSpec):
+        raise PnpError(f"{where}: gives {type(obj).__name__}; expected a pnp.registry.GameSpec "
+                       "(or a module whose GAME is one)")
+    return obj
 
 
 def discover() -> None:
-    """Import every game package under pnp/games/ (once)."""
+    """Register every game once: the packages under pnp/games/, then the `pnp.games` entry points."""
     global _discovered
     if _discovered:
         return
+    _discovered = True  # set first: a game module importing the registry must not start a second discovery
     import pnp.games as games_pkg
 
     for info in sorted(pkgutil.iter_modules(games_pkg.__path__), key=lambda m: m.name):
         if info.ispkg:
-            importlib.import_module(f"{games_pkg.__name__}.{info.name}")
-    _discovered = True
+            name = f"{games_pkg.__name__}.{info.name}"
+            register_game(spec_of(importlib.import_module(name), name))
+    for ep in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: (e.name, e.value)):
+        where = f"entry point '{ep.name} = {ep.value}' (group {ENTRY_POINT_GROUP})"
+        try:
+            obj = ep.load()
+        except Exception as exc:  # a broken game package: say which one, whatever it raised
+            raise PnpError(f"{where}: cannot be loaded ({type(exc).__name__}: {exc}); expected an importable "
+                           "game package (reinstall or uninstall it)") from exc
+        register_game(spec_of(obj, where))
 
 
 def get_generator(name: str) -> Generator | None:
@@ -129,29 +236,9 @@ def get_generator(name: str) -> Generator | None:
     return GENERATORS.get(name)
 
 
-def get_game(name: str) -> Game | None:
+def get_game(name: str) -> GameSpec | None:
     discover()
     return GAMES.get(name)
-
-
-# --- rulebook diagrams ---------------------------------------------------------------------
-
-DiagramFn = Callable[..., str]
-"""(design, lang, **params from the rules text) -> SVG text drawn on a pnp.render.svg.Canvas."""
-
-DIAGRAMS: dict[str, DiagramFn] = {}
-
-
-def diagram(name: str) -> Callable[[DiagramFn], DiagramFn]:
-    """Decorator: register a rulebook diagram under a dotted name like 'three_stars.board_with_card'."""
-
-    def wrap(fn: DiagramFn) -> DiagramFn:
-        if DIAGRAMS.get(name, fn) is not fn:
-            raise ValueError(f"diagram {name!r} registered twice")
-        DIAGRAMS[name] = fn
-        return fn
-
-    return wrap
 
 
 def get_diagram(name: str) -> DiagramFn | None:

@@ -1,10 +1,16 @@
 """`pnp simulate`: play N seeded games of a design and report what happened.
 
 Generic: the design's game provides the engine through pnp.registry; the report covers
-win rate per seat (95% Wilson interval), game length, action kinds, and the game's own
-metrics (each summed, averaged, maximised and counted over games; for 3 Stars: exchanges, piece
-shortages, pieces each colour needed, stars scored...). Game i uses seed S + i, so the
-same arguments give the same results, and `--json` prints identical text.
+win rate per seat (95% Wilson interval), each seat's mean result (95% interval), game
+length, action kinds (as shares of the player actions counted), and the game's own
+metrics (each summed, averaged, maximised and counted over games; for 3 Stars:
+exchanges, piece shortages, pieces each colour needed, stars scored...). It names the
+agents that played (`random`, `greedy`, `mcts:N`, or one per seat such as
+`mcts:200,random`; by default the game's own choice, and says so) and flags games
+stopped by a safety cap instead of the rules, since their figures describe cut-off
+games. Game i uses seed S + i, whichever process or cluster worker plays it
+(pnp.distributed), so the same arguments give the same results on any number of
+workers, and `--json` prints identical text.
 """
 
 from __future__ import annotations
@@ -14,18 +20,21 @@ import math
 import statistics
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnp.distributed import DesignFiles, GameRecord, RunInfo, batches, run_batches
 from pnp.engine import load_engine
-from pnp import registry
-from pnp.engine.agents import make_agent
-from pnp.engine.playout import play
+from pnp.engine.agents import describe, parse_agents
+from pnp.engine.registered import registered
 from pnp.errors import PnpError
 from pnp.loader import load_design, resolve_design
 from pnp.render.svg import Canvas
+
+CAP_MOST = 0.5
+"""A report is decided by the safety cap when more than this share of its games were cut off."""
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -37,6 +46,18 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     mid = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """(mean, low, high): the mean with its 95% normal-approximation interval."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    m = statistics.fmean(values)
+    if n == 1:
+        return (m, m, m)
+    half = z * statistics.stdev(values) / math.sqrt(n)
+    return (m, m - half, m + half)
 
 
 @dataclass
@@ -54,10 +75,29 @@ class SimulationResult:
     kinds: Counter = field(default_factory=Counter)
     metrics: dict[str, dict[str, int]] = field(default_factory=dict)
     cooperative: bool = False  # the players win or lose together: no seat win rates
+    agent_source: str = "asked"
+    """'asked' (--agent) or 'default' (the game's own choice)."""
+    seat_agents: list[str] = field(default_factory=list)
+    returns: list[list[float]] = field(default_factory=list)
+    """Each seat's results, game by game (seat-major)."""
+    capped: int = 0
+    """Games stopped by the engine's safety cap, not by the rules."""
+    run: RunInfo | None = None
+
+    @property
+    def capped_most(self) -> bool:
+        return self.games > 0 and self.capped > CAP_MOST * self.games
 
     def to_dict(self) -> dict[str, Any]:
         n = self.games
-        turns = sum(self.lengths)
+        counted = sum(self.kinds.values())
+        seats = []
+        for p, w in enumerate(self.wins):
+            m, lo, hi = mean_interval(self.returns[p]) if self.returns else (0.0, 0.0, 0.0)
+            seats.append({"seat": p + 1, "name": self.seat_names[p],
+                          "agent": self.seat_agents[p] if self.seat_agents else self.agent,
+                          "wins": w, "win_rate": _r(w / n if n else 0.0), "ci95": [_r(x) for x in wilson(w, n)],
+                          "mean_result": _r(m), "mean_result_ci95": [_r(lo), _r(hi)]})
         return {
             "design": self.design,
             "title": self.title,
@@ -65,19 +105,20 @@ class SimulationResult:
             "games": n,
             "seed": self.seed,
             "agent": self.agent,
-            "seats": [
-                {"seat": p + 1, "name": self.seat_names[p], "wins": w, "win_rate": _r(w / n if n else 0.0),
-                 "ci95": [_r(x) for x in wilson(w, n)]}
-                for p, w in enumerate(self.wins)
-            ],
+            "agent_source": self.agent_source,
+            "cooperative": self.cooperative,
+            "seats": seats,
             "draws": self.draws,
+            "capped": self.capped,
+            "decided_by_cap": self.capped_most,
             "length": {
                 "mean": _r(statistics.fmean(self.lengths)) if self.lengths else 0,
                 "median": _r(statistics.median(self.lengths)) if self.lengths else 0,
                 "min": min(self.lengths, default=0),
                 "max": max(self.lengths, default=0),
             },
-            "actions": {k: {"count": c, "share": _r(c / turns if turns else 0.0)}
+            "actions_counted": counted,
+            "actions": {k: {"count": c, "share": _r(c / counted if counted else 0.0), "per_game": _r(c / n if n else 0)}
                         for k, c in sorted(self.kinds.items())},
             "metrics": {k: {**v, "mean": _r(v["total"] / n if n else 0.0)} for k, v in sorted(self.metrics.items())},
         }
@@ -85,24 +126,47 @@ class SimulationResult:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, sort_keys=True)
 
+    def agent_text(self) -> str:
+        how = "the game's default" if self.agent_source == "default" else "asked with --agent"
+        if self.seat_agents and len(set(self.seat_agents)) > 1:
+            seats = ", ".join(f"seat {p + 1} {a}" for p, a in enumerate(self.seat_agents))
+            return f"agents {seats} ({how})"
+        return f"{self.agent} agents ({how})"
+
     def to_text(self) -> str:
         d = self.to_dict()
         lines = [f"{self.title} ({self.design}): {self.games} games, {self.players} players, "
-                 f"{self.agent} agents, seeds {self.seed}..{self.seed + self.games - 1}"]
+                 f"{self.agent_text()}, seeds {self.seed}..{self.seed + self.games - 1}"]
+        if self.capped:
+            share = self.capped / self.games
+            lines.append(f"WARNING: {self.capped} of {self.games} games ({share:.0%}) stopped at the engine's safety "
+                         "cap, not by the rules: "
+                         + ("most figures below describe games cut off, not played out; try a stronger agent"
+                            if self.capped_most else "those games count as draws below"))
         if self.cooperative:
+            m, lo, hi = mean_interval(self.returns[0]) if self.returns else (0.0, 0.0, 0.0)
             lines.append("cooperative game: the players win or lose together (see the score metrics)")
+            lines.append(f"team result: mean {m:.2f}  [{lo:.2f}, {hi:.2f}] (95% interval)")
         else:
-            lines.append("win rate per seat (95% interval):")
-        for s in (d["seats"] if not self.cooperative else []):
-            lo, hi = s["ci95"]
-            lines.append(f"  seat {s['seat']} {s['name']:<10} {s['win_rate']:6.1%}  [{lo:.1%}, {hi:.1%}]  "
-                         f"{s['wins']} wins")
-        if self.draws and not self.cooperative:
-            lines.append(f"  draws / unfinished: {self.draws}")
+            scored = any(r not in (0.0, 1.0) for seat in self.returns for r in seat)
+            lines.append("win rate per seat (95% interval)" + (", mean result (95% interval):" if scored else ":"))
+            for s in d["seats"]:
+                lo, hi = s["ci95"]
+                agent = f" {s['agent']:<9}" if self.seat_agents and len(set(self.seat_agents)) > 1 else ""
+                mean = (f"  result {s['mean_result']:.2f} [{s['mean_result_ci95'][0]:.2f}, "
+                        f"{s['mean_result_ci95'][1]:.2f}]" if scored else "")
+                lines.append(f"  seat {s['seat']} {s['name']:<10}{agent} {s['win_rate']:6.1%}  [{lo:.1%}, {hi:.1%}]  "
+                             f"{s['wins']} wins{mean}")
+            if self.draws:
+                lines.append(f"  draws / unfinished: {self.draws}" + (f" ({self.capped} at the safety cap)"
+                                                                      if self.capped else ""))
         ln = d["length"]
         lines.append(f"game length (player turns): mean {ln['mean']:.1f}, median {ln['median']:g}, "
                      f"min {ln['min']}, max {ln['max']}")
-        lines.append("actions: " + ", ".join(f"{k} {v['count']} ({v['share']:.1%})" for k, v in d["actions"].items()))
+        if d["actions"]:
+            lines.append(f"actions (share of the {d['actions_counted']} player actions counted; per game): "
+                         + ", ".join(f"{k} {v['count']} ({v['share']:.1%}; {v['per_game']:.1f})"
+                                     for k, v in d["actions"].items()))
         if d["metrics"]:
             width = max(len(k) for k in d["metrics"])
             lines.append(f"game metrics:{'':<{width - 11}} {'total':>7} {'mean':>7} {'max':>5} {'games>0':>7}")
@@ -118,61 +182,87 @@ def _r(x: float) -> float:
     return round(float(x), 4)
 
 
-def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 1, agent: str | None = None,
-             progress: Callable[[int], None] | None = None) -> SimulationResult:
-    """Play `games` seeded games of a design (a folder or a name under designs/).
+def resolve_agent(design_game: str | None, agent: str | None) -> tuple[str, str]:
+    """(agent spec, 'asked' or 'default'): None means the game's registered default ('random' if none)."""
+    if agent is not None:
+        return agent, "asked"
+    entry = registered(design_game)
+    return (entry.default_agent if entry else "random"), "default"
 
-    `agent` None: the game's registered `default_agent` (a game whose random play never
-    ends, like Ishi-Hama, says "greedy"), else "random". A game whose turns take several
-    decisions reports a `turns` metric; game length is then counted in those turns.
-    """
-    if games < 1:
-        raise PnpError(f"-n {games}: expected at least 1 game")
-    design = load_design(resolve_design(game_arg))
-    registered = registry.get_game(design.game) if design.game else None
-    if agent is None:
-        agent = (registered.extras.get("default_agent") if registered else None) or "random"
-    players = design.meta.players.min if players is None else players
-    game = load_engine(design, players)
-    agents = [make_agent(agent) for _ in range(players)]
+
+def summarize(records: Sequence[GameRecord], players: int) -> dict[str, Any]:
+    """Wins, draws, lengths, kinds, metrics, returns and capped games of a list of game records."""
     wins = [0] * players
-    draws = 0
+    draws = capped = 0
     lengths: list[int] = []
     kinds: Counter = Counter()
     metrics: dict[str, Counter] = {}
-    for i in range(games):
-        res = play(game, agents, seed + i)
-        winners = res.winners
-        if len(winners) == 1:
-            wins[winners[0]] += 1
+    returns: list[list[float]] = [[] for _ in range(players)]
+    for rec in records:
+        best = max(rec.returns)
+        top = [p for p, r in enumerate(rec.returns) if r == best]
+        if len(top) == 1 and len(top) < players:
+            wins[top[0]] += 1
         else:
             draws += 1
-        lengths.append(res.metrics.get("turns", res.length))
-        kinds.update(res.kinds)
-        for k, v in res.metrics.items():
+        for p, r in enumerate(rec.returns):
+            returns[p].append(r)
+        lengths.append(rec.length)
+        kinds.update(rec.kinds)
+        capped += 1 if rec.metrics.get("capped") else 0
+        for k, v in rec.metrics.items():
             agg = metrics.setdefault(k, Counter(total=0, max=v, games=0))
             agg["total"] += v
             agg["max"] = max(agg["max"], v)  # may stay negative: a score metric's best can be below 0
             agg["games"] += 1 if v else 0
-        if progress:
-            progress(1)
+    return {"wins": wins, "draws": draws, "lengths": lengths, "kinds": kinds, "metrics": metrics,
+            "returns": returns, "capped": capped}
+
+
+def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 1, agent: str | None = None,
+             progress: Callable[[int], None] | None = None, workers: int | None = None,
+             scheduler: str | None = None) -> SimulationResult:
+    """Play `games` seeded games of a design (a folder or a name under designs/).
+
+    `agent` None: the game's registered default agent (a game whose random play never
+    ends, like Ishi-Hama, says "greedy"), else "random"; one spec for every seat or one
+    per seat ("mcts:200,random"). A game whose turns take several decisions reports a
+    `turns` metric; game length is then counted in those turns. `workers`: processes
+    (default every core); `scheduler`: a Dask scheduler address or "local".
+    """
+    if games < 1:
+        raise PnpError(f"-n {games}: expected at least 1 game")
+    folder = resolve_design(game_arg)
+    design = load_design(folder)
+    entry = registered(design.game)
+    agent, source = resolve_agent(design.game, agent)
+    players = design.meta.players.min if players is None else players
+    game = load_engine(design, players)  # a wrong player count or a game without engine stops here
+    specs = parse_agents(agent, players)
+    if any(s.kind == "mcts" for s in specs):
+        from pnp.engine.openspiel_adapter import require_openspiel  # noqa: F401  (names the [ai] extra)
+    name = describe(specs)
+    work = batches(DesignFiles.read(folder), players, name, seed, games)
+    per_batch, run = run_batches(work, workers, scheduler, progress)
+    agg = summarize([r for recs in per_batch for r in recs], players)
     return SimulationResult(design=design.slug, title=design.meta.title, players=players, games=games, seed=seed,
-                            agent=agent, seat_names=[game.player_name(p) for p in range(players)], wins=wins,
-                            draws=draws, lengths=lengths, kinds=kinds, metrics=metrics,
-                            cooperative=bool(registered and registered.extras.get("cooperative")))
+                            agent=name, seat_names=[game.player_name(p) for p in range(players)],
+                            cooperative=bool(entry and entry.cooperative), agent_source=source,
+                            seat_agents=[s.name for s in specs], run=run, **agg)
 
 
-def run(game_arg: str, games: int, players: int | None, seed: int, agent: str, as_json: bool,
-        plot: Path | None) -> str:
+def run(game_arg: str, games: int, players: int | None, seed: int, agent: str | None, as_json: bool,
+        plot: Path | None, workers: int | None = None, scheduler: str | None = None) -> str:
     """What `pnp simulate` prints; a progress bar (rich) shows while stdout is a terminal."""
     if sys.stdout.isatty():
         from rich.progress import Progress
 
         with Progress(transient=True) as bar:
             task = bar.add_task("simulating", total=games)
-            result = simulate(game_arg, games, players, seed, agent, progress=lambda k: bar.advance(task, k))
+            result = simulate(game_arg, games, players, seed, agent, progress=lambda k: bar.advance(task, k),
+                              workers=workers, scheduler=scheduler)
     else:
-        result = simulate(game_arg, games, players, seed, agent)
+        result = simulate(game_arg, games, players, seed, agent, workers=workers, scheduler=scheduler)
     if plot is not None:
         plot.parent.mkdir(parents=True, exist_ok=True)
         plot.write_text(result.to_svg(), encoding="utf-8")
@@ -188,7 +278,8 @@ def plot_svg(res: SimulationResult, width: float = 180.0, height: float = 110.0)
     """Game-length histogram (left) and seat win rates with their 95% intervals (right)."""
     c = Canvas(width, height)
     c.rect(0, 0, width, height, fill="#ffffff")
-    c.text(6, 8, f"{res.title}: {res.games} games, {res.players} players, {res.agent} agents, seed {res.seed}",
+    capped = f"; {res.capped} stopped at the safety cap" if res.capped else ""
+    c.text(6, 8, f"{res.title}: {res.games} games, {res.players} players, {res.agent} agents, seed {res.seed}{capped}",
            size=3.6, weight="bold", fill=INK)
     # histogram
     x0, y0, w, h = 14.0, 20.0, 92.0, 72.0

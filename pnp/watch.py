@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.build import build_designs
-from pnp.cache import CACHE_DIR, Cache
+from pnp.cache import Cache, default_cache
 from pnp.errors import PnpError
 from pnp.loader import find_designs, resolve_design, templates_dir
 
@@ -25,10 +25,11 @@ class Watcher:
     paper: str | None = None
     echo: Callable[[str], None] = print
     cache: Cache = field(default=None)  # type: ignore[assignment]
+    last_sheets_seconds: float = 0.0  # the last rebuild, to the faces and print sheets written
 
     def __post_init__(self) -> None:
         if self.cache is None:
-            self.cache = Cache(self.out / CACHE_DIR)
+            self.cache = default_cache(self.out)
 
     def paths(self) -> list[Path]:
         """What to watch: each design folder and the shared templates."""
@@ -58,12 +59,16 @@ class Watcher:
         try:
             results = build_designs(args, out=self.out, paper=self.paper, cache=self.cache, show_progress=False,
                                     rulebooks=False)
-            sheets_done = time.perf_counter() - started
+            sheets_done = self.last_sheets_seconds = time.perf_counter() - started
             made, hits, sheets = self.cache.made("svg"), self.cache.stats["svg.hit"], self.cache.made("sheets")
             build_designs(args, out=self.out, paper=self.paper, cache=self.cache, show_progress=False)
         except PnpError as exc:
             self.echo(str(exc))
             self.echo(f"[{time.strftime('%H:%M:%S')}] build failed; fix and save again (still watching)")
+            return False
+        except Exception as exc:  # a bug must not end the watch: say so, keep watching
+            self.echo(f"[{time.strftime('%H:%M:%S')}] pnp failed unexpectedly ({type(exc).__name__}: {exc}); "
+                      "please report it with the design attached (still watching)")
             return False
         took = time.perf_counter() - started
         for r in results:

@@ -21,6 +21,12 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MM = 72 / 25.4  # points per mm
 
 
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite the snapshots under tests/golden/ (SVG text, output hashes) from what the code "
+                          "makes now (then review them with git diff)")
+
+
 def stars_numbers() -> dict:
     """Numbers the 3 Stars tests check against, read from the design (stated there once)."""
     import yaml
@@ -56,3 +62,8 @@ def design_copy(tmp_path):
         return dst
 
     return copy
+
+
+@pytest.fixture
+def update_golden(request) -> bool:
+    return bool(request.config.getoption("--update-golden"))

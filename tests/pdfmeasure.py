@@ -81,3 +81,37 @@ def page_lines(path, page_index: int) -> list[tuple[float, float, float, float]]
 def page_text(path, page_index: int) -> str:
     with pdfplumber.open(path) as pdf:
         return pdf.pages[page_index].extract_text() or ""
+
+
+def missing_resources(path) -> list[str]:
+    """Names a content stream uses (alpha states, shadings, XObjects, fonts) that its own resource
+    dictionary does not define: each page, and each form XObject (recursively) in its own right."""
+    import re
+
+    from pypdf import PdfReader
+    from pypdf.generic import IndirectObject
+
+    kinds = {"gs": "/ExtGState", "sh": "/Shading", "Do": "/XObject", "Tf": "/Font"}
+    pattern = re.compile(rb"/([A-Za-z0-9_.+-]+)\s+(?:[-0-9.]+\s+)?(gs|sh|Do|Tf)\b")
+    problems: list[str] = []
+    seen: set[int] = set()
+
+    def check(where: str, data: bytes, resources) -> None:
+        resources = resources.get_object() if resources is not None else {}
+        for name, op in set(pattern.findall(data)):
+            kind = kinds[op.decode()]
+            table = resources.get(kind)
+            table = table.get_object() if table is not None else {}
+            if "/" + name.decode() not in table:
+                problems.append(f"{where}: {op.decode()} /{name.decode()} not in its own {kind}")
+        for name, ref in (resources.get("/XObject") or {}).items():
+            key = ref.idnum if isinstance(ref, IndirectObject) else id(ref)
+            xo = ref.get_object()
+            if key in seen or xo.get("/Subtype") != "/Form":
+                continue
+            seen.add(key)
+            check(f"{where} form {name}", xo.get_data(), xo.get("/Resources"))
+
+    for i, page in enumerate(PdfReader(path).pages):
+        check(f"page {i + 1}", page.get_contents().get_data() if page.get_contents() else b"", page.get("/Resources"))
+    return problems

@@ -37,7 +37,7 @@ def rulebooks(folder: Path) -> dict[str, bytes]:
     """{lang: PDF bytes} of a design's rulebooks."""
     design = load_design(folder)
     out = render_rulebooks(design, design_faces(design))
-    return {lang: out[f"{design.slug}-rules-{lang}.pdf"] for lang in design.meta.languages}
+    return {lang: out[f"{design.slug}-rules-{lang}-a4.pdf"] for lang in design.meta.languages}
 
 
 def assert_reads_as(lang: str, pdf: bytes) -> None:

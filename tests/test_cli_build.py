@@ -108,3 +108,18 @@ def test_data_table_deck_fills_the_template_per_row(tmp_path):
     card_copies = sum(1 for i in range(len(reader.pages)) for p in placements(reader, i)
                       if abs(p.width - 69 * 72 / 25.4) < 0.01)
     assert card_copies == 2 * (2 + 1 + 0 + 3)  # fronts and their backs, Stone has count 0
+
+
+def test_list_says_where_each_design_comes_from_and_skips_empty_fields(tmp_path, monkeypatch):
+    import shutil
+
+    project = tmp_path / "project"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "deck-csv", project / "designs" / "my-deck")
+    monkeypatch.chdir(project)
+    result = CliRunner().invoke(main, ["list"])
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert first == "my-deck  (Table Deck; 2 players)  from designs/my-deck/", first
+    result = CliRunner().invoke(main, ["list", "tubo"])
+    assert "from pnp's built-in designs" in result.output.splitlines()[0]
+    assert ", ," not in result.output

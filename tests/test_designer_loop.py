@@ -43,19 +43,19 @@ def test_changing_one_card_re_renders_that_card_only(deck, tmp_path):
     out, cache = tmp_path / "out", Cache(tmp_path / "cache")
     build(deck, out, cache)
     faces = 4 + 1 + 2  # 4 card rows, the card back, 2 token rows
-    assert cache.made("svg") == faces and cache.made("png") == faces
+    assert cache.made("svg") == faces and cache.made("raster") == faces + 1  # + the TTS back, trimmed, 150 dpi
     svg_dir = out / "deck-csv" / "svg"
     before = {p.name: p.stat().st_mtime_ns for p in svg_dir.iterdir()}
 
     build(deck, out, cache)  # nothing changed: nothing is made again
-    assert cache.made("svg") == cache.made("drawing") == cache.made("png") == 0
+    assert cache.made("svg") == cache.made("compiled") == cache.made("raster") == 0
     assert cache.made("sheets") == 0
 
     csv = deck / "cards.csv"
     csv.write_text(csv.read_text().replace("Water,5", "Water,6"))
     build(deck, out, cache)
     assert cache.made("svg") == 1  # the Water card alone
-    assert cache.made("drawing") == 1 and cache.made("png") == 1
+    assert cache.made("compiled") == 1 and cache.made("raster") == 1
     assert cache.made("sheets") == 1  # the sheets PDF is assembled again around it
     after = {p.name: p.stat().st_mtime_ns for p in svg_dir.iterdir()}
     changed = sorted(n for n in after if after[n] != before[n])
@@ -68,7 +68,7 @@ def test_a_fresh_process_reuses_the_disk_cache(deck, tmp_path):
     build(deck, out, Cache(tmp_path / "cache"))
     cold = Cache(tmp_path / "cache")  # a new process: empty memory, same disk
     build(deck, out, cold)
-    assert cold.made("svg") == cold.made("png") == cold.made("drawing") == 0
+    assert cold.made("svg") == cold.made("raster") == cold.made("compiled") == 0
     assert cold.stats["svg.hit"] == 7
 
 
@@ -145,7 +145,7 @@ def test_index_html_is_a_contact_sheet_with_report_and_links(tmp_path):
     links = [a.get("href") for a in doc.iter("a")]
     for href in links:
         assert (page.parent / href).is_file(), href
-    assert {"three-stars-a4.pdf", "three-stars-rules-en.pdf", "three-stars-rules-fr.pdf", "manifest.json"} <= set(links)
+    assert {"three-stars-a4.pdf", "three-stars-rules-en-a4.pdf", "three-stars-rules-fr-a4.pdf", "manifest.json"} <= set(links)
     imgs = [i.get("src") for i in doc.iter("img")]
     assert len(imgs) == 41 + 1 + 1 + 4 and all((page.parent / s).is_file() for s in imgs)
     text = doc.text_content()
@@ -157,7 +157,7 @@ def test_index_html_is_a_contact_sheet_with_report_and_links(tmp_path):
 def test_progress_bar_is_quiet_when_piped(tmp_path):
     result = CliRunner().invoke(main, ["build", str(DECK), "--out", str(tmp_path)])
     assert result.exit_code == 0
-    assert "\x1b[" not in result.output and result.output.count("\n") == 1
+    assert "\x1b[" not in result.output and result.output.count("\n") == 3  # the summary, no bar
 
 
 def test_new_design_builds_as_it_is(tmp_path):
@@ -172,7 +172,7 @@ def test_new_design_builds_as_it_is(tmp_path):
         result = runner.invoke(main, ["build", "my-game", "--out", "out"])
         assert result.exit_code == 0, result.output
         out = tmp_path / "out" / "my-game"
-        assert {"my-game-a4.pdf", "my-game-rules-en.pdf", "my-game-rules-fr.pdf", "index.html"} <= {
+        assert {"my-game-a4.pdf", "my-game-rules-en-a4.pdf", "my-game-rules-fr-a4.pdf", "index.html"} <= {
             p.name for p in out.iterdir()}
         result = runner.invoke(main, ["new", "stars-copy", "--from", str(ROOT / "designs" / "three-stars")])
         assert result.exit_code == 0, result.output
@@ -256,3 +256,27 @@ def test_designs_build_one_per_core_and_nested_work_stays_correct():
     assert [v[0] for _, v in results] == [435 * k for k in range(1, 6)]
     if len(os.sched_getaffinity(0)) > 1:
         assert os.getpid() not in {v[1] for _, v in results}
+
+
+def test_exports_are_one_command_away_and_then_kept_up_to_date(deck, tmp_path):
+    """The default build makes no PNG or TTS files; `pnp export png` does, later builds refresh them,
+    `--no-exports` removes them."""
+    out = tmp_path / "out"
+
+    def run(*args):
+        result = CliRunner().invoke(main, [*args, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("build", str(deck))
+    assert not (out / "deck-csv" / "png").exists() and not (out / "deck-csv" / "tts").exists()
+    run("export", "png", str(deck))
+    assert len(list((out / "deck-csv" / "png").iterdir())) == 7 and not (out / "deck-csv" / "tts").exists()
+    before = (out / "deck-csv" / "png" / "cards-2.png").read_bytes()
+    csv = deck / "cards.csv"
+    csv.write_text(csv.read_text().replace("Water,5", "Water,6"))
+    run("build", str(deck))  # the PNG export asked for before is kept up to date
+    assert (out / "deck-csv" / "png" / "cards-2.png").read_bytes() != before
+    assert json.loads((out / "deck-csv" / "manifest.json").read_text())["exports"] == ["png"]
+    run("build", str(deck), "--no-exports")
+    assert not (out / "deck-csv" / "png").exists()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 import yaml
@@ -118,7 +117,7 @@ def test_colours_differ_without_colour(built):
 def test_the_design_passes_validation():
     res = results(str(DESIGNS / "ishi-hama"), games=3)
     assert all(r.ok for r in res.values()), {k: (r.message, r.details) for k, r in res.items()}
-    assert set(res) == {"tiles", "paths", "board", "phase 1", "scoring", "simulation"}
+    assert set(res) == {"tiles", "paths", "board", "phase 1", "scoring", "simulation", "playability"}
     assert res["tiles"].message.startswith("14 tiles per colour")
     assert "41 such cells on 9x9" in res["phase 1"].message
     assert "orange 8, blue 8" in res["scoring"].message
@@ -174,7 +173,7 @@ def test_cli_exit_codes(design_copy):
     runner = CliRunner()
     ok = runner.invoke(main, ["validate", str(DESIGNS / "ishi-hama"), "-n", "2"])
     assert ok.exit_code == 0, ok.output
-    assert "6 of 6 checks pass" in ok.output
+    assert "8 of 8 checks pass" in ok.output  # build + 6 + playability
     broken = edit(design_copy, lambda d: [m.update(count=3) for m in mix(d)])
     bad = runner.invoke(main, ["validate", broken, "-n", "0"])
     assert bad.exit_code == 1 and "FAIL  tiles" in bad.output
@@ -193,12 +192,11 @@ def test_simulate_reports_seats_scores_length_and_blocking():
     assert res.metrics["unfinished"]["total"] == 0
 
 
-def test_random_playouts_are_fast():
+def test_random_playouts_are_long_games():
+    """Random players rarely join 5 tiles: games run to the turn cap (their speed is measured in bench/)."""
     game = IshiHamaGame(load_design(DESIGNS / "ishi-hama"), 2)
-    start = time.perf_counter()
     actions = sum(play(game, [RandomAgent()] * 2, seed).length for seed in range(5))
-    rate = actions / (time.perf_counter() - start)
-    assert actions > 5 * 2000 and rate > 20_000  # measured: about 100,000 actions/s
+    assert actions > 5 * 2000
 
 
 @pytest.mark.slow

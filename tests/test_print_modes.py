@@ -223,14 +223,22 @@ def test_orientation_can_be_forced(tmp_path):
         assert float(page.mediabox.width) > float(page.mediabox.height)
 
 
-def test_summary_says_how_many_sheets_each_paper_takes(tmp_path):
-    result = CliRunner().invoke(main, ["build", str(STARS), "--out", str(tmp_path)])
-    assert result.exit_code == 0
-    a4 = len(PdfReader(tmp_path / "three-stars" / "three-stars-a4.pdf").pages)
+def test_summary_names_the_files_written_and_hints_other_papers_only_where_they_differ(tmp_path):
     import re
 
-    m = re.search(r"\((\d+) on A4 · (\d+) on Letter\)", result.output)
-    assert m and int(m.group(1)) == a4 and int(m.group(2)) >= a4 - 2
+    from pnp.build import build_designs
+
+    for design, paper in ((STARS, "letter"), (ROOT / "tests" / "fixtures" / "print-mix", "a4")):
+        [res] = build_designs([str(design)], out=tmp_path, paper=paper, exports=False, show_progress=False)
+        text = res.summary()
+        pdf = tmp_path / res.slug / f"{res.slug}-{paper}.pdf"
+        pages = len(PdfReader(pdf).pages)
+        name = {"a4": "A4", "letter": "Letter"}[paper]
+        assert re.search(rf"{pdf.name} \({pages} {name} sheets[;)]", text), text
+        assert f"{res.slug}-{'a4' if paper == 'letter' else 'letter'}.pdf" not in text  # not written, not named
+        for other, n in res.sheets_per_paper.items():
+            other_name = {"a4": "A4", "letter": "Letter", "a3": "A3"}[other]
+            assert (f"{n} on {other_name}" in text) == (other != paper and n != pages), (other, text)
 
 
 def test_cut_marks_mode_draws_full_lines_through_abutting_cards(tmp_path):

@@ -43,7 +43,7 @@ def rulebooks(tmp_path_factory) -> dict[tuple[str, str], Path]:
     """Every rulebook of every design that has a rules text, built once: (design, lang) -> PDF."""
     out = tmp_path_factory.mktemp("rules")
     paths = build_rulebooks([str(DESIGNS / d) for d in RULEBOOK_DESIGNS], out=out)
-    return {(p.parent.name, re.search(r"-rules-(\w+)\.pdf$", p.name).group(1)): p for p in paths}
+    return {(p.parent.name, re.search(r"-rules-(\w+)-a4\.pdf$", p.name).group(1)): p for p in paths}
 
 
 def test_every_declared_language_of_every_design_builds(rulebooks):
@@ -51,7 +51,7 @@ def test_every_declared_language_of_every_design_builds(rulebooks):
     expected = {(d, lang) for d in RULEBOOK_DESIGNS for lang in load_design(DESIGNS / d).meta.languages}
     assert set(rulebooks) == expected
     for (design, lang), path in rulebooks.items():
-        assert path.name == f"{design}-rules-{lang}.pdf"
+        assert path.name == f"{design}-rules-{lang}-a4.pdf"
         assert len(PdfReader(path).pages) >= 4
 
 
@@ -91,7 +91,7 @@ def changed_copy(tmp_path_factory) -> tuple[Path, bytes]:
     text = re.sub(r"paper: a4", "paper: letter", text)
     y.write_text(text, encoding="utf-8")
     design = load_design(folder)
-    pdf = render_rulebooks(design, design_faces(design), langs=["en"])["three-stars-rules-en.pdf"]
+    pdf = render_rulebooks(design, design_faces(design), langs=["en"])["three-stars-rules-en-letter.pdf"]
     return folder, pdf
 
 
@@ -232,7 +232,7 @@ def test_every_markdown_feature_renders(deck):
     (deck / "art.svg").write_text(ART, encoding="utf-8")
     design = load_design(deck)
     faces = design_faces(design)
-    pdf = render_rulebooks(design, faces)["deck-csv-rules-en.pdf"]
+    pdf = render_rulebooks(design, faces)["deck-csv-rules-en-a4.pdf"]
     import io
 
     text = re.sub(r"\s+", " ", text_of(pdf))
@@ -289,7 +289,9 @@ def test_error_inside_an_extended_text_names_that_file(tmp_path):
     at = next(i for i, line in enumerate(lines) if line.startswith("# Setup"))
     lines.insert(at + 1, "{{ facts.no_such_fact }}")
     base.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    result = _run(["rules", str(tmp_path / "three-stars-lozenge"), "--lang", "en", "--out", str(tmp_path / "o")])
+    # the lozenge text extends "three-stars/rules.en.md": the copy beside it, once its folder is allowed
+    result = _run(["rules", str(tmp_path / "three-stars-lozenge"), "--lang", "en", "--out", str(tmp_path / "o"),
+                   "--allow-dir", str(tmp_path)])
     assert result.exit_code == 2
     assert re.search(rf"three-stars/rules\.en\.md:{at + 2}: .*no_such_fact", result.output), result.output
 
@@ -297,11 +299,17 @@ def test_error_inside_an_extended_text_names_that_file(tmp_path):
 def test_cli_rules_writes_each_language(tmp_path):
     result = _run(["rules", str(DESIGNS / "three-stars"), "--lang", "fr", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert [p.name for p in (tmp_path / "three-stars").iterdir()] == ["three-stars-rules-fr.pdf"]
+    assert sorted(p.name for p in (tmp_path / "three-stars").iterdir()) == ["manifest.json",
+                                                                          "three-stars-rules-fr-a4.pdf"]
+    result = _run(["rules", str(DESIGNS / "three-stars"), "--lang", "en", "--paper", "letter", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "three-stars" / "three-stars-rules-en-letter.pdf"
+    assert abs(float(PdfReader(pdf).pages[0].mediabox.width) - 612) < 0.5  # US Letter, beside the A4 one
+    assert (tmp_path / "three-stars" / "three-stars-rules-fr-a4.pdf").is_file()
 
 
 def test_cli_rules_design_without_rules_text(deck, tmp_path):
-    result = _run(["rules", str(deck), "--out", str(tmp_path)])
+    result = _run(["rules", str(deck), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert "rules.en.md: no rules text" in result.output
     assert languages(load_design(deck)) == []  # and pnp build simply makes no rulebook for it
@@ -309,7 +317,7 @@ def test_cli_rules_design_without_rules_text(deck, tmp_path):
 
 def test_build_includes_the_rulebooks(three_stars_a4):
     for lang in load_design(DESIGNS / "three-stars").meta.languages:
-        pdf = three_stars_a4 / f"three-stars-rules-{lang}.pdf"
+        pdf = three_stars_a4 / f"three-stars-rules-{lang}-a4.pdf"
         assert pdf.is_file() and pdf.read_bytes().startswith(b"%PDF")
 
 
@@ -325,7 +333,7 @@ def _game(design_name: str):
 
 @pytest.mark.parametrize("design_name", ["three-stars", "three-stars-lozenge"])
 def test_worked_example_is_legal_in_the_engine(design_name):
-    from pnp.games.three_stars.diagrams import example_facts
+    from pnp.games.three_stars.scripts import example_facts
 
     design, game = _game(design_name)
     ex = example_facts(design, "en")
@@ -334,15 +342,10 @@ def test_worked_example_is_legal_in_the_engine(design_name):
     s1, s2, s3 = ex["steps"]
     S, T = game.star_index(ex["_centres"]["star"]), game.star_index(ex["_centres"]["neighbour"])
     c = {n: game.card_index(cards[n]) for n in (s1["card"], s1["blocked"], s2["card"], s3["card"])}
-    state = game.new_initial_state()
-    filler = [i for i in range(game.C) if i not in c.values()][:2]
-    deal = [c[s1["card"]], c[s2["card"]], c[s1["blocked"]], filler[0], c[s3["card"]], filler[1]]  # seats 0,1,0,1,0,1
-    for card in deal:
-        state.apply_action(game.draw_action(card))
+    filler = [pos for pos in game.card_positions if pos not in {cards[n] for n in c}][:2]
+    hands = {0: [cards[s1["card"]], cards[s1["blocked"]], cards[s3["card"]]], 1: [cards[s2["card"]], *filler]}
+    state = game.position(owners=ex["_positions"][0], hands=hands)
     bit = {cell: 1 << i for i, cell in enumerate(game.cells)}
-    for cell, who in ex["_positions"][0].items():
-        state.own[who] |= bit[cell]
-        state.occupied |= bit[cell]
     legal = state.legal_actions()
     assert game.steal_action(c[s1["card"]], S) in legal
     assert game.place_action(c[s1["blocked"]], S) not in legal
@@ -360,18 +363,13 @@ def test_worked_example_is_legal_in_the_engine(design_name):
 
 
 def test_blocking_example_blocks_in_the_engine():
-    from pnp.games.three_stars.diagrams import _Board, blocking_facts
+    from pnp.games.three_stars.painter import Board as _Board
+    from pnp.games.three_stars.scripts import blocking_facts
 
     design, game = _game("three-stars")
     bl = blocking_facts(design)
     assert bl is not None and bl["count_left"] == game.rules.stars_to_win - 1
     stars = _Board(design).stars(2)
-    state = game.new_initial_state()
-    for label in bl["reserved"]:
-        t = game.star_index(stars[label - 1])
-        state.own[0] |= game.star_masks[t]
-        state.reserved |= game.star_masks[t]
-        state.scored[t] = 0
-        state.scores[0] += 1
+    state = game.position(scored={stars[label - 1]: 0 for label in bl["reserved"]})
     assert not state.can_reach(1)
     assert sorted(state.available(1)) == sorted(game.star_index(stars[label - 1]) for label in bl["left"])

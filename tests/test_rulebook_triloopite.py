@@ -13,13 +13,8 @@ from pypdf import PdfReader
 
 from rulebook_checks import (assert_bad_expression_gives_file_and_line, assert_diagrams_draw_shapes,
                              assert_reads_as, assert_vector_only, flat, rulebooks)
-from pnp.games.triloopite.diagrams import (
-    PLACEMENT_CASES,
-    first_game,
-    placement_board,
-    rulebook_facts,
-    witness,
-)
+from pnp.games.triloopite.facts import rulebook_facts
+from pnp.games.triloopite.scripts import PLACEMENT_CASES, first_game, placement_board, witness
 from pnp.games.triloopite.scoring import read_rules
 from pnp.loader import load_design
 from pnp.render.faces import design_faces
@@ -81,7 +76,7 @@ def test_a_changed_table_changes_the_rulebook(tmp_path):
     y.write_text(text, encoding="utf-8")
     design = load_design(folder)
     pdfs = render_rulebooks(design, design_faces(design))
-    en, fr = flat(pdfs["triloopite-rules-en.pdf"]), flat(pdfs["triloopite-rules-fr.pdf"])
+    en, fr = flat(pdfs["triloopite-rules-en-a4.pdf"]), flat(pdfs["triloopite-rules-fr-a4.pdf"])
     assert "30 or more 77" in en and "30 ou plus 77" in fr and " 54" not in en
     assert "9–10 9" in en and "9–10 8" not in en
     assert "A loop inside another loop +6" in en and "Une boucle à l'intérieur d'une autre boucle +6" in fr

@@ -13,7 +13,8 @@ from pypdf import PdfReader
 
 from rulebook_checks import (assert_bad_expression_gives_file_and_line, assert_diagrams_draw_shapes,
                              assert_reads_as, assert_vector_only, rulebooks, text_of)
-from pnp.games.tubo.diagrams import EXAMPLE, example_facts, figure_facts
+from pnp.games.tubo.facts import example_facts, figure_facts
+from pnp.games.tubo.scripts import EXAMPLE
 from pnp.loader import load_design
 from pnp.render.faces import design_faces
 from pnp.rulebook import render_rulebooks
@@ -66,8 +67,8 @@ def test_a_changed_design_changes_the_rulebook(tmp_path):
     y.write_text(text, encoding="utf-8")
     design = load_design(folder)
     pdfs = render_rulebooks(design, design_faces(design))
-    en = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-en.pdf"]))
-    fr = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-fr.pdf"]))
+    en = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-en-a4.pdf"]))
+    fr = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-fr-a4.pdf"]))
     assert "each 30 mm wide" in en and "25 mm" not in en
     assert "at most 3 path rounds" in en and "after 3 rounds" in en
     assert "de 30 mm de côté" in fr and "au plus 3 Tours Chemin" in fr

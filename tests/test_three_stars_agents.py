@@ -7,6 +7,7 @@ import random
 from pnp.engine import load_engine
 from pnp.engine.agents import GreedyAgent, RandomAgent
 from pnp.engine.playout import play
+from pnp.games.three_stars.geometry import star_triangles
 from pnp.loader import load_design, package_root
 
 
@@ -24,16 +25,8 @@ def test_greedy_agent_beats_random():
 
 def test_greedy_completes_a_star_when_it_can():
     game = load_engine(load_design(package_root() / "designs" / "three-stars"), 2)
-    state = game.new_initial_state()
-    state.queue.clear()
-    centre = game.star_index((1, 1))
-    card = game.card_index((0,))
     # blue holds 5 cells of star (1,1) and a card for the sixth, among other options
-    others = [game.card_index((2, 3)), game.card_index((1, 4, 5))]
-    state.hands[0] = sorted([card] + others)
-    sm = game.star_masks[centre]
-    state.own[0] = sm & ~game.masks[card][centre]
-    state.occupied = state.own[0]
+    state = game.position(owners={c: 0 for c in star_triangles((1, 1))[1:]}, hands={0: [(0,), (2, 3), (1, 4, 5)]})
     for seed in range(5):
         trial = state.clone()
         action = GreedyAgent().step(trial, random.Random(seed))

@@ -28,29 +28,6 @@ def g3(design):
     return ThreeStarsGame(design, 3)
 
 
-def position(game: ThreeStarsGame, owners: dict | None = None, hands: dict | None = None, player: int = BLUE,
-             reserved: list | None = None) -> ThreeStarsState:
-    """A state after the deal with the given pieces ({cell: player}), hands ({player: [arrangement...]})."""
-    s = game.new_initial_state()
-    s.queue.clear()
-    hands = hands or {}
-    for p in range(game.players):
-        for pos in hands.get(p, []):
-            c = game.card_index(pos)
-            s.hands[p].append(c)
-            s.deck[c] -= 1
-            s.deck_n -= 1
-        s.hands[p].sort()
-    bit = {cell: 1 << i for i, cell in enumerate(game.cells)}
-    for cell, p in (owners or {}).items():
-        s.own[p] |= bit[cell]
-        s.occupied |= bit[cell]
-    for cell in reserved or []:
-        s.reserved |= bit[cell]
-    s.player = player
-    return s
-
-
 def owner(game: ThreeStarsGame, s: ThreeStarsState, cell) -> int | None:
     i = game.cells.index(cell)
     for p in range(game.players):
@@ -67,7 +44,7 @@ def star(centre):
 
 
 def test_place_puts_pieces_on_the_marked_cells_then_draws_back_to_hand_size(g2):
-    s = position(g2, hands={BLUE: [(0, 2), (1,), (3, 4, 5)], RED: [(0,), (1,), (2,)]})
+    s = g2.position(hands={BLUE: [(0, 2), (1,), (3, 4, 5)], RED: [(0,), (2,), (4,)]})
     a = g2.place_action(g2.card_index((0, 2)), g2.star_index((1, 0)))
     assert a in s.legal_actions()
     assert s.action_to_string(a) == "blue places card 8 [0,2] on star (1,0)"
@@ -82,27 +59,27 @@ def test_place_puts_pieces_on_the_marked_cells_then_draws_back_to_hand_size(g2):
 
 
 def test_place_needs_every_marked_cell_empty(g2):
-    s = position(g2, owners={("U", 0, 0): RED}, hands={BLUE: [(0, 2)]})
+    s = g2.position(owners={("U", 0, 0): RED}, hands={BLUE: [(0, 2)]})
     card, centre = g2.card_index((0, 2)), g2.star_index((1, 0))
     a = g2.place_action(card, centre)
     assert a not in s.legal_actions()
     with pytest.raises(IllegalActionError, match=r"blue places card 8 \[0,2\] on star \(1,0\).*not empty"):
         s.apply_action(a)
     # a cell held by the player itself blocks a placement just the same
-    s = position(g2, owners={("U", 0, 0): BLUE}, hands={BLUE: [(0, 2)]})
+    s = g2.position(owners={("U", 0, 0): BLUE}, hands={BLUE: [(0, 2)]})
     assert a not in s.legal_actions()
 
 
 def test_a_card_fits_only_stars_wholly_on_the_active_board(g2, g3):
-    s = position(g2, hands={BLUE: [(0,)]})
+    s = g2.position(hands={BLUE: [(0,)]})
     assert len(s.legal_actions()) == 12  # one per star position of region A
     assert (4, 0) not in g2.positions and (4, 0) in g3.positions  # region B's stars come with 3 players
-    s3 = position(g3, hands={BLUE: [(0,)]})
+    s3 = g3.position(hands={BLUE: [(0,)]})
     assert len(s3.legal_actions()) == 18
 
 
 def test_playing_a_card_not_in_hand_is_refused(g2):
-    s = position(g2, hands={BLUE: [(0,)]})
+    s = g2.position(hands={BLUE: [(0,)]})
     with pytest.raises(IllegalActionError, match="does not hold card 2"):
         s.apply_action(g2.place_action(g2.card_index((1,)), 0))
 
@@ -112,7 +89,7 @@ def test_playing_a_card_not_in_hand_is_refused(g2):
 
 def test_steal_replaces_opponent_pieces(g2):
     cells = star((1, 1))
-    s = position(g2, owners={cells[0]: RED, cells[3]: RED}, hands={BLUE: [(0, 3)]})
+    s = g2.position(owners={cells[0]: RED, cells[3]: RED}, hands={BLUE: [(0, 3)]})
     a = g2.steal_action(g2.card_index((0, 3)), g2.star_index((1, 1)))
     assert a in s.legal_actions()
     assert g2.place_action(g2.card_index((0, 3)), g2.star_index((1, 1))) not in s.legal_actions()
@@ -124,7 +101,7 @@ def test_steal_replaces_opponent_pieces(g2):
 
 def test_steal_from_mixed_opponents(g3):
     cells = star((1, 1))
-    s = position(g3, owners={cells[1]: RED, cells[4]: YELLOW}, hands={BLUE: [(1, 4)]})
+    s = g3.position(owners={cells[1]: RED, cells[4]: YELLOW}, hands={BLUE: [(1, 4)]})
     a = g3.steal_action(g3.card_index((1, 4)), g3.star_index((1, 1)))
     assert a in s.legal_actions()
     s.apply_action(a)
@@ -138,7 +115,7 @@ def test_steal_needs_every_marked_cell_held_by_an_opponent(g2, other, reason):
     owners = {cells[0]: RED}
     if other is not None:
         owners[cells[3]] = other
-    s = position(g2, owners=owners, hands={BLUE: [(0, 3)]})
+    s = g2.position(owners=owners, hands={BLUE: [(0, 3)]})
     a = g2.steal_action(g2.card_index((0, 3)), g2.star_index((1, 1)))
     assert a not in s.legal_actions()
     with pytest.raises(IllegalActionError, match=reason):
@@ -147,14 +124,14 @@ def test_steal_needs_every_marked_cell_held_by_an_opponent(g2, other, reason):
 
 def test_reserved_cells_cannot_be_stolen(g2):
     cells = star((1, 1))
-    s = position(g2, owners={c: RED for c in cells}, reserved=list(cells), hands={BLUE: [(0,), (2, 4)]})
+    s = g2.position(owners={c: RED for c in cells}, reserved=list(cells), hands={BLUE: [(0,), (2, 4)]})
     for pos in ((0,), (2, 4)):
         a = g2.steal_action(g2.card_index(pos), g2.star_index((1, 1)))
         assert a not in s.legal_actions()
     with pytest.raises(IllegalActionError, match="reserved"):
         s.apply_action(g2.steal_action(g2.card_index((0,)), g2.star_index((1, 1))))
     # the same cells unreserved could be stolen
-    s = position(g2, owners={c: RED for c in cells}, hands={BLUE: [(0,)]})
+    s = g2.position(owners={c: RED for c in cells}, hands={BLUE: [(0,)]})
     assert g2.steal_action(g2.card_index((0,)), g2.star_index((1, 1))) in s.legal_actions()
 
 
@@ -167,7 +144,7 @@ def test_exchange_only_when_no_card_can_place_or_steal(g2):
     hole = ("D", 0, 0)
     everything = {c: RED for c in g2.cells if c != hole}
     hand = [(0,), (0, 2), (0, 2, 4)]
-    s = position(g2, owners=everything, reserved=list(everything), hands={BLUE: hand})
+    s = g2.position(owners=everything, reserved=list(everything), hands={BLUE: hand})
     legal = s.legal_actions()
     assert legal == sorted(g2.exchange_action(g2.card_index(p)) for p in hand)
     a = g2.exchange_action(g2.card_index((0, 2)))
@@ -179,7 +156,7 @@ def test_exchange_only_when_no_card_can_place_or_steal(g2):
 
 
 def test_exchange_is_refused_when_a_card_can_be_played(g2):
-    s = position(g2, hands={BLUE: [(0,), (1,)]})
+    s = g2.position(hands={BLUE: [(0,), (1,)]})
     with pytest.raises(IllegalActionError, match="only when no card can place or steal"):
         s.apply_action(g2.exchange_action(g2.card_index((0,))))
     assert all(s.action_kind(a) != "exchange" for a in s.legal_actions())
@@ -190,7 +167,7 @@ def test_exchange_is_refused_when_a_card_can_be_played(g2):
 
 def test_completing_a_star_scores_it_and_reserves_its_cells(g2):
     cells = star((1, 1))
-    s = position(g2, owners={c: BLUE for c in cells[1:]}, hands={BLUE: [(0,)], RED: [(0,), (1,), (2,)]})
+    s = g2.position(owners={c: BLUE for c in cells[1:]}, hands={BLUE: [(0,)], RED: [(1,), (2,), (3,)]})
     s.apply_action(g2.place_action(g2.card_index((0,)), g2.star_index((1, 1))))
     assert s.scores == [1, 0]
     assert s.scored[g2.star_index((1, 1))] == BLUE
@@ -204,7 +181,7 @@ def test_completing_two_stars_at_once_scores_both(g2):
     shared = set(a) & set(b)
     assert shared == {("U", 0, 0), ("D", 0, -1)}  # positions 0 and 5 of star (0,0)
     owners = {c: BLUE for c in set(a) | set(b) if c not in shared}
-    s = position(g2, owners=owners, hands={BLUE: [(0, 5)]})
+    s = g2.position(owners=owners, hands={BLUE: [(0, 5)]})
     s.apply_action(g2.place_action(g2.card_index((0, 5)), g2.star_index((0, 0))))
     assert s.scores[BLUE] == 2
     assert s.metrics()["double_stars"] == 1
@@ -215,10 +192,8 @@ def test_third_star_wins(g2):
     owners = {c: BLUE for v in ((0, 0), (3, 0)) for c in star(v)}
     target = star((1, 2))
     owners.update({c: BLUE for c in target[1:]})
-    s = position(g2, owners=owners, reserved=[c for v in ((0, 0), (3, 0)) for c in star(v)], hands={BLUE: [(0,)]})
-    for t in done:
-        s.scored[t] = BLUE
-    s.scores[BLUE] = 2
+    s = g2.position(owners=owners, scored={(0, 0): BLUE, (3, 0): BLUE}, hands={BLUE: [(0,)]})
+    assert [s.scored[t] for t in done] == [BLUE, BLUE] and s.scores == [2, 0]
     s.apply_action(g2.place_action(g2.card_index((0,)), g2.star_index((1, 2))))
     assert s.is_terminal() and s.current_player() == TERMINAL
     assert s.returns() == [1.0, 0.0]
@@ -233,9 +208,7 @@ def test_seed_example_blue_wins_by_blocking_with_two_stars(g2):
     first, second = (0, 0), (2, 1)
     owners = {c: BLUE for c in star(first)}
     owners.update({c: BLUE for c in star(second)[1:]})
-    s = position(g2, owners=owners, reserved=list(star(first)), hands={BLUE: [(0,)]})
-    s.scored[g2.star_index(first)] = BLUE
-    s.scores[BLUE] = 1
+    s = g2.position(owners=owners, scored={first: BLUE}, hands={BLUE: [(0,)]})
     assert s.can_reach(RED)
     s.apply_action(g2.place_action(g2.card_index((0,)), g2.star_index(second)))
     assert s.scores == [2, 0]
@@ -249,9 +222,7 @@ def test_two_stars_leaving_three_positions_do_not_win(g2):
     first, second = (0, 0), (3, 0)  # disjoint, but red keeps more than 2 positions
     owners = {c: BLUE for c in star(first)}
     owners.update({c: BLUE for c in star(second)[1:]})
-    s = position(g2, owners=owners, reserved=list(star(first)), hands={BLUE: [(0,)], RED: [(0,), (1,), (2,)]})
-    s.scored[g2.star_index(first)] = BLUE
-    s.scores[BLUE] = 1
+    s = g2.position(owners=owners, scored={first: BLUE}, hands={BLUE: [(0,)], RED: [(1,), (2,), (3,)]})
     s.apply_action(g2.place_action(g2.card_index((0,)), g2.star_index(second)))
     assert s.scores == [2, 0]
     assert len(s.available(RED)) >= 3
@@ -261,12 +232,10 @@ def test_two_stars_leaving_three_positions_do_not_win(g2):
 def test_blocking_needs_every_opponent_out(g3):
     """With 3 players, blue's star putting red out does not win while yellow can still reach 3."""
     keep = [g3.star_index(v) for v in ((0, 0), (5, 0), (2, 2))]  # pairwise disjoint stars
-    keep_mask = g3.star_masks[keep[0]] | g3.star_masks[keep[1]] | g3.star_masks[keep[2]]
-    s = position(g3, owners={c: BLUE for c in star((0, 0))[1:]}, hands={BLUE: [(0,)]})
-    # every cell outside the two kept stars is yellow's and reserved (as if yellow had scored there)
-    s.own[YELLOW] = g3.full_mask & ~keep_mask
-    s.occupied |= s.own[YELLOW]
-    s.reserved = s.own[YELLOW]
+    # every cell outside the three kept stars is yellow's and reserved (as if yellow had scored there)
+    yellow = [c for c in g3.cells if not any(c in star(v) for v in ((0, 0), (5, 0), (2, 2)))]
+    owners = {c: YELLOW for c in yellow} | {c: BLUE for c in star((0, 0))[1:]}
+    s = g3.position(owners=owners, reserved=yellow, hands={BLUE: [(0,)]})
     assert s.available(RED) == sorted(keep) and s.can_reach(RED)  # 0 + 3 available positions
     s.apply_action(g3.place_action(g3.card_index((0,)), keep[0]))
     assert s.scores[BLUE] == 1
@@ -298,7 +267,7 @@ def test_a_move_needing_more_pieces_than_left_is_illegal(g2_20):
     pieces = g2.rules.pieces_per_player
     assert pieces == 20  # read from the design copy, not a constant of the engine
     blue_cells = [c for c in g2.cells if c[0] == "D"][: pieces - 1]  # all but one on the board
-    s = position(g2, owners={c: BLUE for c in blue_cells}, hands={BLUE: [(0,), (0, 2), (0, 2, 4)]})
+    s = g2.position(owners={c: BLUE for c in blue_cells}, hands={BLUE: [(0,), (0, 2), (0, 2, 4)]})
     cards = {g2.decode(a)[1] for a in s.legal_actions()}
     assert cards == {g2.card_index((0,))}  # the 2- and 3-cards fit on empty cells but need 2 and 3 pieces
     target = next(t for t in range(g2.S) if not g2.masks[g2.card_index((0, 2))][t] & s.occupied)
@@ -310,10 +279,9 @@ def test_a_move_needing_more_pieces_than_left_is_illegal(g2_20):
 
 
 def test_the_discards_are_reshuffled_when_the_deck_runs_out(g2):
-    s = position(g2, hands={BLUE: [(0,), (1,), (2,)], RED: [(3,), (4,), (5,)]})
-    # move the whole deck to the discard pile
-    s.discard, s.deck = s.deck, [0] * g2.C
-    s.discard_n, s.deck_n = s.deck_n, 0
+    # the whole deck is in the discard pile
+    s = g2.position(hands={BLUE: [(0,), (1,), (2,)], RED: [(3,), (4,), (5,)]}, deck={})
+    assert s.deck_n == 0 and s.discard_n == 41 - 6
     s.apply_action(g2.place_action(g2.card_index((0,)), 0))
     assert s.current_player() == CHANCE
     assert s.deck_n == 41 - 6 + 1 and s.discard_n == 0  # the played card went back in too
@@ -337,10 +305,9 @@ def test_the_deal_gives_every_player_hand_size_cards(g3):
 
 
 def test_drawing_a_card_not_in_the_deck_is_refused(g2):
-    s = g2.new_initial_state()
     c = g2.card_index((0,))
-    s.deck[c] = 0
-    s.deck_n -= 1
+    s = g2.position(deck={p: n for p, n in zip(g2.card_positions, g2.card_copies) if p != (0,)}, draws=[BLUE, RED])
+    assert s.current_player() == CHANCE and s.discard[c] == 1
     with pytest.raises(IllegalActionError, match="not in the deck"):
         s.apply_action(g2.draw_action(c))
     with pytest.raises(IllegalActionError, match="must be drawn first"):
@@ -350,12 +317,9 @@ def test_drawing_a_card_not_in_the_deck_is_refused(g2):
 def test_when_the_mover_is_out_too_the_last_player_who_can_reach_wins(g3):
     """3 players: after blue's star only yellow can still reach 3 stars (blue and red cannot): yellow wins."""
     keep = [g3.star_index(v) for v in ((0, 0), (5, 0))]
-    keep_mask = g3.star_masks[keep[0]] | g3.star_masks[keep[1]]
-    s = position(g3, owners={c: BLUE for c in star((0, 0))[1:]}, hands={BLUE: [(0,)]})
-    s.own[YELLOW] = g3.full_mask & ~keep_mask  # yellow holds and reserved every other cell
-    s.occupied |= s.own[YELLOW]
-    s.reserved = s.own[YELLOW]
-    s.scores[YELLOW] = 2
+    yellow = [c for c in g3.cells if not any(c in star(v) for v in ((0, 0), (5, 0)))]  # yellow holds and
+    owners = {c: YELLOW for c in yellow} | {c: BLUE for c in star((0, 0))[1:]}  # reserved every other cell
+    s = g3.position(owners=owners, reserved=yellow, scores=[0, 0, 2], hands={BLUE: [(0,)]})
     assert s.can_reach(YELLOW) and not s.can_reach(RED) and not s.can_reach(BLUE)
     s.apply_action(g3.place_action(g3.card_index((0,)), keep[0]))
     assert s.scores == [1, 0, 2]
@@ -383,6 +347,18 @@ def test_the_engine_reads_rules_cards_and_board_from_the_design(tmp_path):
     assert game.C == 21 and game.S == 9
     s = game.new_initial_state()
     assert len(s.queue) == 10  # two hands of 5 to deal
-    s = position(game, owners={c: BLUE for c in star((1, 1))[1:]}, hands={BLUE: [(0,)]})
+    s = game.position(owners={c: BLUE for c in star((1, 1))[1:]}, hands={BLUE: [(0,)]})
     s.apply_action(game.place_action(game.card_index((0,)), game.star_index((1, 1))))
     assert s.is_terminal() and s.returns() == [1.0, 0.0]  # one star wins now
+
+
+def test_a_position_is_made_from_data_and_refuses_what_the_game_cannot_hold(g2):
+    s = g2.position(owners={("U", 0, 0): RED}, scored={(3, 0): BLUE}, hands={BLUE: [(0,)]}, player=RED)
+    assert s.current_player() == RED and s.scores == [1, 0] and owner(g2, s, star((3, 0))[2]) == BLUE
+    assert s.deck_n == 41 - 1 and s.discard_n == 0 and s.history() == []
+    with pytest.raises(ValueError, match="more copies"):
+        g2.position(hands={BLUE: [(0,)], RED: [(0,)]})
+    with pytest.raises(ValueError, match="no card"):
+        g2.position(hands={BLUE: [(0, 0)]})
+    with pytest.raises(ValueError, match="not a cell"):
+        g2.position(owners={("U", 99, 0): BLUE})

@@ -275,14 +275,15 @@ def test_legal_actions_are_exactly_the_legal_placements(game):
 
 def test_illegal_actions_say_which_rule(game):
     state = game.new_initial_state()
-    state.apply_action(game.draw_base + game.variety_index("crab"))
+    state.apply_action(game.draw_action(game.variety_index("crab")))
     bad = game.place_action(game.variety_index("crab"), 0, state.board.cell_of((0, -1)))
     with pytest.raises(IllegalActionError, match="meets a blank edge"):
         state.apply_action(bad)
     t1 = game.variety_index("t1")
     with pytest.raises(IllegalActionError, match="holds no t1"):
         state.apply_action(game.place_action(t1, 0, state.board.cell_of((0, -1))))
-    state.hands[0][t1] += 1  # a straight line has 3 distinct rotations: turned 3 is turned 0
+    state = game.position(hands={0: ["crab", "t1"]})  # a straight line has 3 distinct rotations: 3 is 0
+    assert state.current_player() == 0 and state.bag_n == game.bag_size - 2
     with pytest.raises(IllegalActionError, match="rotation 3 of t1 repeats"):
         state.apply_action(game.place_action(t1, 3, state.board.cell_of((0, -1))))
 
@@ -299,7 +300,7 @@ def test_first_game_ends_at_the_first_closed_loop(design):
     layout = built.board.layout()
     for k, cell in enumerate(order):
         assert state.current_player() == CHANCE
-        state.apply_action(g.draw_base + crab)
+        state.apply_action(g.draw_action(crab))
         h = built.board.hex_of(cell)
         rot = g.varieties[crab].fits(layout[h])
         state.apply_action(g.place_action(crab, rot, state.board.cell_of(h)))
@@ -329,19 +330,23 @@ def test_keeping_a_tile_costs_its_square(design):
     g = TriloopiteGame(design, 1)
     state = g.new_initial_state()
     for _ in range(3):
-        state.apply_action(g.draw_base + g.variety_index("t3"))
+        state.apply_action(g.draw_action(g.variety_index("t3")))
         state.apply_action(KEEP)
     assert state.hands[0][g.variety_index("t3")] == 3 and state.metrics()["hand_penalty"] == 9
 
 
 @pytest.mark.parametrize("players", [1, 4])
-def test_greedy_playouts_are_fast_and_make_loops(design, players):
-    import time
-
+def test_greedy_playouts_make_loops(design, players):
     g = TriloopiteGame(design, players)
     agents = [make_agent("greedy")] * players
-    t0 = time.perf_counter()
-    results = [play(g, agents, seed) for seed in range(20)]
-    per_game = (time.perf_counter() - t0) / 20
-    assert per_game < 0.1
+    results = [play(g, agents, seed) for seed in range(20)]  # their speed is measured in bench/, not here
     assert sum(r.metrics["loops"] for r in results) >= 20  # greedy closes loops in most games
+
+
+def test_a_position_is_made_from_data_under_the_placement_rules(game):
+    st = game.position(tiles=[("crab", 1, (0, -1))], hands={1: ["t3"]}, player=1, drawing=True)
+    assert st.current_player() == CHANCE and len(st.board.lines) == 2 and st.bag_n == game.bag_size - 2
+    with pytest.raises(PlacementError, match="meets a blank edge"):
+        game.position(tiles=[("crab", 0, (0, -1))])
+    with pytest.raises(ValueError, match="no tile variety 'nope'"):
+        game.position(hands={0: ["nope"]})

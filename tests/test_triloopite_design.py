@@ -42,7 +42,8 @@ def checks(folder: Path, games: int = 0) -> dict:
 
 def test_the_default_design_passes_every_check():
     res = checks(DESIGNS / "triloopite", games=10)
-    assert set(res) == {"start tile", "tile lines", "scoring tables", "loop of 6", "bonuses", "simulation"}
+    assert set(res) == {"start tile", "tile lines", "scoring tables", "loop of 6", "bonuses", "simulation",
+                        "playability"}
     assert all(r.ok for r in res.values()), [(r.name, r.message, r.details) for r in res.values() if not r.ok]
     assert "crossing tiles: t3, t4" in res["bonuses"].message
 

@@ -86,7 +86,7 @@ def test_lines_end_exactly_on_edge_midpoints(built):
 def test_the_design_passes_validation():
     res = results(str(DESIGNS / "tubo"), games=20)
     assert all(r.ok for r in res.values()), {k: (r.message, r.details) for k, r in res.items()}
-    assert set(res) == {"stocks", "fitting pieces", "board", "objective", "simulation"}
+    assert set(res) == {"stocks", "fitting pieces", "board", "objective", "simulation", "playability"}
     assert "24 black cells" in res["objective"].message
 
 

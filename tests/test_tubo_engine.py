@@ -12,7 +12,7 @@ from pnp.engine.playout import play
 from pnp.games.tubo.engine import (
     CLOSED, CONNECTORS, OPEN, PATH, PLACE, TuboGame,
 )
-from pnp.games.tubo.geometry import E, N, S, W, connector_of
+from pnp.games.tubo.geometry import E, N, S, W
 from pnp.loader import load_design
 from tests.conftest import DESIGNS
 
@@ -40,26 +40,6 @@ def lay(st, piece: str):
 
 def cell(game, x, y):
     return game.board.index((x, y))
-
-
-def put(st, xy, piece: str, rnd: int):
-    """Hand-made: a connector already on the board, laid in round `rnd`."""
-    g = st.game
-    i = cell(g, *xy)
-    a, b = connector_of(piece)
-    st.kind[i], st.ports[i], st.laid_in[i], st.depth[i] = PATH, (1 << a) | (1 << b), rnd, 1
-
-
-def put_close(st, xy, opening: int):
-    g = st.game
-    i = cell(g, *xy)
-    st.kind[i], st.ports[i], st.opening[i], st.laid_in[i], st.depth[i] = CLOSED, 1 << opening, opening, 1, 1
-
-
-def at_end(st, xy, side, player=0):
-    """Hand-made: the open end of the path is side `side` of cell xy, `player` to lay the next piece."""
-    st.end_cell, st.end_side = cell(st.game, *xy), side
-    st.phase, st.player = PLACE, player
 
 
 def test_draft_and_objective_setup(game):
@@ -97,9 +77,7 @@ def test_a_path_leaving_the_bottom_edge_re_enters_at_the_top(game):
 
 
 def test_a_path_leaving_the_right_edge_re_enters_on_the_left(game):
-    st = started(game, objective=(0, 0))
-    put(st, (6, 3), "E-W", 1)
-    at_end(st, (6, 3), E)
+    st = game.position(objective=(0, 0), pieces={(6, 3): ("E-W", 1)}, end=((6, 3), E))
     t, entry = st.target()
     assert game.board.cell(t) == (0, 3) and entry == W
     # only pieces with a line on the W side fit (pieces are never turned), plus the Close piece
@@ -113,11 +91,8 @@ def test_a_path_leaving_the_right_edge_re_enters_on_the_left(game):
 
 def test_a_loop_closed_across_the_wrap(game):
     """N from Start, up through the top edge, back in at the bottom, and into Start's S branch."""
-    st = started(game)
-    st.branches_used = 1 << N
-    for y in (2, 1, 0, 6, 5):
-        put(st, (3, y), "N-S", 1)
-    at_end(st, (3, 5), N, player=0)
+    st = game.position(objective=(6, 0), branches=[N], pieces={(3, y): ("N-S", 1) for y in (2, 1, 0, 6, 5)},
+                       end=((3, 5), N), player=0)
     lay(st, "N-S")  # (3,4): its line now runs into Start
     assert st.loops == [1, 0]
     # no Close piece in play: the other player starts round 2 from a free branch
@@ -128,31 +103,27 @@ def test_a_loop_closed_across_the_wrap(game):
 
 
 def test_running_into_the_path_under_construction_is_a_loop_joining_or_not(game):
-    st = started(game)
-    put(st, (1, 1), "E-W", 1)  # this round's path crosses (1,1) E-W
-    at_end(st, (1, 3), N, player=1)
+    # this round's path crosses (1,1) E-W
+    st = game.position(objective=(6, 0), pieces={(1, 1): ("E-W", 1)}, end=((1, 3), N), player=1)
     lay(st, "N-S")  # (1,2), its end leads into (1,1) from the S: a piece of this round
     assert st.loops == [0, 1]
 
 
 def test_joining_an_earlier_path_is_a_loop_passing_over_it_is_not(game):
-    st = started(game)
-    st.round = 2
-    st.branches_used = (1 << N) | (1 << E)
-    put(st, (5, 5), "E-W", 1)  # an earlier round's path
-    put(st, (1, 5), "N-S", 1)
-    at_end(st, (5, 3), S, player=0)
+    st = game.position(objective=(6, 0), round=2, branches=[N, E], end=((5, 3), S), player=0,
+                       pieces={(5, 5): ("E-W", 1), (1, 5): ("N-S", 1)})  # an earlier round's path
     lay(st, "N-S")  # (5,4): leads into (5,5) from N, where the old line runs E-W: pass over
     assert st.loops == [0, 0] and st.phase == PLACE
     lay(st, "N-S")  # seat 2 lays on top of the old piece
     i = cell(game, 5, 5)
     assert st.depth[i] == 2 and st.ports[i] == (1 << N) | (1 << S) and st.passed_over == 1
     # an end leading into (1,5) from the E, where the old line runs N-S: the E-W piece goes on top
-    at_end(st, (2, 5), W, player=0)
+    st = game.position(objective=(6, 0), round=2, branches=[N, E], end=((2, 5), W), player=0,
+                       pieces={(5, 5): ("E-W", 1), (1, 5): ("N-S", 1)})
     lay(st, "E-W")
     assert st.loops == [0, 0] and st.depth[cell(game, 1, 5)] == 2
-    put(st, (5, 1), "E-W", 1)
-    at_end(st, (3, 1), E, player=1)
+    st = game.position(objective=(6, 0), round=2, branches=[N, E], end=((3, 1), E), player=1,
+                       pieces={(5, 1): ("E-W", 1)})
     lay(st, "E-W")  # (4,1): its end leads into (5,1) from W, where the old line ends: the paths join
     assert st.loops == [0, 1]
 
@@ -160,15 +131,13 @@ def test_joining_an_earlier_path_is_a_loop_passing_over_it_is_not(game):
 def test_duty_to_play_and_the_forced_close(game):
     st = started(game)
     st.apply_action(game.open_action((3, 3), N))
-    hand = st.hand(0)
     # an end entering from S: N-S, E-S, S-W fit; seat 1 holds all three, and may also close by choice
     assert st.legal_actions() == sorted([game.place_action(p) for p in ("N-S", "E-S", "S-W")]
                                         + [game.place_action("close")])
     with pytest.raises(IllegalActionError, match="does not meet"):
         lay(st, "E-W")
     # with those three used, the Close piece is the only move: forced
-    for p in ("N-S", "E-S", "S-W"):
-        hand[CONNECTORS.index(connector_of(p))] = 0
+    st = game.position(objective="G1", branches=["N"], end=("D4", "N"), hands={0: {"N-S": 0, "E-S": 0, "S-W": 0}})
     assert st.legal_actions() == [game.place_action("close")]
     with pytest.raises(IllegalActionError, match="not in hand"):
         lay(st, "N-S")
@@ -189,12 +158,9 @@ def test_a_close_piece_chosen_ends_the_round(game):
 
 
 def test_after_a_loop_the_path_goes_on_from_a_close_piece_never_backwards(game):
-    st = started(game)
-    st.round = 2
-    st.branches_used = (1 << N) | (1 << E)
-    put_close(st, (5, 2), opening=W)  # laid at the end of round 1, its opening facing W
-    put(st, (2, 2), "E-W", 2)
-    at_end(st, (2, 4), N, player=0)
+    st = game.position(objective=(6, 0), round=2, branches=[N, E], player=0, end=((2, 4), N),
+                       closes={(5, 2): (W, 1)},  # laid at the end of round 1, its opening facing W
+                       pieces={(2, 2): ("E-W", 2)})
     lay(st, "N-S")  # (2,3) leads into (2,2): this round's path: a loop by seat 1
     assert st.loops == [1, 0] and st.round == 2  # the round goes on
     assert st.phase == OPEN and st.current_player() == 1
@@ -212,10 +178,7 @@ def test_after_a_loop_the_path_goes_on_from_a_close_piece_never_backwards(game):
 
 
 def test_entering_a_close_piece_from_any_side_joins_it(game):
-    st = started(game)
-    st.round = 2
-    put_close(st, (4, 1), opening=S)
-    at_end(st, (2, 1), E, player=0)
+    st = game.position(objective=(6, 0), round=2, closes={(4, 1): (S, 1)}, end=((2, 1), E), player=0)
     lay(st, "E-W")  # (3,1) leads into the Close piece's W side
     assert st.loops == [1, 0]
     # the other player must go on from that Close piece (the only one in play)
@@ -252,9 +215,7 @@ def test_score_after_four_rounds(game):
     m = st.metrics()
     assert m["decided_on_points"] == 1 and m["closes"] == 4 and m["rounds"] == 4 and m["draw"] == 0
     # a loop costs a point too
-    st2 = started(game)
-    st2.loops = [1, 0]
-    st2.closes = [0, 2]
+    st2 = game.position(objective=(6, 0), loops=[1, 0], closed=[0, 2])
     assert st2.scores() == [24 - 1, 24 - 2]
 
 
@@ -287,3 +248,13 @@ def test_seeded_games_end_and_replay(game):
             m = res.metrics
             assert m["objective_reached"] + m["decided_on_points"] + m["draw"] == 1
             assert m["stuck"] == 0 and m["rounds"] <= 4
+
+
+def test_a_position_is_made_from_data_and_refuses_what_the_game_cannot_hold(game):
+    st = game.position(objective="A1", round=2, branches=["N"], pieces={"D2": ("N-S", 1)}, player=1)
+    assert st.current_player() == 1 and st.phase == OPEN and st.round == 2
+    assert st.legal_actions() == sorted(game.open_action((3, 3), b) for b in (E, S, W))
+    with pytest.raises(ValueError, match="black zone"):
+        game.position(objective="C3")  # grey
+    with pytest.raises(ValueError, match="off the 7x7 board"):
+        game.position(objective="A1", pieces={"H1": ("N-S", 1)})

@@ -142,7 +142,7 @@ def test_cli_exit_codes(tmp_path):
     runner = CliRunner()
     ok = runner.invoke(main, ["validate", str(DESIGNS / "three-stars-lozenge"), "-n", "5"])
     assert ok.exit_code == 0, ok.output
-    assert "all checks pass" in ok.output and "6 of 6 checks pass" in ok.output
+    assert "all checks pass" in ok.output and "8 of 8 checks pass" in ok.output  # build + 6 + playability
     broken = copy_design(tmp_path, edit=lambda d: d["components"]["placement-cards"]["params"].update(max=2))
     bad = runner.invoke(main, ["validate", str(broken), "-n", "0"])
     assert bad.exit_code == 1

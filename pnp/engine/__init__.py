@@ -1,6 +1,6 @@
 """Generic rules engines: the Game/State API, agents and seeded playouts.
 
-Games provide an engine factory through pnp.registry (`register_game(..., engine=f)`,
+Games provide an engine factory through pnp.registry (`GameSpec(..., engine=f)`,
 `f(design, players) -> Game`); `load_engine` finds it for a loaded design. Nothing in
 this package imports a game.
 """
@@ -26,7 +26,7 @@ def load_engine(design: "Design", players: int) -> Game:
     if not design.game:
         raise PnpError(f"{design.slug}: the design names no game; expected 'game:' with a registered rules engine")
     game = registry.get_game(design.game)
-    factory = game.extras.get("engine") if game else None
+    factory = game.engine if game else None
     if factory is None:
         raise PnpError(f"{design.slug}: game '{design.game}' has no rules engine to play it")
     lo, hi = design.meta.players.min, design.meta.players.max

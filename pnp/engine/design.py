@@ -1,16 +1,21 @@
 """What every rules engine reads from a loaded design, with file:line problems.
 
 Engines and checks find their components by generator and read the rules' own numbers
-from `rules:` through these helpers, so every game reports a bad design the same way.
+(`rules:`, validated by the game's rules model) through these helpers, so every game
+reports a bad design the same way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from pnp.errors import ErrorReport
 from pnp.model import Design
+
+RulesModel = TypeVar("RulesModel", bound=BaseModel)
 
 
 def design_problem(design: Design, loc: tuple, message: str, report: ErrorReport) -> None:
@@ -36,19 +41,21 @@ def find_component(design: Design, generators: str | Sequence[str], what: str) -
     return found[0]
 
 
-def rule_numbers(design: Design, wanted: Sequence[tuple[str, str, int]], report: ErrorReport) -> dict[str, int]:
-    """Whole numbers under `rules:`, each given as (key, what it counts, its minimum).
+def game_rules(design: Design, model: type[RulesModel]) -> RulesModel:
+    """The design's `rules:` as `model`: the instance the loader attached for the design's game, else
+    validated now (a design of another game, or of none, drawn with this game's diagrams); DesignError
+    with file:line problems when it does not fit."""
+    if isinstance(design.game_rules, model):
+        return design.game_rules
+    from pydantic import ValidationError
 
-    Missing or wrong ones are added to `report` (the caller raises); the good ones are returned.
-    """
-    values: dict[str, int] = {}
-    for key, what, minimum in wanted:
-        v = design.rules.get(key)
-        if v is None:
-            design_problem(design, ("rules",), f"rules.{key}: missing; expected the number of {what}", report)
-        elif not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-            design_problem(design, ("rules", key), f"rules.{key}: {v!r} is not a whole number of at least "
-                           f"{minimum}; expected the number of {what}", report)
-        else:
-            values[key] = v
-    return values
+    from pnp.loader import describe_rules_error
+
+    try:
+        return model.model_validate(design.rules)
+    except ValidationError as exc:
+        report = ErrorReport()
+        for err in exc.errors():
+            design_problem(design, ("rules",) + tuple(err["loc"]), describe_rules_error(err, model), report)
+        report.raise_if_any()
+        raise  # pragma: no cover - a ValidationError has at least one error

@@ -1,90 +1,53 @@
 """Sheets -> one PDF, with ReportLab.
 
-Each distinct SVG face is parsed once by svglib into a vector drawing and stored as a
-PDF form XObject; every copy on every sheet is a reference to that form, clipped to
-its cell. Output is deterministic (ReportLab's invariant mode: fixed dates and ids).
+Each distinct SVG face is compiled once by pnp.render.svgpdf and drawn into a PDF form
+XObject; every copy on every sheet is a reference to that form, clipped to its cell. Faces
+are compiled when their first copy is placed and not kept (a 10,000-card deck streams),
+except in a cache's bounded memory (pnp watch). Output is deterministic (ReportLab's
+invariant mode: fixed dates and ids).
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
-from reportlab.lib.colors import black, white, Color
-from reportlab.pdfgen.canvas import Canvas
-from svglib.svglib import svg2rlg
+from reportlab.lib.colors import Color, black, white
+from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
-from pnp.cache import Cache, key_of
+from pnp.cache import NO_CACHE, Cache, key_of
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
 from pnp.render import fonts
+from pnp.render.svgpdf import Compiled, Resources, SvgWarning, compile_svg, form
 from pnp.units import mm_to_pt as pt
 
-rl_config.shapeChecking = 0  # svglib builds many shapes; skip ReportLab's per-attribute validation
 rl_config.useA85 = 0  # binary streams: smaller files, no ASCII85 encoding pass
 
 GREY = Color(0.35, 0.35, 0.35)
 
-
-_DRAWINGS = Cache()  # parsed faces by SVG content; the build swaps in its disk-backed cache
-
-
-def use_cache(cache: Cache) -> None:
-    """Parsed drawings go to (and come from) `cache` from now on."""
-    global _DRAWINGS
-    _DRAWINGS = cache
+OnWarning = Callable[[str, SvgWarning], None]
+"""(face name, warning) for what the renderer could not draw as written."""
 
 
-_FONT_MAP = None
+def compile_face(svg_text: str, cache: Cache = NO_CACHE, resources: Resources | None = None) -> Compiled:
+    """An SVG face compiled for drawing; with a cache, each distinct SVG once per process (bounded)."""
+    return cache.memo("compiled", key_of("compiled", svg_text), lambda: compile_svg(svg_text, resources=resources))
 
 
-def _parse(svg_text: str):
-    global _FONT_MAP
-    fonts.register()
-    if _FONT_MAP is None:
-        _FONT_MAP = fonts.svglib_font_map()
-    drawing = svg2rlg(io.BytesIO(svg_text.encode("utf-8")), font_map=_FONT_MAP)
-    if drawing is None:
-        raise ValueError("svglib could not read the SVG")
-    return drawing
-
-
-def parse_svg(svg_text: str):
-    """An SVG face as a ReportLab drawing (vector); each distinct SVG is parsed once."""
-    key = key_of("drawing", svg_text)
-    drawing = _DRAWINGS.get("drawing", key)
-    if drawing is None:
-        drawing = _parse(svg_text)
-        _DRAWINGS.put("drawing", key, drawing)
-    return drawing
-
-
-def parse_all(svgs: Mapping[str, str]) -> dict[str, object]:
-    """Every SVG face as a drawing: cached ones from the cache, the others parsed on all cores."""
-    from pnp.parallel import pmap
-
-    fonts.register()
-    out: dict[str, object] = {}
-    todo: dict[str, list[str]] = {}
-    for name in sorted(svgs):
-        key = key_of("drawing", svgs[name])
-        drawing = _DRAWINGS.get("drawing", key)
-        if drawing is None:
-            todo.setdefault(key, []).append(name)
-        else:
-            out[name] = drawing
-    keys = sorted(todo)
-    for key, drawing in zip(keys, pmap(_parse, [svgs[todo[k][0]] for k in keys])):
-        _DRAWINGS.put("drawing", key, drawing)
-        for name in todo[key]:
-            out[name] = drawing
-    return out
+def define_form(c: Canvas, name: str, compiled: Compiled) -> str:
+    """`compiled` as the form XObject `name` of the canvas's document; `c.doForm(name)` draws it."""
+    return form(c, compiled, name)
 
 
 def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, author: str = "",
-               subject: str = "", cfg: LayoutConfig | None = None, drawings: Mapping | None = None) -> bytes:
-    """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text."""
+               subject: str = "", cfg: LayoutConfig | None = None, cache: Cache = NO_CACHE,
+               resources: Resources | None = None, on_warning: OnWarning | None = None) -> bytes:
+    """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text.
+
+    Each face is compiled when its first copy is placed; what the renderer could not draw as
+    written goes to `on_warning(face, warning)`.
+    """
     cfg = cfg or load_config()
     fonts.register()
     buf = io.BytesIO()
@@ -94,27 +57,19 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
     c.setSubject(subject)
     c.setCreator("pnp")
     forms: dict[str, str] = {}
-    used = {pl.face for sheet in sheets for pl in sheet.placed}
-    drawings = dict(drawings) if drawings is not None else parse_all({k: svgs[k] for k in used})
     for sheet in sheets:
         c.setPageSize((pt(sheet.width), pt(sheet.height)))
         for pl in sheet.placed:
             if pl.face not in forms:
-                forms[pl.face] = _define_form(c, pl.face, drawings.get(pl.face) or parse_svg(svgs[pl.face]),
-                                              len(forms))
+                compiled = compile_face(svgs[pl.face], cache, resources)
+                if on_warning is not None:
+                    for warning in compiled.warnings:
+                        on_warning(pl.face, warning)
+                forms[pl.face] = define_form(c, f"face{len(forms)}", compiled)
         _draw_sheet(c, sheet, forms, title, cfg)
         c.showPage()
     c.save()
     return buf.getvalue()
-
-
-def _define_form(c: Canvas, key: str, drawing, n: int) -> str:
-    name = f"face{n}"
-    fonts.ensure_drawing(drawing)  # it may have been parsed in another process
-    c.beginForm(name, 0, 0, drawing.width, drawing.height)
-    renderPDF.draw(drawing, c, 0, 0)
-    c.endForm()
-    return name
 
 
 def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg: LayoutConfig) -> None:
@@ -124,7 +79,9 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
         c.setBleedBox(tuple(pt(v) for v in sheet.bleed_box))
     for pl in sheet.placed:
         c.saveState()
-        if pl.clip or pl.clip_poly:
+        if pl.clip_path:
+            c.clipPath(shape_path(c, pl.clip_path), stroke=0, fill=0, fillMode=FILL_NON_ZERO)
+        elif pl.clip or pl.clip_poly:
             path = c.beginPath()
             if pl.clip:
                 x0, y0, x1, y1 = pl.clip
@@ -156,6 +113,10 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
         c.setLineWidth(pt(cfg.cut_width))
         for (x1, y1), (x2, y2) in sheet.cuts:
             c.line(pt(x1), pt(y1), pt(x2), pt(y2))
+    if sheet.cut_paths:
+        c.setLineWidth(pt(cfg.cut_width))
+        for ops in sheet.cut_paths:
+            c.drawPath(shape_path(c, ops), stroke=1, fill=0)
     if sheet.folds:
         c.saveState()
         c.setLineWidth(0.6)
@@ -196,6 +157,12 @@ def _proof_guides(c: Canvas, sheet: Sheet) -> None:
     c.saveState()
     c.setLineWidth(0.4)
     for pl in sheet.placed:
+        if pl.outline:  # a shaped piece: its cut outline, and what of its bleed shows
+            for colour, ops, dash in ((GUIDE_RED, pl.outline, None), (GUIDE_BLUE, pl.clip_path, (2, 1.5))):
+                c.setStrokeColor(colour)
+                c.setDash(*dash) if dash else c.setDash()
+                c.drawPath(shape_path(c, ops), stroke=1, fill=0, fillMode=FILL_NON_ZERO)
+            continue
         if pl.clip_poly:
             path = c.beginPath()
             path.moveTo(pt(pl.clip_poly[0][0]), pt(pl.clip_poly[0][1]))
@@ -214,6 +181,21 @@ def _proof_guides(c: Canvas, sheet: Sheet) -> None:
             c.setDash(*dash) if dash else c.setDash()
             c.rect(pt(pl.x + inset), pt(pl.y + inset), pt(pl.w - 2 * inset), pt(pl.h - 2 * inset), stroke=1, fill=0)
     c.restoreState()
+
+
+def shape_path(c: Canvas, ops):
+    """A ReportLab path from a planner path: ("M", x, y), ("L", x, y), ("C", x1, y1, x2, y2, x, y), ("Z",) in mm."""
+    path = c.beginPath()
+    for op in ops:
+        if op[0] == "M":
+            path.moveTo(pt(op[1]), pt(op[2]))
+        elif op[0] == "L":
+            path.lineTo(pt(op[1]), pt(op[2]))
+        elif op[0] == "C":
+            path.curveTo(*(pt(v) for v in op[1:]))
+        else:
+            path.close()
+    return path
 
 
 def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:

@@ -95,12 +95,6 @@ def family_of(font_family: str | None) -> str:
     return DEFAULT_FAMILY
 
 
-def known(font_family: str | None) -> bool:
-    """True if the (single) family name is a shipped family or one of its aliases."""
-    name = (font_family or "").strip().strip("'\"").strip().lower()
-    return name in ALIASES or any(f.lower() == name for f in FAMILIES)
-
-
 @functools.lru_cache(maxsize=512)
 def resolve(font_family: str | None, weight: str | int | None = "normal", style: str | None = "normal") -> str:
     """The registered ReportLab name of the shipped face for an SVG font-family, weight and style."""
@@ -110,23 +104,9 @@ def resolve(font_family: str | None, weight: str | int | None = "normal", style:
     return name
 
 
-def ensure_drawing(drawing) -> None:
-    """Register every shipped face a ReportLab drawing's strings use (it may come from another process)."""
-    stack = [drawing]
-    seen: set[str] = set()
-    while stack:
-        node = stack.pop()
-        name = getattr(node, "fontName", None)
-        if isinstance(name, str) and name not in seen:
-            seen.add(name)
-            ensure(name)
-        stack.extend(getattr(node, "contents", ()) or ())
-
-
 @functools.cache
 def register() -> None:
-    """The default faces for page furniture, and svglib's font look-up routed through `resolve`."""
-    from reportlab.graphics import shapes
+    """The default faces for page furniture and the rulebook's bold and italic (platypus <b>, <i>)."""
     from reportlab.lib.fonts import addMapping
 
     for name in (REGULAR, BOLD, ITALIC, BOLD_ITALIC):
@@ -135,20 +115,3 @@ def register() -> None:
     addMapping(REGULAR, 1, 0, BOLD)
     addMapping(REGULAR, 0, 1, ITALIC)
     addMapping(REGULAR, 1, 1, BOLD_ITALIC)
-    shapes.STATE_DEFAULTS["fontName"] = REGULAR  # else every drawing references a non-embedded Helvetica
-
-
-def svglib_font_map():
-    """A font map for svglib that answers from the shipped fonts only (never fontconfig, never base-14)."""
-    from svglib.fonts import FontMap
-
-    class _ShippedFonts(FontMap):
-        def __init__(self) -> None:  # no default base-14 mappings
-            self._map = {}
-            self._family_index = {}
-
-        def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
-            # svglib asks name by name through a font-family list and takes the first exact answer
-            return resolve(font_name, weight, style), known(font_name)
-
-    return _ShippedFonts()

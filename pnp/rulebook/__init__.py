@@ -5,9 +5,8 @@
                     --ReportLab (invariant)--> PDF bytes
 
 `render_rulebooks(design, components)` is what `pnp build` calls; `build_rulebooks` is
-`pnp rules`. Generic: a game only registers diagrams (pnp.registry.diagram) and, if it
-likes, a `rulebook_facts(design, lang)` function (register_game extras) whose result the
-text reads as `facts`.
+`pnp rules`. Generic: a game only lists diagrams in its pnp.registry.GameSpec and, if it
+likes, a `rulebook_facts(design, lang)` function whose result the text reads as `facts`.
 """
 
 from __future__ import annotations
@@ -18,11 +17,17 @@ from pnp.errors import DesignError, ErrorReport, Problem, display_path
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces
 
-__all__ = ["render_rulebooks", "build_rulebooks", "rulebook_name", "languages"]
+__all__ = ["render_rulebooks", "build_rulebooks", "rulebook_name", "rulebook_paper", "languages"]
 
 
-def rulebook_name(design: Design, lang: str) -> str:
-    return f"{design.slug}-rules-{lang}.pdf"
+def rulebook_paper(paper: str) -> str:
+    """The paper a rulebook is set on for print sheets on `paper` (A3 sheets come with an A4 book)."""
+    return "letter" if paper == "letter" else "a4"
+
+
+def rulebook_name(design: Design, lang: str, paper: str) -> str:
+    """`<design>-rules-<lang>-<paper>.pdf`: the books of several papers sit side by side."""
+    return f"{design.slug}-rules-{lang}-{rulebook_paper(paper)}.pdf"
 
 
 def languages(design: Design) -> list[str]:
@@ -31,6 +36,7 @@ def languages(design: Design) -> list[str]:
     A design without any rules file has no rulebook yet (nothing to build); one with
     some but not all of its declared languages is an error.
     """
+    _check_rules_files(design)
     declared = list(design.meta.languages)
     present = [lang for lang in declared if (design.folder / f"rules.{lang}.md").is_file()]
     if present and len(present) < len(declared):
@@ -39,6 +45,27 @@ def languages(design: Design) -> list[str]:
                                                  f"{', '.join(f'rules.{m}.md' for m in missing)} missing; "
                                                  "expected one rules file per declared language")])
     return present
+
+
+def _check_rules_files(design: Design) -> None:
+    """Every rules.*.md of the design folder is a regular file inside it, of bounded size (pnp.confine): the build
+    reads them all (for its cache key) before any rules text is rendered."""
+    import os
+
+    from pnp.confine import DesignFiles, FileRefused, too_large
+    from pnp.limits import limit
+
+    files = DesignFiles(design.folder)
+    problems = []
+    for path in sorted(design.folder.glob("rules.*.md")):
+        try:
+            found = files.locate(path.name, what="rules text")
+            if found is not None and os.stat(found).st_size > limit("rules_bytes"):
+                raise FileRefused(too_large(found, os.stat(found).st_size, "rules_bytes"))
+        except FileRefused as exc:
+            problems.append(Problem(display_path(path), None, exc.message))
+    if problems:
+        raise DesignError(problems)
 
 
 def _meta_problem(design: Design, message: str) -> Problem:
@@ -52,11 +79,12 @@ def _meta_problem(design: Design, message: str) -> Problem:
 
 def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str] | None = None,
                      paper: str | None = None, langs: list[str] | None = None) -> dict[str, bytes]:
-    """Every rulebook of a design, in memory: {"<slug>-rules-<lang>.pdf": PDF bytes}.
+    """Every rulebook of a design, in memory: {"<slug>-rules-<lang>-<paper>.pdf": PDF bytes}.
 
     `svgs` are the faces already painted by the build (painted here otherwise); `paper`
     overrides design.print.paper (a4/letter; a3 designs get an A4 rulebook).
     """
+    paper = rulebook_paper(paper or design.print.paper)
     from pnp.rulebook.document import _Drawings, build_pdf
     from pnp.rulebook.text import render_text
 
@@ -79,28 +107,67 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     for lang in langs:
         try:
             text = render_text(design, lang, components)
-            out[rulebook_name(design, lang)] = build_pdf(design, lang, text, components, drawings,
-                                                         paper or design.print.paper)
+            out[rulebook_name(design, lang, paper)] = _build_pdf(build_pdf, design, lang, text, components, drawings,
+                                                                 paper)
         except DesignError as exc:
             report.extend(exc)
     report.raise_if_any()
     return out
 
 
+def _build_pdf(build_pdf, design: Design, lang: str, text, components, drawings, paper: str) -> bytes:
+    """The PDF of one rules text; what ReportLab cannot lay out is a problem of that text (file:line)."""
+    from reportlab.platypus.doctemplate import LayoutError
+
+    from pnp.errors import warnings_from
+    from pnp.rulebook.markdown import MarkdownError
+
+    shown = display_path(text.source)
+    try:
+        with warnings_from(text.source):
+            return build_pdf(design, lang, text, components, drawings, paper)
+    except MarkdownError as exc:
+        raise DesignError([Problem(shown, _source_line(text, exc.line), exc.message)]) from None
+    except LayoutError as exc:
+        what = " ".join(str(exc).split())
+        raise DesignError([Problem(shown, None, f"the rulebook cannot be laid out ({what[:160]}); expected "
+                                   "text, tables and images that fit the page")]) from None
+
+
+def _source_line(text, line: int | None) -> int | None:
+    """The rules-text line of a line of the rendered Markdown: the same when Jinja moved nothing, else the first
+    source line with the same text."""
+    if line is None:
+        return None
+    rendered = text.markdown.splitlines()
+    if not 0 < line <= len(rendered):
+        return line
+    want = rendered[line - 1].strip()
+    try:
+        source = text.source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeError):
+        return line
+    if line <= len(source) and source[line - 1].strip() == want:
+        return line
+    return next((i for i, s in enumerate(source, start=1) if s.strip() == want), line)
+
+
 def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"),
-                    lang: str | None = None) -> list[Path]:
+                    lang: str | None = None, paper: str | None = None) -> list[Path]:
     """`pnp rules`: the rulebooks of every selected design, written to <out>/<slug>/.
 
     Designs named in `args` must have a rules text; with no `args`, the designs under
-    designs/ that have none yet are skipped. Nothing is written unless every rulebook renders.
+    designs/ that have none yet are skipped. Nothing is written unless every rulebook renders;
+    the rest of each design's output stays as the last build left it.
     """
-    from pnp.build import select_designs
-    from pnp.output import write_atomic
+    from pnp.loader import select_designs
+    from pnp.output import OutputLock, check_out, publish_more
     from pnp.render.faces import design_faces
 
     designs = select_designs(args)
+    check_out(Path(out), [d.folder for d in designs])
     report = ErrorReport()
-    pending: list[tuple[Path, bytes]] = []
+    pending: list[tuple[Design, dict[str, bytes]]] = []
     for design in designs:
         try:
             langs = languages(design)
@@ -118,11 +185,14 @@ def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"
                     continue
                 langs = [lang]
             components = design_faces(design)
-            for name, data in render_rulebooks(design, components, langs=langs).items():
-                pending.append((Path(out) / design.slug / name, data))
+            pending.append((design, render_rulebooks(design, components, paper=paper, langs=langs)))
         except DesignError as exc:
             report.extend(exc)
     report.raise_if_any()
-    for path, data in pending:
-        write_atomic(path, data)
-    return [p for p, _ in pending]
+    written = []
+    with OutputLock(Path(out)):
+        for design, books in pending:
+            target = Path(out) / design.slug
+            publish_more(target, books)
+            written += [target / name for name in books]
+    return written

@@ -1,7 +1,7 @@
 """The rulebook PDF: title page, table of contents, the rules text, page furniture.
 
 ReportLab platypus, invariant mode (byte-identical output for the same design), DejaVu
-Sans everywhere (no non-embedded base-14 font). Faces and diagrams are svglib drawings,
+Sans everywhere (no non-embedded base-14 font). Faces and diagrams are compiled by pnp.render.svgpdf,
 each defined once as a PDF form XObject and referenced wherever it appears: vector.
 """
 
@@ -11,7 +11,6 @@ import hashlib
 import io
 from collections.abc import Callable
 
-from reportlab.graphics import renderPDF
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -20,8 +19,7 @@ from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, 
                                 Spacer, Table, TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from pnp.errors import DesignError, Problem, display_path
-from pnp.layout.pdf import parse_svg
+from pnp.layout.pdf import compile_face, define_form
 from pnp.model import Design
 from pnp.render import fonts
 from pnp.render.faces import ComponentFaces
@@ -33,7 +31,8 @@ PAGE_SIZES = {"a4": A4, "letter": LETTER, "a3": A4}  # an A3 design still gets a
 
 
 class SvgFlowable(Flowable):
-    """An SVG drawing at a given width (pt), shrunk to the available width; drawn as a shared form."""
+    """A compiled SVG (pnp.render.svgpdf) at a given width (pt), shrunk to the available width;
+    drawn as a shared form."""
 
     def __init__(self, drawing, key: str, width: float | None = None, height: float | None = None,
                  align: str = "CENTER"):
@@ -58,11 +57,7 @@ class SvgFlowable(Flowable):
         forms = canv.__dict__.setdefault("_pnp_forms", {})
         name = forms.get(self.key)
         if name is None:
-            name = forms[self.key] = f"rb{len(forms)}"
-            fonts.ensure_drawing(self.drawing)  # it may have been parsed in another process
-            canv.beginForm(name, 0, 0, self.drawing.width, self.drawing.height)
-            renderPDF.draw(self.drawing, canv, 0, 0)
-            canv.endForm()
+            name = forms[self.key] = define_form(canv, f"rb{len(forms)}", self.drawing)
         canv.saveState()
         canv.scale(self.scale, self.scale)
         canv.doForm(name)
@@ -70,7 +65,7 @@ class SvgFlowable(Flowable):
 
 
 class _Drawings:
-    """Each SVG text parsed once per rulebook run (shared by both languages)."""
+    """Each SVG text compiled once per rulebook run (shared by both languages)."""
 
     def __init__(self, svgs: dict[str, str]):
         self.svgs = svgs
@@ -78,7 +73,7 @@ class _Drawings:
 
     def get(self, key: str, svg: str | None = None):
         if key not in self.parsed:
-            self.parsed[key] = parse_svg(svg if svg is not None else self.svgs[key])
+            self.parsed[key] = compile_face(svg if svg is not None else self.svgs[key])
         return self.parsed[key]
 
 
@@ -141,15 +136,11 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     def image(src: str, alt: str, line: int | None) -> list[Flowable]:
         if src.startswith("pnp:"):
             return _block(text.blocks[int(src[4:])], design, lang, layout, components, drawings, width)
-        path = (design.folder / src)
-        if not src.lower().endswith(".svg") or not path.is_file():
-            what = "is not an SVG file" if path.is_file() else "was not found"
-            source = text.source.read_text(encoding="utf-8").splitlines()
-            line = next((i for i, s in enumerate(source, start=1) if f"]({src})" in s), line)  # Jinja may shift lines
-            raise DesignError([Problem(display_path(text.source), line, f"image {src!r} {what}; expected an SVG "
-                                       "file in the design folder (images stay vector) or a {{ diagram(...) }}")])
-        drawing = drawings.get(f"file:{path}", path.read_text(encoding="utf-8"))
-        return _figure(SvgFlowable(drawing, f"file:{path}"), alt, layout)
+        from xml.sax.saxutils import escape
+
+        svg = text.images[src]  # read and checked by render_text (pnp.confine): no file is read here
+        key = "file:" + hashlib.sha1(svg.encode("utf-8")).hexdigest()
+        return _figure(SvgFlowable(drawings.get(key, svg), key), escape(alt), layout)
 
     story: list[Flowable] = _title_page(design, lang, layout, components, drawings, width)
     toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([

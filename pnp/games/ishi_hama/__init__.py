@@ -5,12 +5,16 @@ score strips printed on it) and the tiles (drawn by pnp.render.pathtiles); engin
 rule of seed 001; checks.py: `pnp validate`.
 """
 
-from pnp.registry import register_game
+from pnp.registry import GameSpec
 
-from pnp.games.ishi_hama import components  # noqa: F401  (registers the generators)
-from pnp.games.ishi_hama import diagrams  # noqa: F401  (rulebook diagrams and facts)
+from pnp.games.ishi_hama import components, diagrams, facts
 from pnp.games.ishi_hama.checks import run_checks
-from pnp.games.ishi_hama.engine import make_engine
+from pnp.games.ishi_hama.engine import Rules, make_engine
 
-# random players almost never join 5 tiles, so simulations default to the greedy agent
-register_game("ishi_hama", title="Ishi-Hama", engine=make_engine, checks=run_checks, default_agent="greedy")
+GAME = GameSpec(
+    name="ishi_hama", title="Ishi-Hama",
+    generators=(components.tiles, components.board),
+    engine=make_engine, checks=run_checks, rules=Rules,
+    diagrams=diagrams.DIAGRAMS, rulebook_facts=facts.rulebook_facts,
+    default_agent="greedy",  # random players almost never join 5 tiles, so simulations default to greedy
+)

@@ -159,6 +159,9 @@ def check_simulation(design: Design, rules: Rules, games: int, seed: int, agent:
         stuck = [r.seed for r in greedy if r.metrics["unfinished"]]
     else:
         stuck = unfinished
+    if agent != "greedy" and len(unfinished) * 2 > len(results):  # a pass decided by the cap would prove nothing
+        problems.append(f"{len(unfinished)} of {len(results)} {agent} game(s) stopped at the {game.max_turns}-turn "
+                        f"safety cap before point {rules.points_in_game}: they show nothing about how a game ends")
     if stuck:
         problems.append(f"{len(stuck)} greedy game(s) stopped at the {game.max_turns}-turn cap before point "
                         f"{rules.points_in_game} (seeds {', '.join(map(str, stuck[:8]))})")

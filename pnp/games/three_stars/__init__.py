@@ -1,14 +1,19 @@
 """3 Stars (Julien Grimard, 2019): triangular board in 3 regions, 41 placement cards, triangle pieces.
 
-Also the seed's lozenge variant (lozenge.py): the same cards and rules on a rhombille board.
+Also the seed's variants: lozenges (lozenge.py), the same cards and rules on a rhombille board,
+and circles (circles.py), a circle at each triangle's place, played with round tokens or marbles.
 """
 
-from pnp.registry import register_game
+from pnp.registry import GameSpec
 
-from pnp.games.three_stars import components  # noqa: F401  (registers the generators)
-from pnp.games.three_stars import lozenge  # noqa: F401  (the lozenge board generator and geometry)
-from pnp.games.three_stars import diagrams  # noqa: F401  (rulebook diagrams and facts)
+from pnp.games.three_stars import circles, components, diagrams, facts, lozenge
 from pnp.games.three_stars.checks import run_checks
-from pnp.games.three_stars.engine import make_engine
+from pnp.games.three_stars.engine import Rules, make_engine
 
-register_game("three_stars", title="3 Stars", engine=make_engine, checks=run_checks)
+GAME = GameSpec(
+    name="three_stars", title="3 Stars",
+    generators=(components.placement_cards, components.card_back, components.board, components.pieces,
+                lozenge.lozenge_board, circles.circle_board),
+    engine=make_engine, checks=run_checks, rules=Rules,
+    diagrams=diagrams.DIAGRAMS, rulebook_facts=facts.rulebook_facts,
+)

@@ -42,7 +42,7 @@ def _names(items) -> str:
 
 
 def check_cards(design: Design) -> CheckResult:
-    lo, hi = design.rules.get("card_positions", [1, 3])
+    lo, hi = read_rules(design).card_positions
     expected = placements(lo, hi)
     have = Counter()
     for face in design_cards(design):

@@ -7,15 +7,17 @@ flipped to SVG's y-down.
 from __future__ import annotations
 
 import math
+from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from pnp.games.three_stars.geometry import (
     SQRT3_2, Board, Region, placements as all_placements, region_centres, triangle_xy,
     unit_star_polygons, vertex_xy,
 )
 from pnp.geometry import region_boundaries
-from pnp.model import Length
+from pnp.limits import limit
+from pnp.model import MAX_ITEMS, Colour, GridIndex, Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol
@@ -37,8 +39,14 @@ def orientation_mark(c: Canvas, cx: float, base_y: float, size: float) -> None:
               fill="#ffffff", stroke=INK, stroke_width=0.5)
 
 
-def star(c: Canvas, cx: float, cy: float, side: float, filled: set[int], line: float = 0.6) -> None:
-    """A star of 6 triangles of `side` mm centred at (cx, cy); positions in `filled` are solid ink."""
+def star(c: Canvas, cx: float, cy: float, side: float, filled: set[int], line: float = 0.6,
+         cells: str = "triangle") -> None:
+    """A star of 6 triangles of `side` mm centred at (cx, cy); positions in `filled` are solid ink.
+    With cells="circle", the circles variant's star of 6 circles, as wide (circles.circle_star)."""
+    if cells == "circle":
+        from pnp.games.three_stars.circles import circle_star
+
+        return circle_star(c, cx, cy, side, filled, line)
     for k, poly in enumerate(unit_star_polygons()):
         pts = [(cx + x * side, cy - y * side) for x, y in poly]
         c.polygon(pts, fill=FILLED if k in filled else EMPTY, stroke=INK, stroke_width=line)
@@ -50,6 +58,8 @@ def star(c: Canvas, cx: float, cy: float, side: float, filled: set[int], line: f
 class PlacementParams(_Params):
     min: int = Field(1, ge=1, le=6, description="Fewest marked positions on a card")
     max: int = Field(3, ge=1, le=6, description="Most marked positions on a card")
+    cells: Literal["triangle", "circle"] = Field(
+        "triangle", description="What the star on a card is made of: triangle, or circle for the circles board")
 
 
 @generator("three_stars.placements", params=PlacementParams)
@@ -67,7 +77,7 @@ def placement_cards(ctx: GeneratorContext) -> list[FaceSpec]:
             c.rect(-b, -b, w + 2 * b, h + 2 * b, fill=PAPER)
             side = min(w * 0.40, h * 0.30)
             cx, cy = w / 2, h * 0.45
-            star(c, cx, cy, side, set(positions), line=0.7)
+            star(c, cx, cy, side, set(positions), line=0.7, cells=p.cells)
             safe = ctx.design.print.safe_zone
             c.text(safe + 1, safe + 4.2, f"{index}", size=4.2, weight="bold", fill=INK)
             c.text(w - safe - 1, safe + 4.2, f"{index}/{total}", size=2.6, anchor="end", fill="#666666")
@@ -81,9 +91,15 @@ def placement_cards(ctx: GeneratorContext) -> list[FaceSpec]:
     ]
 
 
-@generator("three_stars.card_back")
+class CardBackParams(_Params):
+    cells: Literal["triangle", "circle"] = Field(
+        "triangle", description="What the back's three stars are made of: triangle or circle")
+
+
+@generator("three_stars.card_back", params=CardBackParams)
 def card_back(ctx: GeneratorContext) -> list[FaceSpec]:
     """The shared back of the placement cards: three stars and the title on a dark ground."""
+    p: CardBackParams = ctx.params
     size = ctx.component.size
     w, h = (size.width, size.height) if size else (63.0, 88.0)
 
@@ -93,6 +109,12 @@ def card_back(ctx: GeneratorContext) -> list[FaceSpec]:
         c.rect(3.5, 3.5, w - 7, h - 7, stroke="#e8c36a", stroke_width=0.6, rx=3)
         for i, (dx, dy) in enumerate(((0, -20), (-13, 4), (13, 4))):
             filled = {0, 2, 4} if i != 1 else {1, 3, 5}
+            if p.cells == "circle":
+                from pnp.games.three_stars.circles import circle_star
+
+                circle_star(c, w / 2 + dx, h / 2 - 6 + dy, 9, filled, 0.5, ink="#e8c36a", on="#e8c36a",
+                            off="#20304a")
+                continue
             for k, poly in enumerate(unit_star_polygons()):
                 pts = [(w / 2 + dx + x * 9, h / 2 - 6 + dy - y * 9) for x, y in poly]
                 c.polygon(pts, fill="#e8c36a" if k in filled else "#20304a", stroke="#e8c36a", stroke_width=0.5)
@@ -105,16 +127,24 @@ def card_back(ctx: GeneratorContext) -> list[FaceSpec]:
 
 
 class RegionSpec(_Params):
-    players: int = Field(ge=1, description="Smallest player count that uses this region")
-    columns: tuple[int, int] = Field(description="First and last star column, e.g. [0, 3]")
-    rows: tuple[int, int] = Field(description="First and last star row, e.g. [0, 2]")
-    tint: str = Field("#eeeeee", description="Fill colour of the region's triangles")
+    players: int = Field(ge=1, le=limit("players"), description="Smallest player count that uses this region")
+    columns: tuple[GridIndex, GridIndex] = Field(description="First and last star column, e.g. [0, 3]")
+    rows: tuple[GridIndex, GridIndex] = Field(description="First and last star row, e.g. [0, 2]")
+    tint: Colour = Field("#eeeeee", description="Fill colour of the region's triangles")
+
+    @field_validator("columns", "rows")
+    @classmethod
+    def _forward(cls, value: tuple[int, int]) -> tuple[int, int]:
+        if value[0] > value[1]:
+            raise ValueError(f"{list(value)} runs backwards; expected [first, last] with first <= last")
+        return value
 
 
 class BoardParams(_Params):
     triangle: Length = Field(30.0, gt=0, description="Side of one triangle (= piece side)")
     margin: Length = Field(10.0, ge=0, description="Paper around the triangles")
-    regions: dict[str, RegionSpec] = Field(description="Regions by name; a game for P players uses those with players <= P")
+    regions: dict[str, RegionSpec] = Field(min_length=1, max_length=MAX_ITEMS,
+                                           description="Regions by name; a game for P players uses those with players <= P")
 
 
 def board_geometry(params: BoardParams) -> Board:
@@ -183,20 +213,26 @@ def _region_edges(geo: Board, tris: list) -> list[tuple[tuple[float, float], tup
 
 class PieceColour(_Params):
     name: str
-    colour: str = Field(description="Fill colour, e.g. #0072B2")
+    colour: Colour = Field(description="Fill colour, e.g. #0072B2")
     symbol: Symbol = Field(
         description="Mark that tells the colour apart in black-and-white print")
 
 
 class PieceParams(_Params):
     side: Length = Field(30.0, gt=0, description="Side of the triangle: the board's triangle side")
-    colours: list[PieceColour] = Field(min_length=1, description="One entry per player colour")
+    diameter: Length | None = Field(None, gt=0, description="Diameter of a round piece (component shape: circle), "
+                                                            "e.g. 16mm; default: side")
+    colours: list[PieceColour] = Field(min_length=1, max_length=MAX_ITEMS, description="One entry per player colour")
 
 
 @generator("three_stars.pieces", params=PieceParams)
 def pieces(ctx: GeneratorContext) -> list[FaceSpec]:
-    """One triangular piece face per player colour; `count` copies of each."""
+    """One triangular piece face per player colour (a round one with `shape: circle`); `count` copies of each."""
     p: PieceParams = ctx.params
+    if ctx.component.shape == "circle":
+        from pnp.games.three_stars.circles import round_pieces
+
+        return round_pieces(ctx, p.colours, p.diameter or p.side)
     s = p.side
     h = s * SQRT3_2
 

@@ -49,25 +49,30 @@ leaves open are marked *decision*):
   `stalled`), or at `max_turns` player turns (default 5000, a safety cap).
 * Results: 1 for the winner, 0 for everyone else (a draw gives 0 to all).
 
-Action encoding (S star positions of the player count, C distinct cards):
-`place = c*S + s`, `steal = C*S + c*S + s`, `exchange = 2*C*S + c`; chance draws are
-`2*C*S + C + c`. Cards are numbered as printed (1-based face index).
+Action encoding (S star positions of the player count, C distinct cards; pnp.engine.codec):
+place (c, s), steal (c, s), exchange (c), then the chance draws (c): `place = c*S + s`,
+`steal = C*S + c*S + s`, `exchange = 2*C*S + c`, `draw = 2*C*S + C + c`. Cards are
+numbered as printed (1-based face index).
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Hashable, Sequence
+import math
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from pydantic import Field, StrictInt
+
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
+from pnp.engine.codec import ActionCodec
 from pnp.errors import ErrorReport
 from pnp.games.three_stars.components import board_geometry
 from pnp.games.three_stars.geometry import Board, star_triangles
-from pnp.model import Design
+from pnp.model import Design, RulesSection
 from pnp.registry import GeneratorContext, get_generator
-from pnp.engine.design import design_problem as _problem, find_component, rule_numbers
+from pnp.engine.design import design_problem as _problem, find_component, game_rules
 
 CARD_GENERATOR = "three_stars.placements"
 PIECE_GENERATOR = "three_stars.pieces"
@@ -134,34 +139,21 @@ def _triangle_board(params) -> BoardGeometry:
     return TriangleGeometry(board_geometry(params))
 
 
-@dataclass(frozen=True)
-class Rules:
-    hand_size: int
-    stars_to_win: int
-    pieces_per_player: int
-    star_positions: dict[int, int]
+class Rules(RulesSection):
+    """The design's `rules:` section (checked at load time, file:line messages)."""
+
+    hand_size: StrictInt = Field(ge=1, description="the number of cards in a hand, e.g. 3")
+    stars_to_win: StrictInt = Field(ge=1, description="the number of stars to win, e.g. 3")
+    pieces_per_player: StrictInt = Field(ge=1, description="the number of pieces of each colour, e.g. 34")
+    star_positions: dict[int, StrictInt] = Field(
+        default_factory=dict, description="star positions per player count, e.g. {2: 12, 3: 18, 4: 24}")
+    card_positions: tuple[StrictInt, StrictInt] = Field(
+        (1, 3), description="the fewest and most positions a card marks, e.g. [1, 3] (pnp validate)")
 
 
 def read_rules(design: Design) -> Rules:
     """The rule numbers under `rules:`; DesignError naming each missing or wrong one."""
-    report = ErrorReport()
-    values = rule_numbers(design, (("hand_size", "cards in a hand, e.g. 3", 1),
-                                   ("stars_to_win", "stars to win, e.g. 3", 1),
-                                   ("pieces_per_player", "pieces of each colour, e.g. 34", 1)), report)
-    positions: dict[int, int] = {}
-    raw = design.rules.get("star_positions", {})
-    if not isinstance(raw, dict):
-        _problem(design, ("rules", "star_positions"), "rules.star_positions: not a mapping; expected "
-                 "star positions per player count, e.g. {2: 12, 3: 18, 4: 24}", report)
-    else:
-        for k, v in raw.items():
-            try:
-                positions[int(k)] = int(v)
-            except (TypeError, ValueError):
-                _problem(design, ("rules", "star_positions", k), f"rules.star_positions: {k!r}: {v!r} is not "
-                         "a number of star positions; expected e.g. 2: 12", report)
-    report.raise_if_any()
-    return Rules(star_positions=positions, **values)
+    return game_rules(design, Rules)
 
 
 def design_geometry(design: Design) -> BoardGeometry:
@@ -206,7 +198,7 @@ class ThreeStarsGame(Game):
         self.players = players
         self.rules = read_rules(design)
         if pieces is not None:
-            self.rules = Rules(self.rules.hand_size, self.rules.stars_to_win, pieces, self.rules.star_positions)
+            self.rules = self.rules.model_copy(update={"pieces_per_player": pieces})
         self.geometry = design_geometry(design)
         self.positions: tuple[Centre, ...] = tuple(self.geometry.star_positions(players))
         self.colours = colour_names(design, players)
@@ -241,43 +233,39 @@ class ThreeStarsGame(Game):
         self.touched = [[tuple(t for t in range(S) if self.star_masks[t] & m) for m in row] for row in self.masks]
         self.full_mask = (1 << len(cells)) - 1
         deck_size = sum(self.card_copies)
-        self.info = GameInfo(
-            name=f"three_stars:{design.slug}", num_players=players, min_utility=0.0, max_utility=1.0,
-            max_game_length=max_turns, max_chance_actions=players * self.rules.hand_size + max_turns,
-            num_distinct_actions=2 * C * S + C,
-        )
         if deck_size < players * self.rules.hand_size:
             report = ErrorReport()
             _problem(design, ("rules", "hand_size"), f"{deck_size} cards cannot fill {players} hands of "
                      f"{self.rules.hand_size}; expected more cards or a smaller hand", report)
             report.raise_if_any()
+        name = f"three_stars:{design.slug}"
+        self.codec = ActionCodec(name, place=(C, S), steal=(C, S), exchange=(C,), draw=(C,))
+        self.place_ids = [self.codec.row("place", c) for c in range(C)]  # place_ids[c][s]: card c on star s
+        self.steal_ids = [self.codec.row("steal", c) for c in range(C)]
+        self.exchange_ids = self.codec.row("exchange")
+        self.draw_ids = self.codec.row("draw")
+        self.info = GameInfo(
+            name=name, num_players=players, min_utility=0.0, max_utility=1.0,
+            max_game_length=max_turns, max_chance_actions=players * self.rules.hand_size + max_turns,
+            num_distinct_actions=self.codec.size,
+        )
 
     # encoding
     def decode(self, action: int) -> tuple[str, int, int]:
         """(kind, card index, star index) of an action; star index -1 for exchange and draw."""
-        CS = self.C * self.S
-        if 0 <= action < CS:
-            return "place", action // self.S, action % self.S
-        if action < 2 * CS:
-            a = action - CS
-            return "steal", a // self.S, a % self.S
-        if action < 2 * CS + self.C:
-            return "exchange", action - 2 * CS, -1
-        if action < 2 * CS + 2 * self.C:
-            return "draw", action - 2 * CS - self.C, -1
-        raise IllegalActionError(f"action {action} is not an action of {self.info.name}")
+        return self.codec.unpack(action)
 
     def place_action(self, card: int, star: int) -> int:
-        return card * self.S + star
+        return self.codec.encode("place", card, star)
 
     def steal_action(self, card: int, star: int) -> int:
-        return self.C * self.S + card * self.S + star
+        return self.codec.encode("steal", card, star)
 
     def exchange_action(self, card: int) -> int:
-        return 2 * self.C * self.S + card
+        return self.codec.encode("exchange", card)
 
     def draw_action(self, card: int) -> int:
-        return 2 * self.C * self.S + self.C + card
+        return self.codec.encode("draw", card)
 
     def card_index(self, positions: Sequence[int]) -> int:
         """The card index of an arrangement, e.g. (0, 2)."""
@@ -295,15 +283,85 @@ class ThreeStarsGame(Game):
     def new_initial_state(self) -> "ThreeStarsState":
         return ThreeStarsState(self)
 
+    def position(self, owners: Mapping[Cell, int] | None = None,
+                 hands: Mapping[int, Sequence[Sequence[int]]] | None = None,
+                 scored: Mapping[Centre, int] | None = None, reserved: Iterable[Cell] = (),
+                 scores: Sequence[int] | None = None, deck: Mapping[Sequence[int], int] | None = None,
+                 draws: Sequence[int] = (), player: int = 0) -> "ThreeStarsState":
+        """A position made from data (tests, rulebook examples), after the deal.
+
+        owners: {cell: seat}, the pieces on the board; hands: {seat: [arrangement, e.g. (0, 2)]};
+        scored: {star centre: seat}, stars already scored (their cells are that seat's pieces and
+        reserved); reserved: more reserved cells; scores: stars per seat (default: counted from
+        `scored`); deck: {arrangement: copies} in the draw pile (default: every card not in a hand;
+        when given, the other cards are in the discard pile); draws: seats still owed a card, in
+        order (the position is then a chance node); player: the seat to play. ValueError when the
+        data does not fit the game (an unknown cell or card, more copies than printed).
+        """
+        st = ThreeStarsState(self)
+        st.queue.clear()
+        bit = {cell: 1 << i for i, cell in enumerate(self.cells)}
+
+        def mask(cell: Cell) -> int:
+            if cell not in bit:
+                raise ValueError(f"{cell!r} is not a cell of the board for {self.players} players")
+            return bit[cell]
+
+        def card(arrangement: Sequence[int]) -> int:
+            if tuple(arrangement) not in self.card_positions:
+                raise ValueError(f"no card {list(arrangement)} in {self.design.slug}")
+            return self.card_index(arrangement)
+
+        out = [0] * self.C  # copies out of the deck: in hands
+        for p, cards in (hands or {}).items():
+            for arrangement in cards:
+                c = card(arrangement)
+                st.hands[p].append(c)
+                out[c] += 1
+            st.hands[p].sort()
+        for cell, p in (owners or {}).items():
+            st.own[p] |= mask(cell)
+            st.occupied |= mask(cell)
+        for cell in reserved:
+            st.reserved |= mask(cell)
+        for centre, p in (scored or {}).items():
+            t = self.star_index(centre)
+            st.scored[t] = p
+            for q in range(self.players):
+                st.own[q] &= ~self.star_masks[t]
+            st.own[p] |= self.star_masks[t]
+            st.occupied |= self.star_masks[t]
+            st.reserved |= self.star_masks[t]
+            st.scores[p] += 1
+        if scores is not None:
+            st.scores = list(scores)
+        piles = [n - k for n, k in zip(self.card_copies, out)]
+        if any(n < 0 for n in piles):
+            raise ValueError("the hands hold more copies of a card than the design prints")
+        st.deck = piles
+        if deck is not None:
+            st.deck = [0] * self.C
+            for arrangement, n in deck.items():
+                st.deck[card(arrangement)] = n
+            st.discard = [n - k for n, k in zip(piles, st.deck)]
+            if any(n < 0 for n in st.discard):
+                raise ValueError("the deck holds more copies of a card than are left out of the hands")
+        st.deck_n, st.discard_n = sum(st.deck), sum(st.discard)
+        st.queue = list(draws)
+        st.player = player
+        st._settle()
+        return st
+
 
 class ThreeStarsState(State):
     """A 3 Stars position: pieces as bitmasks over the board's cells, hands, deck and discards."""
 
     __slots__ = ("game", "own", "occupied", "reserved", "scored", "scores", "hands", "deck", "deck_n",
-                 "discard", "discard_n", "queue", "player", "winner", "over", "turns", "_history",
+                 "discard", "discard_n", "queue", "player", "winner", "over", "turns",
                  "exchanges", "shortages", "needed", "double_stars", "by_blocking", "stalled")
 
     def __init__(self, game: ThreeStarsGame):
+        super().__init__()
         self.game = game
         n = game.players
         self.own = [0] * n
@@ -321,7 +379,6 @@ class ThreeStarsState(State):
         self.winner = -1
         self.over = False
         self.turns = 0
-        self._history: list[int] = []
         self.exchanges = [0] * n
         self.shortages = [0] * n
         self.needed = [0] * n
@@ -338,63 +395,59 @@ class ThreeStarsState(State):
             return CHANCE
         return self.player
 
-    def legal_actions(self) -> list[int]:
-        if self.over:
-            return []
-        if self.queue:
-            return [a for a, _ in self.chance_outcomes()]
+    def _legal_actions(self) -> list[int]:
         places, steals, _ = self._moves(self.player)
         if places or steals:
             return places + steals
-        g = self.game
-        base = 2 * g.C * g.S
-        return [base + c for c in sorted(set(self.hands[self.player]))]
+        exchange = self.game.exchange_ids
+        return [exchange[c] for c in sorted(set(self.hands[self.player]))]
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.over or not self.queue:
-            return []
-        g, n = self.game, self.deck_n
-        base = 2 * g.C * g.S + g.C
-        return [(base + c, k / n) for c, k in enumerate(self.deck) if k]
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        n, draw = self.deck_n, self.game.draw_ids
+        return [(draw[c], k / n) for c, k in enumerate(self.deck) if k]
 
     def sample_chance(self, rng) -> int:
         x = int(rng.random() * self.deck_n)
         for c, k in enumerate(self.deck):
             if x < k:
-                return 2 * self.game.C * self.game.S + self.game.C + c
+                return self.game.draw_ids[c]
             x -= k
         raise RuntimeError("empty deck at a chance node")  # pragma: no cover
 
-    def apply_action(self, action: int) -> None:
+    def _why_illegal(self, action: int) -> str:
         g = self.game
-        if self.over:
-            raise IllegalActionError(f"{self._text(action)}: the game is over; expected no more actions")
         kind, c, s = g.decode(action)
         if self.queue:
             if kind != "draw":
-                raise IllegalActionError(f"{self._text(action)}: a card must be drawn first; expected a draw")
-            if not self.deck[c]:
-                raise IllegalActionError(f"{self._text(action)}: that card is not in the deck")
+                return "a card must be drawn first; expected a draw"
+            return "" if self.deck[c] else "that card is not in the deck"
+        p = self.player
+        if kind == "draw":
+            return f"nobody is drawing; expected a move of {g.colours[p]}"
+        if c not in self.hands[p]:
+            return f"{g.colours[p]} does not hold {g.card_text(c)}"
+        if kind == "exchange":
+            places, steals, _ = self._moves(p)
+            if places or steals:
+                return (f"exchanging is allowed only when no card can place or steal; "
+                        f"expected e.g. {self._text((places + steals)[0])}")
+            return ""
+        return self._illegal_reason(p, kind, g.masks[c][s], g.rules.pieces_per_player - self.own[p].bit_count())
+
+    def _apply(self, action: int) -> None:
+        g = self.game
+        kind, c, s = g.decode(action)
+        if self.queue:  # a draw
             p = self.queue.pop(0)
             bisect.insort(self.hands[p], c)
             self.deck[c] -= 1
             self.deck_n -= 1
-            self._history.append(action)
             self._settle()
             return
         p = self.player
-        if kind == "draw":
-            raise IllegalActionError(f"{self._text(action)}: nobody is drawing; expected a move of {g.colours[p]}")
         hand = self.hands[p]
-        if c not in hand:
-            raise IllegalActionError(f"{self._text(action)}: {g.colours[p]} does not hold {g.card_text(c)}")
         supply = g.rules.pieces_per_player - self.own[p].bit_count()
         if kind == "exchange":
-            places, steals, _ = self._moves(p)
-            if places or steals:
-                raise IllegalActionError(
-                    f"{self._text(action)}: exchanging is allowed only when no card can place or steal; "
-                    f"expected e.g. {self._text((places + steals)[0])}")
             if supply < g.max_card_size:
                 self._note_shortage(p, supply)
             self.exchanges[p] += 1
@@ -402,9 +455,6 @@ class ThreeStarsState(State):
                 self.over = self.stalled = True
         else:
             m = g.masks[c][s]
-            why = self._illegal_reason(p, kind, m, supply)
-            if why:
-                raise IllegalActionError(f"{self._text(action)}: {why}")
             if supply < g.max_card_size:
                 self._note_shortage(p, supply)
             if kind == "place":
@@ -422,7 +472,6 @@ class ThreeStarsState(State):
         hand.remove(c)
         self.discard[c] += 1
         self.discard_n += 1
-        self._history.append(action)
         self.turns += 1
         if not self.over:
             self.queue.extend([p] * (g.rules.hand_size - len(hand)))
@@ -437,36 +486,6 @@ class ThreeStarsState(State):
 
     def returns(self) -> list[float]:
         return [1.0 if p == self.winner else 0.0 for p in range(self.game.players)]
-
-    def clone(self) -> "ThreeStarsState":
-        new = object.__new__(ThreeStarsState)
-        new.game = self.game
-        new.own = self.own[:]
-        new.occupied = self.occupied
-        new.reserved = self.reserved
-        new.scored = self.scored[:]
-        new.scores = self.scores[:]
-        new.hands = [h[:] for h in self.hands]
-        new.deck = self.deck[:]
-        new.deck_n = self.deck_n
-        new.discard = self.discard[:]
-        new.discard_n = self.discard_n
-        new.queue = self.queue[:]
-        new.player = self.player
-        new.winner = self.winner
-        new.over = self.over
-        new.turns = self.turns
-        new._history = self._history[:]
-        new.exchanges = self.exchanges[:]
-        new.shortages = self.shortages[:]
-        new.needed = self.needed[:]
-        new.double_stars = self.double_stars
-        new.by_blocking = self.by_blocking
-        new.stalled = self.stalled
-        return new
-
-    def history(self) -> list[int]:
-        return list(self._history)
 
     def key(self) -> tuple:
         return (tuple(self.own), self.reserved, tuple(self.scored), tuple(self.scores),
@@ -486,6 +505,7 @@ class ThreeStarsState(State):
             "won_by_blocking": int(self.by_blocking),
             "unfinished": int(self.over and self.winner < 0),
             "stalled": int(self.stalled),
+            "capped": int(self.over and self.winner < 0 and not self.stalled and self.turns >= g.max_turns),
         }
         for p in range(g.players):
             out[f"pieces_needed:{g.colours[p]}"] = self.needed[p]
@@ -507,19 +527,36 @@ class ThreeStarsState(State):
             return -g.card_sizes[c]
         if kind == "draw":
             return 0.0
+        # Per touched star: after the move the mover holds cells of it, so only the mover can have a
+        # potential there afterwards (if nobody else still holds one); before, only a sole holder has one.
+        # The same sums as adding every player's gain (mover) and loss (others), without the loops.
         p = self.player
         m = g.masks[c][s]
-        before = self.own
-        after = [o & ~m for o in before]
-        after[p] = before[p] | m
+        own = self.own
+        mine = own[p] | m
+        scored, star_masks = self.scored, g.star_masks
         value = 0.0
         for t in g.touched[c][s]:
-            if self.scored[t] >= 0:
+            if scored[t] >= 0:
                 continue
-            sm = g.star_masks[t]
-            for q in range(g.players):
-                gain = _potential(after, q, sm) - _potential(before, q, sm)
-                value += gain if q == p else -gain
+            sm = star_masks[t]
+            holders = 0
+            sole = -1
+            kept = False  # another player still holds a cell of the star after the move
+            for q, o in enumerate(own):
+                x = o & sm
+                if x:
+                    holders += 1
+                    sole = q
+                    if q != p and x & ~m:
+                        kept = True
+            if holders == 1:  # a sole holder's potential before the move
+                k = (own[sole] & sm).bit_count()
+                before = k * k + (100.0 if k == 6 else 0.0)
+                value += before if sole != p else -before
+            if not kept:  # the mover alone holds it after
+                k = (mine & sm).bit_count()
+                value += k * k + (100.0 if k == 6 else 0.0)
         return value
 
     # --- helpers --------------------------------------------------------------------------
@@ -529,7 +566,6 @@ class ThreeStarsState(State):
         occupied = self.occupied
         stealable = occupied & ~self.own[p] & ~self.reserved
         supply = g.rules.pieces_per_player - self.own[p].bit_count()
-        S, CS = g.S, g.C * g.S
         places: list[int] = []
         steals: list[int] = []
         short = False
@@ -538,17 +574,17 @@ class ThreeStarsState(State):
             if c == last:
                 continue
             last = c
-            base = c * S
+            place, steal = g.place_ids[c], g.steal_ids[c]
             enough = g.card_sizes[c] <= supply
             for s, m in enumerate(g.masks[c]):
                 if not m & occupied:
                     if enough:
-                        places.append(base + s)
+                        places.append(place[s])
                     else:
                         short = True
                 elif m & stealable == m:
                     if enough:
-                        steals.append(CS + base + s)
+                        steals.append(steal[s])
                     else:
                         short = True
         return places, steals, short
@@ -669,6 +705,62 @@ class ThreeStarsState(State):
         verb = "places" if kind == "place" else "steals with"
         return f"{who} {verb} {g.card_text(c)} on star ({q},{r})"
 
+    # --- what a player knows (search with hidden information: pnp.engine.openspiel_adapter) ----
+    def information_key(self, player: int) -> tuple:
+        """What `player` knows: the board, the scores, the discard pile (played and exchanged cards are
+        shown), their own hand, and only how many cards the other hands and the deck hold."""
+        return (tuple(self.own), self.reserved, tuple(self.scored), tuple(self.scores), tuple(self.hands[player]),
+                tuple(len(h) for h in self.hands), self.deck_n, tuple(self.discard), tuple(self.queue), self.player,
+                self.winner, self.over, self.turns)
+
+    def resample_from_infostate(self, player: int, rng) -> "ThreeStarsState":
+        """A position `player` cannot tell from this one: the other hands dealt again at random from the
+        cards `player` has not seen (those hands and the deck), each hand keeping its size. What the
+        opponents' past choices reveal about their cards is not used (plain determinization)."""
+        new = self.clone()
+        pool = list(self.deck)
+        for q, hand in enumerate(self.hands):
+            if q != player:
+                for c in hand:
+                    pool[c] += 1
+        n = sum(pool)
+        for q, hand in enumerate(self.hands):
+            if q == player:
+                continue
+            dealt = []
+            for _ in hand:
+                x = int(rng.random() * n)
+                for c, k in enumerate(pool):
+                    if x < k:
+                        break
+                    x -= k
+                pool[c] -= 1
+                n -= 1
+                dealt.append(c)
+            new.hands[q] = sorted(dealt)
+        new.deck, new.deck_n = pool, n
+        return new
+
+    def heuristic_returns(self) -> list[float]:
+        """Each player's chance of winning as the position suggests (for search leaves, summing to 1): stars
+        scored, plus the best star each can still complete, by the square of its share of own cells."""
+        g = self.game
+        if self.over:
+            return self.returns()
+        blocked_by = [self.reserved & ~o for o in self.own]
+        strength = []
+        for q in range(g.players):
+            others = self.occupied & ~self.own[q]
+            best = 0.0
+            for t, sm in enumerate(g.star_masks):
+                if self.scored[t] < 0 and not sm & (blocked_by[q] | others):
+                    k = (self.own[q] & sm).bit_count() / 6
+                    best = max(best, k * k)
+            strength.append(self.scores[q] + best)
+        weights = [math.exp(2.0 * x) for x in strength]
+        total = sum(weights)
+        return [w / total for w in weights]
+
     def __str__(self) -> str:
         g = self.game
         lines = [f"turn {self.turns}, {'over' if self.over else g.colours[self.player] + ' to play'}"]
@@ -676,15 +768,6 @@ class ThreeStarsState(State):
             hand = ", ".join(g.card_text(c) for c in self.hands[p])
             lines.append(f"  {g.colours[p]}: {self.scores[p]} stars, {self.own[p].bit_count()} pieces, hand {hand}")
         return "\n".join(lines)
-
-
-def _potential(own: list[int], q: int, sm: int) -> float:
-    mine = own[q] & sm
-    for o, other in enumerate(own):
-        if o != q and other & sm:
-            return 0.0
-    k = mine.bit_count()
-    return k * k + (100.0 if k == 6 else 0.0)
 
 
 def make_engine(design: Design, players: int) -> ThreeStarsGame:

@@ -6,13 +6,19 @@ defined there); scoring.py: the design's tables; components.py: tile and aid gen
 checks.py: `pnp validate`; picture.py: the analysed layout as SVG (`pnp loops`).
 """
 
-from pnp.registry import register_game
+from pnp.registry import GameSpec
 
-from pnp.games.triloopite import components  # noqa: F401  (registers the generators)
-from pnp.games.triloopite import diagrams  # noqa: F401  (rulebook diagrams and facts)
+from pnp.games.triloopite import components, diagrams, facts
 from pnp.games.triloopite.checks import run_checks
 from pnp.games.triloopite.engine import make_engine
 from pnp.games.triloopite.picture import loops_command
+from pnp.games.triloopite.scoring import TriloopiteRules
 
-register_game("triloopite", title="TriLOOPite", engine=make_engine, checks=run_checks, loops=loops_command,
-              cooperative=True)  # the players win or lose together: simulate reports scores, not seats
+GAME = GameSpec(
+    name="triloopite", title="TriLOOPite",
+    generators=(components.tiles, components.aid),
+    engine=make_engine, checks=run_checks, rules=TriloopiteRules,
+    diagrams=diagrams.DIAGRAMS, rulebook_facts=facts.rulebook_facts,
+    cooperative=True,  # the players win or lose together: simulate reports scores, not seats
+    commands={"loops": loops_command},
+)

@@ -32,7 +32,7 @@ open are marked *decision*; the rulebook quotes them.
 * Results: every player gets the same value (the team's score).
 
 Action encoding (V bag varieties in print order, the table's cells packed as in Board,
-NC = (2R + 1)^2 with R = the number of tiles): `keep = 0`, `place = 1 + (v * 6 + rot) * NC
+NC = (2R + 1)^2 with R = the number of tiles; pnp.engine.codec): `keep = 0`, `place = 1 + (v * 6 + rot) * NC
 + cell` (only the rotations giving distinct tiles: a straight line has 3), `draw = 1 +
 V * 6 * NC + v` (chance).
 """
@@ -40,20 +40,21 @@ V * 6 * NC + v` (chance).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
+from pnp.engine.codec import ActionCodec
 from pnp.errors import ErrorReport
 from pnp.games.triloopite.components import design_varieties
 from pnp.games.triloopite.geometry import (
-    BONUSES, PORT_NAMES, Analysis, Board, Variety, analyse, join, port_mask, rotate_lines,
+    BONUSES, PORT_NAMES, Analysis, Board, Hex, Variety, analyse, join, port_mask, rotate_lines,
 )
 from pnp.games.triloopite.scoring import Rules, Score, read_rules, score
 from pnp.model import Design
 from pnp.engine.design import design_problem as _problem
 
 TILES_GENERATOR = "triloopite.tiles"
-KEEP = 0
+KEEP = 0  # keep is the first kind of action of the codec, so always action 0
 SCORE_BUCKETS = ((None, -1), (0, 9), (10, 19), (20, 29), (30, 49), (50, 79), (80, None))
 
 
@@ -109,36 +110,36 @@ class TriloopiteGame(Game):
         for known in range(64):
             for m in masks:
                 self.fillable[known * 64 + (m & known)] = 1
-        self.draw_base = 1 + V * 6 * self.NC
+        self.codec = ActionCodec(f"triloopite:{design.slug}:{self.mode}", keep=(), place=(V, 6, self.NC), draw=(V,))
+        assert self.codec.encode("keep") == KEEP
+        self.draw_ids = self.codec.row("draw")
+        self.place_ids = [[self.codec.row("place", v, rot) for rot in range(6)] for v in range(V)]
         p = self.rules.hand_penalty_power
         worst = max(self.bag_size ** p if p else players, 0)
         if self.mode == "first":
             lo, hi = -float(self.bag_size), 0.0
         else:
             lo, hi = -float(worst), float(self.rules.max_points)
-        self.info = GameInfo(name=f"triloopite:{design.slug}:{self.mode}", num_players=players, min_utility=lo,
+        self.info = GameInfo(name=self.codec.name, num_players=players, min_utility=lo,
                              max_utility=hi, max_game_length=self.bag_size, max_chance_actions=self.bag_size,
-                             num_distinct_actions=self.draw_base + V)
+                             num_distinct_actions=self.codec.size)
 
     # encoding
     def place_action(self, v: int, rot: int, cell: int) -> int:
-        return 1 + (v * 6 + rot) * self.NC + cell
+        return self.codec.encode("place", v, rot, cell)
+
+    def draw_action(self, v: int) -> int:
+        return self.draw_ids[v]
 
     def decode(self, action: int) -> tuple[str, int, int, int]:
         """(kind, variety, rotation, cell) of an action; -1 where it does not apply."""
-        if action == KEEP:
-            return "keep", -1, -1, -1
-        if 1 <= action < self.draw_base:
-            a = action - 1
-            vr, cell = divmod(a, self.NC)
-            v, rot = divmod(vr, 6)
-            return "place", v, rot, cell
-        if self.draw_base <= action < self.draw_base + self.V:
-            return "draw", action - self.draw_base, -1, -1
-        raise IllegalActionError(f"action {action} is not an action of {self.info.name}")
+        return self.codec.unpack(action)
 
     def variety_index(self, vid: str) -> int:
-        return next(i for i, v in enumerate(self.varieties) if v.id == vid)
+        for i, v in enumerate(self.varieties):
+            if v.id == vid:
+                return i
+        raise ValueError(f"no tile variety {vid!r} in the bag; expected one of {', '.join(v.id for v in self.varieties)}")
 
     def new_board(self) -> Board:
         b = Board(self.radius)
@@ -148,14 +149,50 @@ class TriloopiteGame(Game):
     def new_initial_state(self) -> "TriloopiteState":
         return TriloopiteState(self)
 
+    def position(self, tiles: Sequence[tuple[str, int, Hex]] = (), hands: Mapping[int, Sequence[str]] | None = None,
+                 bag: Mapping[str, int] | None = None, player: int = 0, drawing: bool = False) -> "TriloopiteState":
+        """A position made from data (tests, rulebook examples).
+
+        tiles: (variety id, rotation, (q, r)) laid after the start tile, in order, under the
+        placement rules (PlacementError otherwise); hands: {seat: [variety id...]}; bag:
+        {variety id: tiles} (default: every tile neither laid nor in a hand); player: the seat
+        whose turn it is; drawing: True when that seat is about to draw (a chance node), False
+        when it has drawn and places or keeps. ValueError when the tiles run short.
+        """
+        st = TriloopiteState(self)
+        left = list(self.bag0)
+        for vid, rot, h in tiles:
+            v = self.variety_index(vid)
+            st.board.place(st.board.cell_of(h), rotate_lines(self.varieties[v].lines, rot))
+            left[v] -= 1
+        for p, ids in (hands or {}).items():
+            for vid in ids:
+                v = self.variety_index(vid)
+                st.hands[p][v] += 1
+                left[v] -= 1
+        if any(n < 0 for n in left):
+            raise ValueError("the tiles laid and in hand are more than the bag holds")
+        if bag is not None:
+            given = [0] * self.V
+            for vid, n in bag.items():
+                given[self.variety_index(vid)] = n
+            if any(g > n for g, n in zip(given, left)):
+                raise ValueError("the bag holds more tiles than are left")
+            left = given
+        st.bag, st.bag_n = left, sum(left)
+        st.player, st.drawing, st.turns = player, drawing, len(tiles)
+        st.over = drawing and st.bag_n == 0
+        return st
+
 
 class TriloopiteState(State):
     """A position: the board, each hand (counts per variety), the bag, whose turn and whether drawing."""
 
-    __slots__ = ("game", "board", "hands", "bag", "bag_n", "player", "drawing", "over", "turns", "_history",
+    __slots__ = ("game", "board", "hands", "bag", "bag_n", "player", "drawing", "over", "turns",
                  "kept", "closed_by_loop", "_final", "_cache")
 
     def __init__(self, game: TriloopiteGame):
+        super().__init__()
         self.game = game
         self.board = game.new_board()
         self.hands = [[0] * game.V for _ in range(game.players)]
@@ -165,7 +202,6 @@ class TriloopiteState(State):
         self.drawing = True
         self.over = self.bag_n == 0
         self.turns = 0
-        self._history: list[int] = []
         self.kept = 0
         self.closed_by_loop = False
         self._final: tuple[Analysis, Score] | None = None
@@ -177,62 +213,57 @@ class TriloopiteState(State):
             return TERMINAL
         return CHANCE if self.drawing else self.player
 
-    def legal_actions(self) -> list[int]:
-        if self.over:
-            return []
-        if self.drawing:
-            return [a for a, _ in self.chance_outcomes()]
+    def _legal_actions(self) -> list[int]:
         return [KEEP] + sorted(self._places())
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.over or not self.drawing:
-            return []
-        n, base = self.bag_n, self.game.draw_base
-        return [(base + v, k / n) for v, k in enumerate(self.bag) if k]
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        n, draw = self.bag_n, self.game.draw_ids
+        return [(draw[v], k / n) for v, k in enumerate(self.bag) if k]
 
     def sample_chance(self, rng: random.Random) -> int:
         x = int(rng.random() * self.bag_n)
         for v, k in enumerate(self.bag):
             if x < k:
-                return self.game.draw_base + v
+                return self.game.draw_ids[v]
             x -= k
         raise RuntimeError("empty bag at a chance node")  # pragma: no cover
 
-    def apply_action(self, action: int) -> None:
+    def _why_illegal(self, action: int) -> str:
         g = self.game
-        if self.over:
-            raise IllegalActionError(f"{self._text(action)}: the game is over; expected no more actions")
         kind, v, rot, cell = g.decode(action)
         p = self.player
         if self.drawing:
             if kind != "draw":
-                raise IllegalActionError(f"{self._text(action)}: a tile must be drawn first; expected a draw")
-            if not self.bag[v]:
-                raise IllegalActionError(f"{self._text(action)}: no {g.varieties[v].id} tile left in the bag")
+                return "a tile must be drawn first; expected a draw"
+            return "" if self.bag[v] else f"no {g.varieties[v].id} tile left in the bag"
+        if kind == "draw":
+            return "the tile is drawn already; expected a placement or keep"
+        if kind == "keep":
+            return ""
+        if not self.hands[p][v]:
+            return f"seat {p + 1} holds no {g.varieties[v].id} tile"
+        rows = g.rot_lines[v]
+        if rot not in rows:
+            return (f"rotation {rot} of {g.varieties[v].id} repeats rotation {sorted(rows)}; "
+                    f"expected one of {sorted(rows)}")
+        return self.board.why_not(cell, rows[rot])
+
+    def _apply(self, action: int) -> None:
+        g = self.game
+        kind, v, rot, cell = g.decode(action)
+        p = self.player
+        if self.drawing:
             self.bag[v] -= 1
             self.bag_n -= 1
             self.hands[p][v] += 1
             self.drawing = False
-            self._history.append(action)
             return
-        if kind == "draw":
-            raise IllegalActionError(f"{self._text(action)}: the tile is drawn already; expected a placement or keep")
         closed = 0
         if kind == "keep":
             self.kept += 1
         else:
-            if not self.hands[p][v]:
-                raise IllegalActionError(f"{self._text(action)}: seat {p + 1} holds no {g.varieties[v].id} tile")
-            rows = {k: lines for k, lines, _ in g.rots[v]}
-            if rot not in rows:
-                raise IllegalActionError(f"{self._text(action)}: rotation {rot} of {g.varieties[v].id} repeats "
-                                         f"rotation {sorted(rows)}; expected one of {sorted(rows)}")
-            why = self.board.why_not(cell, rows[rot])
-            if why:
-                raise IllegalActionError(f"{self._text(action)}: {why}")
-            closed = self.board.place(cell, rows[rot], check=False)
+            closed = self.board.place(cell, g.rot_lines[v][rot], check=False)
             self.hands[p][v] -= 1
-        self._history.append(action)
         self.turns += 1
         self._final = None
         self._cache = None
@@ -253,27 +284,6 @@ class TriloopiteState(State):
         else:
             value = float(self.final()[1].total)
         return [value] * self.game.players
-
-    def clone(self) -> "TriloopiteState":
-        new = object.__new__(TriloopiteState)
-        new.game = self.game
-        new.board = self.board.clone()
-        new.hands = [h[:] for h in self.hands]
-        new.bag = self.bag[:]
-        new.bag_n = self.bag_n
-        new.player = self.player
-        new.drawing = self.drawing
-        new.over = self.over
-        new.turns = self.turns
-        new._history = self._history[:]
-        new.kept = self.kept
-        new.closed_by_loop = self.closed_by_loop
-        new._final = self._final
-        new._cache = self._cache
-        return new
-
-    def history(self) -> list[int]:
-        return list(self._history)
 
     def key(self) -> tuple:
         return (tuple(sorted(self.board.lines.items())), tuple(tuple(h) for h in self.hands), tuple(self.bag),
@@ -334,10 +344,10 @@ class TriloopiteState(State):
             if not n:
                 continue
             for rot, _, m in g.rots[v]:
-                base = 1 + (v * 6 + rot) * g.NC
+                ids = g.place_ids[v][rot]
                 for cell, (known, need) in cands.items():
                     if need and (m & known) == need and self.board.inside(cell):
-                        out.append(base + cell)
+                        out.append(ids[cell])
         return out
 
     def action_value(self, action: int) -> float:
@@ -443,6 +453,45 @@ class TriloopiteState(State):
             return f"{who} draws {g.varieties[v].id}"
         q, r = self.board.hex_of(cell)
         return f"{who} places {g.varieties[v].id} turned {rot} at [{q}, {r}]"
+
+    # --- what a player knows (search with hidden information: pnp.engine.openspiel_adapter) ----
+    def information_key(self, player: int) -> tuple:
+        """What `player` knows: the layout, their own hand, and only how many tiles the other hands and
+        the bag hold (*decision*: hands are not shown; the bag's mix is known only as what is unseen)."""
+        return (tuple(sorted(self.board.lines.items())), tuple(self.hands[player]),
+                tuple(sum(h) for h in self.hands), self.bag_n, self.player, self.drawing, self.over, self.turns)
+
+    def resample_from_infostate(self, player: int, rng) -> "TriloopiteState":
+        """A position `player` cannot tell from this one: the other hands dealt again at random from the
+        tiles `player` has not seen (those hands and the bag), each hand keeping its size."""
+        new = self.clone()
+        pool = list(self.bag)
+        for q, hand in enumerate(self.hands):
+            if q != player:
+                pool = [a + b for a, b in zip(pool, hand)]
+        n = sum(pool)
+        for q, hand in enumerate(self.hands):
+            if q == player:
+                continue
+            dealt = [0] * len(pool)
+            for _ in range(sum(hand)):
+                x = int(rng.random() * n)
+                for v, k in enumerate(pool):
+                    if x < k:
+                        break
+                    x -= k
+                pool[v] -= 1
+                n -= 1
+                dealt[v] += 1
+            new.hands[q] = dealt
+        new.bag, new.bag_n = pool, n
+        new._final = None
+        return new
+
+    def heuristic_returns(self) -> list[float]:
+        """The team's score if the game stopped here (for search leaves): the layout's points minus the
+        hand penalty, the same value `returns()` gives at the end."""
+        return self.returns()
 
     def __str__(self) -> str:
         g = self.game

@@ -21,14 +21,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pnp.errors import ErrorReport
+from pydantic import Field, PlainValidator, StrictInt
+
+from pnp.engine.design import game_rules
 from pnp.games.triloopite.geometry import BONUSES, Analysis
-from pnp.model import Design
-from pnp.engine.design import design_problem as _problem
+from pnp.model import Design, RulesSection
 
-MODES = ("standard", "first")
 BONUS_TEXT = {
     "figure_eight": {"en": "A loop crossing itself (like an 8)", "fr": "Boucle avec un croisement (comme un 8)"},
     "crossing_loops": {"en": "Two loops crossing each other", "fr": "Deux boucles qui se croisent"},
@@ -119,76 +119,74 @@ def parse_range(key: Any) -> tuple[int, int | None]:
     return lo, hi
 
 
-def _table(design: Design, name: str, what: str, report: ErrorReport, text: bool = False) -> Table:
-    raw = design.rules.get(name)
+def _table(name: str, raw: Any, text: bool = False) -> Table:
+    """A range table from the design's mapping; ValueError naming every bad row."""
     if not isinstance(raw, dict) or not raw:
-        _problem(design, ("rules", name) if raw is not None else ("rules",),
-                 f"rules.{name}: missing or not a mapping; expected {what}", report)
-        return Table(name, ())
-    rows = []
+        raise ValueError(f"{_short(raw)} is not a mapping of ranges; expected e.g. {{\"0\": 0, \"1-2\": 1}}")
+    rows, problems = [], []
     for key, value in raw.items():
         try:
             lo, hi = parse_range(key)
         except ValueError as exc:
-            _problem(design, ("rules", name, key), f"rules.{name}: {exc}", report)
+            problems.append(str(exc))
             continue
         if text:
             if isinstance(value, str):
                 value = {"en": value}
             if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-                _problem(design, ("rules", name, key), f"rules.{name}.{key}: {value!r} is not a text; expected "
-                         "a text or {en: ..., fr: ...}", report)
+                problems.append(f"{key}: {value!r} is not a text; expected a text or {{en: ..., fr: ...}}")
                 continue
         elif not isinstance(value, int) or isinstance(value, bool):
-            _problem(design, ("rules", name, key), f"rules.{name}.{key}: {value!r} is not a whole number of "
-                     "points", report)
+            problems.append(f"{key}: {value!r} is not a whole number of points")
             continue
         rows.append(Row(lo, hi, value, str(key)))
     rows.sort(key=lambda r: r.lo)
     table = Table(name, tuple(rows))
-    for msg in table.problems():
-        _problem(design, ("rules", name), msg, report)
+    problems += [msg.removeprefix(f"rules.{name}: ") for msg in table.problems()]
+    if problems:
+        raise ValueError("; ".join(problems))
     return table
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _table_field(name: str, text: bool = False) -> Any:
+    return PlainValidator(lambda raw: _table(name, raw, text))
+
+
+class Bonuses(RulesSection):
+    """Points of each bonus configuration (each counts once a game)."""
+
+    figure_eight: StrictInt = Field(description="the points of a loop crossing itself, e.g. 5")
+    crossing_loops: StrictInt = Field(description="the points of two loops crossing each other, e.g. 5")
+    nested_loops: StrictInt = Field(description="the points of a loop inside another loop, e.g. 5")
+    start_loop: StrictInt = Field(description="the points of a loop through the start tile, e.g. 5")
+
+
+class TriloopiteRules(RulesSection):
+    """The design's `rules:` section (checked at load time, file:line messages)."""
+
+    game: Literal["standard", "first"] = Field(
+        "standard", description="standard or first (the seed's first game, ending at the first closed loop)")
+    loop_points: Annotated[Table, _table_field("loop_points")] = Field(
+        description='closed loops -> points, e.g. {"0": 0, "1-2": 1}')
+    longest_loop_points: Annotated[Table, _table_field("longest_loop_points")] = Field(
+        description='tiles in the longest loop -> points, e.g. {"6-7": 0}')
+    bonuses: Bonuses = Field(description="points for each of " + ", ".join(BONUSES))
+    hand_penalty_power: StrictInt = Field(
+        2, ge=0, description="a whole number >= 0 (2: minus the square of each player's tiles in hand)")
+    first_game_verdicts: Annotated[Table, _table_field("first_game_verdicts", text=True)] = Field(
+        description='tiles left in hand -> verdict, e.g. {"0-1": Excellent!}')
 
 
 def read_rules(design: Design) -> Rules:
     """The scoring tables and numbers under `rules:`; DesignError naming each missing or wrong one."""
-    report = ErrorReport()
-    mode = design.rules.get("game", "standard")
-    if mode not in MODES:
-        _problem(design, ("rules", "game"), f"rules.game: '{mode}'; expected standard or first "
-                 "(the seed's first game, ending at the first closed loop)", report)
-        mode = "standard"
-    loops = _table(design, "loop_points", "closed loops -> points, e.g. {\"0\": 0, \"1-2\": 1}", report)
-    longest = _table(design, "longest_loop_points", "tiles in the longest loop -> points, e.g. {\"6-7\": 0}",
-                     report)
-    verdicts = _table(design, "first_game_verdicts", "tiles left in hand -> verdict, e.g. {\"0-1\": Excellent!}",
-                      report, text=True)
-    raw = design.rules.get("bonuses")
-    bonuses: dict[str, int] = {}
-    if not isinstance(raw, dict):
-        _problem(design, ("rules",), "rules.bonuses: missing; expected points for each of "
-                 + ", ".join(BONUSES), report)
-    else:
-        for k, v in raw.items():
-            if k not in BONUSES:
-                _problem(design, ("rules", "bonuses", k), f"rules.bonuses: unknown bonus '{k}'; expected "
-                         + ", ".join(BONUSES), report)
-            elif not isinstance(v, int) or isinstance(v, bool):
-                _problem(design, ("rules", "bonuses", k), f"rules.bonuses.{k}: {v!r} is not a whole number "
-                         "of points", report)
-            else:
-                bonuses[k] = v
-        for k in BONUSES:
-            if k not in raw:
-                _problem(design, ("rules", "bonuses"), f"rules.bonuses: '{k}' missing; expected its points", report)
-    power = design.rules.get("hand_penalty_power", 2)
-    if not isinstance(power, int) or isinstance(power, bool) or power < 0:
-        _problem(design, ("rules", "hand_penalty_power"), f"rules.hand_penalty_power: {power!r}; expected a "
-                 "whole number >= 0 (2: minus the square of each player's tiles in hand)", report)
-        power = 2
-    report.raise_if_any()
-    return Rules(mode, loops, longest, bonuses, power, verdicts)
+    r = game_rules(design, TriloopiteRules)
+    return Rules(r.game, r.loop_points, r.longest_loop_points, r.bonuses.model_dump(), r.hand_penalty_power,
+                 r.first_game_verdicts)
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,15 @@ Objective generators (lines drawn by pnp.render.pathtiles); engine.py: every rul
 seed; checks.py: `pnp validate`.
 """
 
-from pnp.registry import register_game
+from pnp.registry import GameSpec
 
-from pnp.games.tubo import components  # noqa: F401  (registers the generators)
-from pnp.games.tubo import diagrams  # noqa: F401  (rulebook diagrams and facts)
+from pnp.games.tubo import components, diagrams, facts
 from pnp.games.tubo.checks import run_checks
-from pnp.games.tubo.engine import make_engine
+from pnp.games.tubo.engine import Rules, make_engine
 
-register_game("tubo", title="TUBO", engine=make_engine, checks=run_checks)
+GAME = GameSpec(
+    name="tubo", title="TUBO",
+    generators=(components.board, components.stocks, components.objective),
+    engine=make_engine, checks=run_checks, rules=Rules,
+    diagrams=diagrams.DIAGRAMS, rulebook_facts=facts.rulebook_facts,
+)

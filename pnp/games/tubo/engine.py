@@ -74,7 +74,7 @@ End and score
 
 There are no chance events: the game is deterministic (no chance nodes).
 
-Action encoding (S stocks in the design, C = columns x rows cells):
+Action encoding (S stocks in the design, C = columns x rows cells; pnp.engine.codec):
 `draft = s` (0 <= s < S), `objective = S + cell`, `open = S + C + 4*cell + side`
 (Start's branch or a Close piece's exit side; sides 0 N, 1 E, 2 S, 3 W),
 `place = S + 5*C + t` with t the connector in enumeration order (0 N-E, 1 N-S,
@@ -84,18 +84,21 @@ Cells are numbered row by row from the top-left (A1 = 0).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from pydantic import Field, StrictInt
+
 from pnp.engine.api import TERMINAL, Game, GameInfo, IllegalActionError, State
+from pnp.engine.codec import ActionCodec
 from pnp.errors import ErrorReport
 from pnp.games.tubo.components import board_geometry
 from pnp.games.tubo.geometry import (
-    SIDE_NAMES, Board, connector_name, connectors, opposite,
+    SIDE_NAMES, Board, Cell, connector_name, connector_of, connectors, opposite, side_of,
 )
-from pnp.model import Design
+from pnp.model import Design, RulesSection
 from pnp.registry import GeneratorContext, get_generator
-from pnp.engine.design import design_problem as _problem, find_component, rule_numbers
+from pnp.engine.design import design_problem as _problem, find_component, game_rules
 
 BOARD_GENERATOR = "tubo.board"
 STOCK_GENERATOR = "tubo.stocks"
@@ -114,33 +117,20 @@ DRAFT, PLACE_OBJECTIVE, OPEN, PLACE, OVER = range(5)
 SEAT_NAMES = ("starter", "placer")  # seat 1 starts round 1; seat 2 places the Objective
 
 
-@dataclass(frozen=True)
-class Rules:
-    stocks: int | None
-    stocks_per_player: int
-    pieces_per_stock: int
-    close_per_stock: int
-    path_rounds: int
-    objective_zone: str
+class Rules(RulesSection):
+    """The design's `rules:` section (checked at load time, file:line messages)."""
+
+    stocks: StrictInt | None = Field(None, ge=1, description="the number of colour stocks in the box, e.g. 8")
+    stocks_per_player: StrictInt = Field(ge=1, description="the number of colour stocks each player chooses, e.g. 4")
+    pieces_per_stock: StrictInt = Field(ge=1, description="the number of path pieces in a stock, e.g. 6")
+    close_per_stock: StrictInt = Field(ge=0, description="the number of Close pieces in a stock, e.g. 1")
+    path_rounds: StrictInt = Field(ge=1, description="the number of path rounds in a game, e.g. 4")
+    objective_zone: str = Field(min_length=1, description="the zone the Objective goes on, e.g. black")
 
 
 def read_rules(design: Design) -> Rules:
     """The rule numbers under `rules:`; DesignError naming each missing or wrong one."""
-    report = ErrorReport()
-    values = rule_numbers(design, (("stocks_per_player", "colour stocks each player chooses, e.g. 4", 1),
-                                   ("pieces_per_stock", "path pieces in a stock, e.g. 6", 1),
-                                   ("close_per_stock", "Close pieces in a stock, e.g. 1", 0),
-                                   ("path_rounds", "path rounds in a game, e.g. 4", 1)), report)
-    stocks = design.rules.get("stocks")
-    if stocks is not None and (not isinstance(stocks, int) or isinstance(stocks, bool) or stocks < 1):
-        _problem(design, ("rules", "stocks"), f"rules.stocks: {stocks!r} is not a number of colour stocks, e.g. 8",
-                 report)
-    zone = design.rules.get("objective_zone")
-    if not isinstance(zone, str) or not zone:
-        _problem(design, ("rules",), "rules.objective_zone: missing; expected the zone the Objective goes on, "
-                 "e.g. black", report)
-    report.raise_if_any()
-    return Rules(stocks=stocks, objective_zone=zone, **values)
+    return game_rules(design, Rules)
 
 
 def design_board(design: Design) -> Board:
@@ -180,6 +170,10 @@ def design_stocks(design: Design) -> list[Stock]:
             sides = tuple(sorted(SIDE_NAMES.index(s) for s in d["sides"]))
             row[CONNECTORS.index(sides)] += face.count
     return [Stock(name, tuple(row)) for name, row in counts.items()]
+
+
+def _side(side: int | str) -> int:
+    return side_of(side) if isinstance(side, str) else side
 
 
 def cell_name(board: Board, cell: tuple[int, int]) -> str:
@@ -222,16 +216,18 @@ class TuboGame(Game):
         # neighbour table: step[cell][side]
         self.step = [[board.index(board.step(board.cell(i), s)) for s in range(4)] for i in range(self.C)]
         self.port_mask = [(1 << a) | (1 << b) for a, b in CONNECTORS]
-        self.A_OBJ = self.S
-        self.A_OPEN = self.S + self.C
-        self.A_PLACE = self.S + 5 * self.C
+        name = f"tubo:{design.slug}"
+        self.codec = ActionCodec(name, draft=(self.S,), objective=(self.C,), open=(self.C, 4), place=(STUCK + 1,))
+        self.draft_ids = self.codec.row("draft")
+        self.objective_ids = self.codec.row("objective")
+        self.place_ids = self.codec.row("place")
         total_pieces = sum(sum(s.counts) for s in self.stocks)
         total_closes = sum(s.closes for s in self.stocks)
         rounds = self.rules.path_rounds
         self.info = GameInfo(
-            name=f"tubo:{design.slug}", num_players=players, min_utility=0.0, max_utility=1.0,
+            name=name, num_players=players, min_utility=0.0, max_utility=1.0,
             max_game_length=self.S + 1 + total_pieces + 2 * rounds + 3 * total_closes + 4,
-            max_chance_actions=0, num_distinct_actions=self.A_PLACE + STUCK + 1,
+            max_chance_actions=0, num_distinct_actions=self.codec.size,
         )
 
     def player_name(self, player: int) -> str:
@@ -240,39 +236,99 @@ class TuboGame(Game):
     def new_initial_state(self) -> "TuboState":
         return TuboState(self)
 
+    def position(self, objective: Cell | str, round: int = 1, branches: Iterable[int | str] = (),
+                 pieces: Mapping[Cell | str, tuple[str, int]] | None = None,
+                 closes: Mapping[Cell | str, tuple[int | str, int]] | None = None,
+                 end: tuple[Cell | str, int | str] | None = None, player: int = 0,
+                 hands: Mapping[int, Mapping[str, int]] | None = None,
+                 drafted: Sequence[Sequence[int]] | None = None, loops: Sequence[int] | None = None,
+                 closed: Sequence[int] | None = None) -> "TuboState":
+        """A position made from data during path round `round` (tests, rulebook examples).
+
+        Cells are (column, row) or names as printed ("D4"), sides 0-3 or "N", "E", "S", "W".
+        objective: the Objective's cell; branches: Start's branches earlier rounds started
+        from; pieces: {cell: (connector, e.g. "E-W", round laid)}; closes: {cell: (the side of
+        its opening, round laid)}, unused Close pieces in play; end: (cell, side), the path's
+        open end: `player` lays the next piece beyond that side (None: `player` chooses where
+        the round's path starts); hands: {seat: {"N-S": 0, "close": 0...}}, counts of the
+        round's stock that differ from the printed stock; drafted: each seat's stocks in the
+        order chosen (default: seat 1 takes stocks 0, 2, 4..., seat 2 stocks 1, 3, 5...);
+        loops, closed: per seat, the infinite loops created and the Close pieces laid so far
+        (they count in the score). ValueError when the data does not fit the game.
+        """
+        st = TuboState(self)
+        per = self.rules.stocks_per_player
+        order = drafted if drafted is not None else [list(range(p, self.S, self.players))[:per]
+                                                     for p in range(self.players)]
+        for p, stocks in enumerate(order):
+            for k in stocks:
+                st.taken |= 1 << k
+                st.drafted[p].append(k)
+                st.hands[p].append(list(self.stocks[k].counts))
+        obj = self._cell_index(objective)
+        if obj not in self.objective_cells:
+            raise ValueError(f"the Objective goes on the {self.rules.objective_zone} zone; "
+                             f"{cell_name(self.board, self.board.cell(obj))} is not in it")
+        st.objective, st.kind[obj], st.ports[obj] = obj, OBJECTIVE, 0
+        if not 1 <= round <= min(self.rules.path_rounds, len(order[0])):
+            raise ValueError(f"round {round}; expected 1 to {self.rules.path_rounds}")
+        st.round = round
+        for b in branches:
+            st.branches_used |= 1 << _side(b)
+        for cell, (piece, laid) in (pieces or {}).items():
+            i = self._cell_index(cell)
+            a, b = connector_of(piece)
+            st.kind[i], st.ports[i], st.laid_in[i], st.depth[i] = PATH, (1 << a) | (1 << b), laid, 1
+        for cell, (opening, laid) in (closes or {}).items():
+            i, o = self._cell_index(cell), _side(opening)
+            st.kind[i], st.ports[i], st.opening[i], st.laid_in[i], st.depth[i] = CLOSED, 1 << o, o, laid, 1
+        for p, counts in (hands or {}).items():
+            for piece, n in counts.items():
+                st.hands[p][round - 1][CLOSE if piece == "close" else CONNECTORS.index(connector_of(piece))] = n
+        st.loops = list(loops) if loops is not None else st.loops
+        st.closes = list(closed) if closed is not None else st.closes
+        st.player = player
+        if end is None:
+            st.phase = OPEN
+        else:
+            st.phase, st.end_cell, st.end_side = PLACE, self._cell_index(end[0]), _side(end[1])
+        return st
+
+    def _cell_index(self, cell: Cell | str) -> int:
+        """A cell given as (column, row) or as printed ("D4")."""
+        if isinstance(cell, str):
+            name = cell.strip().upper()
+            if len(name) < 2 or not name[0].isalpha() or not name[1:].isdigit():
+                raise ValueError(f"cell {cell!r}; expected a column letter and a row number, e.g. D4")
+            cell = (ord(name[0]) - ord("A"), int(name[1:]) - 1)
+        x, y = cell
+        if not (0 <= x < self.board.width and 0 <= y < self.board.height):
+            raise ValueError(f"cell {cell!r} is off the {self.board.width}x{self.board.height} board")
+        return self.board.index((x, y))
+
     # encoding helpers
     def draft_action(self, stock: int) -> int:
-        return stock
+        return self.codec.encode("draft", stock)
 
     def objective_action(self, cell: tuple[int, int]) -> int:
-        return self.A_OBJ + self.board.index(cell)
+        return self.codec.encode("objective", self.board.index(cell))
 
     def open_action(self, cell: tuple[int, int], side: int) -> int:
-        return self.A_OPEN + 4 * self.board.index(cell) + side
+        return self.codec.encode("open", self.board.index(cell), side)
 
     def place_action(self, piece: tuple[int, int] | str) -> int:
         """A connector as sides, e.g. (0, 2) or 'N-S', or 'close' / 'stuck'."""
         if piece == "close":
-            return self.A_PLACE + CLOSE
+            return self.place_ids[CLOSE]
         if piece == "stuck":
-            return self.A_PLACE + STUCK
+            return self.place_ids[STUCK]
         if isinstance(piece, str):
-            from pnp.games.tubo.geometry import connector_of
             piece = connector_of(piece)
-        return self.A_PLACE + CONNECTORS.index(tuple(sorted(piece)))
+        return self.place_ids[CONNECTORS.index(tuple(sorted(piece)))]
 
     def decode(self, action: int) -> tuple[str, int, int]:
         """(kind, a, b): ('draft', stock, -1), ('objective', cell, -1), ('open', cell, side), ('place', type, -1)."""
-        if 0 <= action < self.A_OBJ:
-            return "draft", action, -1
-        if action < self.A_OPEN:
-            return "objective", action - self.A_OBJ, -1
-        if action < self.A_PLACE:
-            a = action - self.A_OPEN
-            return "open", a // 4, a % 4
-        if action <= self.A_PLACE + STUCK:
-            return "place", action - self.A_PLACE, -1
-        raise IllegalActionError(f"action {action} is not an action of {self.info.name}")
+        return self.codec.unpack(action)
 
 
 class TuboState(State):
@@ -280,10 +336,11 @@ class TuboState(State):
 
     __slots__ = ("game", "phase", "player", "drafted", "taken", "objective", "round", "hands", "kind", "ports",
                  "laid_in", "opening", "depth", "end_cell", "end_side", "branches_used", "loops", "closes",
-                 "laid", "winner", "reached", "_history", "passed_over", "exits", "forced", "stuck",
+                 "laid", "winner", "reached", "passed_over", "exits", "forced", "stuck",
                  "last_loop")
 
     def __init__(self, game: TuboGame):
+        super().__init__()
         self.game = game
         n, C = game.players, game.C
         self.phase = DRAFT
@@ -308,7 +365,6 @@ class TuboState(State):
         self.laid = [0] * n
         self.winner = -1
         self.reached = False
-        self._history: list[int] = []
         self.passed_over = 0
         self.exits = 0
         self.forced = 0
@@ -321,36 +377,38 @@ class TuboState(State):
     def current_player(self) -> int:
         return TERMINAL if self.phase == OVER else self.player
 
-    def legal_actions(self) -> list[int]:
+    def _legal_actions(self) -> list[int]:
         g = self.game
         ph = self.phase
-        if ph == OVER:
-            return []
         if ph == DRAFT:
-            return [s for s in range(g.S) if not self.taken >> s & 1]
+            return [g.draft_ids[s] for s in range(g.S) if not self.taken >> s & 1]
         if ph == PLACE_OBJECTIVE:
-            return [g.A_OBJ + c for c in g.objective_cells]
+            return [g.objective_ids[c] for c in g.objective_cells]
         if ph == OPEN:
-            return [g.A_OPEN + 4 * c + s for c, s in self._open_options()]
-        return [g.A_PLACE + t for t in self._place_options()]
+            return [g.codec.encode("open", c, s) for c, s in self._open_options()]
+        return [g.place_ids[t] for t in self._place_options()]
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return []
-
-    def apply_action(self, action: int) -> None:
+    def _why_illegal(self, action: int) -> str:
         g = self.game
-        if self.phase == OVER:
-            raise IllegalActionError(f"{self._text(action)}: the game is over; expected no more actions")
         kind, a, b = g.decode(action)
-        ph = self.phase
-        expected = {DRAFT: "draft", PLACE_OBJECTIVE: "objective", OPEN: "open", PLACE: "place"}[ph]
+        expected = {DRAFT: "draft", PLACE_OBJECTIVE: "objective", OPEN: "open", PLACE: "place"}[self.phase]
         if kind != expected:
-            raise IllegalActionError(f"{self._text(action)}: it is time to {self._phase_words()}; "
-                                     f"expected a {expected} action")
+            return f"it is time to {self._phase_words()}; expected a {expected} action"
+        if kind == "draft":
+            return f"stock {g.stocks[a].name} is already chosen" if self.taken >> a & 1 else ""
+        if kind == "objective":
+            return "" if a in g.objective_cells else (f"the Objective goes on a cell of the {g.rules.objective_zone} "
+                                                      "zone; expected one of those cells")
+        if kind == "open":
+            return "" if (a, b) in self._open_options() else self._why_not_open(a, b)
+        options = self._place_options()
+        return "" if a in options else self._why_not_place(a, options)
+
+    def _apply(self, action: int) -> None:
+        g = self.game
+        kind, a, b = g.decode(action)
         p = self.player
         if kind == "draft":
-            if self.taken >> a & 1:
-                raise IllegalActionError(f"{self._text(action)}: stock {g.stocks[a].name} is already chosen")
             self.taken |= 1 << a
             self.drafted[p].append(a)
             self.hands[p].append(list(g.stocks[a].counts))
@@ -359,18 +417,11 @@ class TuboState(State):
             else:
                 self.player = (p + 1) % g.players
         elif kind == "objective":
-            if a not in g.objective_cells:
-                raise IllegalActionError(f"{self._text(action)}: the Objective goes on a cell of the "
-                                         f"{g.rules.objective_zone} zone; expected one of those cells")
             self.objective = a
             self.kind[a] = OBJECTIVE
             self.ports[a] = 0
-            self._history.append(action)
             self._new_round(0)
-            return
         elif kind == "open":
-            if (a, b) not in self._open_options():
-                raise IllegalActionError(f"{self._text(action)}: {self._why_not_open(a, b)}")
             if a != g.start:  # a Close piece used as an exit becomes part of this round's path
                 self.kind[a] = PATH
                 self.ports[a] = (1 << self.opening[a]) | (1 << b)
@@ -380,43 +431,15 @@ class TuboState(State):
             else:
                 self.branches_used |= 1 << b
             self.end_cell, self.end_side = a, b
-            self._history.append(action)
             self._resolve(p, same_player=True)
-            return
         else:  # place
-            options = self._place_options()
-            if a not in options:
-                raise IllegalActionError(f"{self._text(action)}: {self._why_not_place(a, options)}")
-            self._history.append(action)
             self._place(p, a)
-            return
-        self._history.append(action)
 
     def action_to_string(self, action: int, player: int | None = None) -> str:
         return self._text(action, player)
 
     def returns(self) -> list[float]:
         return [1.0 if p == self.winner else 0.0 for p in range(self.game.players)]
-
-    def clone(self) -> "TuboState":
-        new = object.__new__(TuboState)
-        for name in self.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.drafted = [d[:] for d in self.drafted]
-        new.hands = [[h[:] for h in hs] for hs in self.hands]
-        new.kind = self.kind[:]
-        new.ports = self.ports[:]
-        new.laid_in = self.laid_in[:]
-        new.opening = self.opening[:]
-        new.depth = self.depth[:]
-        new.loops = self.loops[:]
-        new.closes = self.closes[:]
-        new.laid = self.laid[:]
-        new._history = self._history[:]
-        return new
-
-    def history(self) -> list[int]:
-        return list(self._history)
 
     def key(self) -> tuple:
         return (self.phase, self.player, tuple(map(tuple, self.drafted)), self.objective, self.round,

@@ -1,0 +1,366 @@
+"""Every design's rules engine as an OpenSpiel game, and OpenSpiel's tree search as an agent.
+
+Our engines already have OpenSpiel's shape (pnp.engine.api), so the adapter is thin:
+
+* `spiel_game(game)` wraps a pnp `Game` (a design at a player count) as a `pyspiel.Game`
+  whose `GameType` says what the engine is: sequential, terminal rewards, explicit chance
+  when the engine has chance actions (deterministic otherwise), general-sum win/lose
+  results (identical results for a cooperative game), and imperfect information when
+  the engine's states can tell what a player knows (`information_key(player)`) and deal
+  a world consistent with it (`resample_from_infostate(player, rng)`). The first game
+  of each kind is also registered with OpenSpiel (`pyspiel.register_game`) as
+  `pnp_<game>`, so `pyspiel.load_game("pnp_three_stars", {"design": path, "players": 3})`
+  loads any design of it.
+* `Searcher` picks a move with OpenSpiel's `MCTSBot` (perfect information) or its
+  information-set MCTS `ISMCTSBot` (hidden information: every simulation starts in a
+  world redealt from what the player to move has not seen, so the search never reads
+  a hidden hand), evaluating leaves with OpenSpiel's random-rollout evaluator run on our
+  engine's own state (chance drawn the engine's way, rollouts cut at a length limit).
+
+OpenSpiel is an optional extra: `require_openspiel` says how to install it.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from typing import Any
+
+from pnp.engine.api import CHANCE, Game, State
+from pnp.errors import PnpError
+
+EXTRA = 'pip install -e ".[ai]"'
+
+
+class MissingExtra(PnpError):
+    """An optional dependency the command needs is not installed (exit 2, with the pip command)."""
+
+
+def require_openspiel(what: str) -> None:
+    """PnpError naming the `[ai]` extra when OpenSpiel is not installed."""
+    try:
+        import pyspiel  # noqa: F401
+        from open_spiel.python.algorithms import mcts  # noqa: F401
+    except ImportError:
+        raise MissingExtra(f"agent {what} needs OpenSpiel, which is not installed; it is the optional extra "
+                           f"[ai]: {EXTRA} (or pip install open_spiel)") from None
+
+
+require_openspiel("mcts")
+import numpy as np  # noqa: E402  (installed with OpenSpiel)
+import pyspiel  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+
+def hidden_information(state: State) -> bool:
+    """Whether the engine's states tell what each player knows and can be redealt accordingly."""
+    return callable(getattr(state, "information_key", None)) and callable(getattr(state, "resample_from_infostate",
+                                                                                    None))
+
+
+class _Inner:
+    """Holds the engine state (and the OpenSpiel game) inside an OpenSpiel state. OpenSpiel's C++ Clone
+    makes a fresh state and deep-copies its Python attributes into it: this holder's deep copy is the
+    engine's own clone, the game shared, never copied."""
+
+    __slots__ = ("_s", "g")
+
+    def __init__(self, s: State | None, g: "PnpSpielGame"):
+        self._s, self.g = s, g
+
+    @property
+    def s(self) -> State:
+        if self._s is None:  # a fresh initial state, made only when asked for (a clone overwrites it first)
+            self._s = self.g.pnp.new_initial_state()
+        return self._s
+
+    def __deepcopy__(self, memo: dict) -> "_Inner":
+        return _Inner(self.s.clone(), self.g)
+
+
+class PnpSpielState(pyspiel.State):
+    """An engine state seen by OpenSpiel. Python callers get fast paths (no C++ round trip) for the
+    calls search makes most; C++ callers go through the same engine calls."""
+
+    def __init__(self, game: "PnpSpielGame", inner: State | None = None):
+        super().__init__(game)
+        self._i = _Inner(inner, game)
+
+    @property
+    def engine_state(self) -> State:
+        return self._i.s
+
+    # --- the OpenSpiel Python-game API (called from C++ too) ---------------------------
+    def current_player(self) -> int:
+        return self._i.s.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._i.s.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._i.s.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self._i.s.apply_action(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._i.s.action_to_string(int(action), player if player >= 0 else None)
+
+    def is_terminal(self) -> bool:
+        return self._i.s.is_terminal()
+
+    def returns(self) -> list[float]:
+        """The engine's results once the game is over; 0 before (OpenSpiel's terminal reward model)."""
+        s = self._i.s
+        if not s.is_terminal():
+            return [0.0] * self._i.g.pnp.info.num_players
+        return [float(r) for r in s.returns()]
+
+    def rewards(self) -> list[float]:
+        return self.returns()
+
+    def __str__(self) -> str:
+        s = self._i.s
+        return str(s) if type(s).__str__ is not object.__str__ else repr(s.key())
+
+    # --- fast paths for Python search (same results as the C++ calls) -------------------
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        s = self._i.s
+        if player is not None and player != s.current_player() and player >= 0:
+            return []
+        return s.legal_actions()
+
+    def apply_action(self, action: int) -> None:
+        self._i.s.apply_action(int(action))
+
+    def is_chance_node(self) -> bool:
+        return self._i.s.current_player() == CHANCE
+
+    def clone(self) -> "PnpSpielState":
+        return PnpSpielState(self._i.g, self._i.s.clone())
+
+    def history(self) -> list[int]:
+        return self._i.s.history()
+
+    def information_state_string(self, player: int | None = None) -> str:
+        s = self._i.s
+        return self._i.g.info_string(s, s.current_player() if player is None else player)
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self.information_state_string(player)
+
+    def resample_from_infostate(self, player: int, sampler: Any = None) -> "PnpSpielState":
+        rng = random.Random(sampler() if callable(sampler) else None)
+        return PnpSpielState(self._i.g, self._i.s.resample_from_infostate(player, rng))
+
+
+class _Observer:
+    """OpenSpiel's Python observer shape: strings only (what a player knows), no tensors."""
+
+    def __init__(self, game: "PnpSpielGame"):
+        self.game = game
+        self.tensor = None
+        self.dict: dict = {}
+
+    def set_from(self, state: PnpSpielState, player: int) -> None:
+        pass
+
+    def string_from(self, state: PnpSpielState, player: int) -> str:
+        return self.game.info_string(state.engine_state, player)
+
+
+class PnpSpielGame(pyspiel.Game):
+    """A pnp Game (a design at a player count) as an OpenSpiel game."""
+
+    def __init__(self, pnp_game: Game, short_name: str, cooperative: bool = False, params: dict | None = None):
+        self.pnp = pnp_game
+        info = pnp_game.info
+        first = pnp_game.new_initial_state()
+        self.hidden = hidden_information(first)
+        self.has_chance = info.max_chance_actions > 0
+        # chance actions are ints of their own; OpenSpiel wants them below max_chance_outcomes
+        self.max_chance_outcomes = (info.num_distinct_actions + info.max_chance_actions) if self.has_chance else 0
+        self.game_type = pyspiel.GameType(
+            short_name=short_name,
+            long_name=f"pnp {short_name.removeprefix('pnp_')} (a design's rules engine)",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if self.has_chance
+                         else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+            information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if self.hidden
+                         else pyspiel.GameType.Information.PERFECT_INFORMATION),
+            utility=(pyspiel.GameType.Utility.IDENTICAL if cooperative else pyspiel.GameType.Utility.GENERAL_SUM),
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=info.num_players,
+            min_num_players=info.num_players,
+            provides_information_state_string=self.hidden,
+            provides_information_state_tensor=False,
+            provides_observation_string=True,
+            provides_observation_tensor=False,
+            parameter_specification={"design": "", "players": 0},
+        )
+        game_info = pyspiel.GameInfo(
+            num_distinct_actions=info.num_distinct_actions,
+            max_chance_outcomes=self.max_chance_outcomes,
+            num_players=info.num_players,
+            min_utility=float(info.min_utility),
+            max_utility=float(info.max_utility),
+            utility_sum=None,
+            max_game_length=info.max_game_length,
+        )
+        super().__init__(self.game_type, game_info, params or {})
+
+    def new_initial_state(self) -> PnpSpielState:
+        return PnpSpielState(self)
+
+    def wrap(self, state: State) -> PnpSpielState:
+        """An engine state as an OpenSpiel state (shared, not copied: search clones before it plays)."""
+        return PnpSpielState(self, state)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> _Observer:
+        return _Observer(self)
+
+    def info_string(self, s: State, player: int) -> str:
+        """What `player` knows of `s` (everything, in a game without hidden information)."""
+        return repr(s.information_key(player)) if self.hidden else repr(s.key())
+
+
+def _registered(kind: str):
+    from pnp.engine.registered import registered
+
+    return registered(kind)
+
+
+_GAMES: "weakref.WeakKeyDictionary[Game, PnpSpielGame]" = weakref.WeakKeyDictionary()
+_REGISTERED: set[str] = set()
+
+
+def spiel_game(game: Game, kind: str | None = None, cooperative: bool | None = None) -> PnpSpielGame:
+    """The OpenSpiel game of a pnp Game (made once per Game); registers `pnp_<kind>` with OpenSpiel."""
+    found = _GAMES.get(game)
+    if found is not None:
+        return found
+    design = getattr(game, "design", None)
+    if kind is None:
+        kind = getattr(design, "game", None) or game.info.name.split(":")[0]
+    if cooperative is None:
+        entry = _registered(kind)
+        cooperative = bool(entry and entry.cooperative)
+    short = f"pnp_{kind}"
+    folder = getattr(design, "folder", None)
+    made = PnpSpielGame(game, short, cooperative,
+                        {"design": str(folder) if folder else "", "players": game.info.num_players})
+    _GAMES[game] = made
+    if short not in _REGISTERED:
+        _REGISTERED.add(short)
+        pyspiel.register_game(made.game_type, LoadedGame)
+    return made
+
+
+class LoadedGame(PnpSpielGame):
+    """pyspiel.load_game("pnp_<game>", {"design": folder, "players": n}): that design's engine."""
+
+    def __init__(self, params: dict):
+        from pnp.engine import load_engine
+        from pnp.loader import load_design, resolve_design
+
+        design = load_design(resolve_design(str(params["design"])))
+        players = int(params["players"]) or design.meta.players.min
+        game = load_engine(design, players)
+        entry = _registered(design.game)
+        super().__init__(game, f"pnp_{design.game}", bool(entry and entry.cooperative), dict(params))
+
+
+# --- search ---------------------------------------------------------------------------------
+
+ROLLOUT_MOVES = 0
+"""Random player actions a leaf's rollout plays before the engine judges the position (engines that can);
+0: the leaf is judged at once (as strong against greedy as 4 or 12 in 3 Stars, and cheaper)."""
+
+
+def judges_positions(state: State) -> bool:
+    """Whether the engine can judge an unfinished position (`heuristic_returns()`)."""
+    return callable(getattr(state, "heuristic_returns", None))
+
+
+class EngineRolloutEvaluator(mcts.RandomRolloutEvaluator):
+    """OpenSpiel's random-rollout evaluator, played on the engine's own state.
+
+    The same policy as OpenSpiel's (uniform player actions, chance by its probabilities),
+    drawn from the playout's seeded generator, without a C++ round trip or a numpy draw
+    per step. When the engine judges positions (`heuristic_returns()`), a rollout stops
+    after `max_length` player actions and the engine's judgement is its value; otherwise
+    it plays to the end of the game.
+    """
+
+    def __init__(self, rng: random.Random, judge: bool, max_length: int = ROLLOUT_MOVES, n_rollouts: int = 1):
+        super().__init__(n_rollouts=n_rollouts, random_state=None, max_length=max_length if judge else None)
+        self.rng = rng
+        self.judge = judge
+
+    def evaluate(self, state: PnpSpielState) -> np.ndarray:
+        total = None
+        rng = self.rng
+        limit = self.max_length
+        for _ in range(self.n_rollouts):
+            s = state.engine_state.clone()
+            length = 0
+            while not s.is_terminal():
+                if s.current_player() == CHANCE:
+                    s.apply_action(s.sample_chance(rng))
+                    continue
+                if limit is not None and length >= limit:
+                    break
+                actions = s.legal_actions()
+                s.apply_action(actions[int(rng.random() * len(actions))])
+                length += 1
+            r = np.asarray(s.returns() if s.is_terminal() or not self.judge else s.heuristic_returns(), dtype=float)
+            total = r if total is None else total + r
+        return total / self.n_rollouts
+
+    def prior(self, state: PnpSpielState) -> list[tuple[int, float]]:
+        s = state.engine_state
+        if s.current_player() == CHANCE:
+            return s.chance_outcomes()
+        actions = s.legal_actions()
+        p = 1.0 / len(actions)
+        return [(a, p) for a in actions]
+
+
+class Searcher:
+    """Chooses moves with OpenSpiel's MCTS bots for one pnp Game; every draw from the playout's generator.
+
+    Perfect information: `mcts.MCTSBot` (UCT, MCTS-Solver backups). Hidden information:
+    `ismcts.ISMCTSBot`, one tree node per information set of the player to move and a
+    world redealt by the engine (`resample_from_infostate`) for every simulation. The
+    UCT constant is 2 scaled to the game's result range (for a cooperative score, the
+    loss side is counted at most as large as the win side).
+    """
+
+    UCT_C = 2.0
+
+    def __init__(self, game: Game, simulations: int, rollout_moves: int = ROLLOUT_MOVES):
+        self.game = spiel_game(game)
+        self.simulations = simulations
+        self.rollout_moves = rollout_moves
+        self.judge = judges_positions(game.new_initial_state())
+        lo, hi = float(game.info.min_utility), float(game.info.max_utility)
+        if self.game.get_type().utility == pyspiel.GameType.Utility.IDENTICAL and hi > 0:
+            lo = max(lo, -hi)
+        self.uct_c = self.UCT_C * ((hi - lo) or 1.0)
+
+    def choose(self, state: State, rng: random.Random) -> int:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        root = self.game.wrap(state)
+        np_rng = np.random.RandomState(rng.getrandbits(32))
+        evaluator = EngineRolloutEvaluator(random.Random(rng.getrandbits(64)), self.judge, self.rollout_moves)
+        if self.game.hidden:
+            worlds = random.Random(rng.getrandbits(64))
+            bot = ismcts.ISMCTSBot(self.game, evaluator, self.uct_c, self.simulations, random_state=np_rng,
+                                   allow_inconsistent_action_sets=False)
+            bot.set_resampler(lambda st, player: PnpSpielState(
+                self.game, st.engine_state.resample_from_infostate(player, worlds)))
+            return int(bot.step(root))
+        bot = mcts.MCTSBot(self.game, self.uct_c, self.simulations, evaluator, solve=True, random_state=np_rng)
+        return int(bot.step(root))

@@ -1,0 +1,255 @@
+"""The seed's circles variant: the same cards and rules on a board of circles, played with
+round tokens or marbles.
+
+Geometry (pure, lattice units of geometry.py): a circle sits at the centre of every
+triangle of the triangular lattice, so the circles are the cells of the triangle board
+under another drawing: the same regions, the same star positions, the same cells per
+star. The 6 circles around a lattice vertex form a star (circle k lies at 60k + 30
+degrees from the centre, like sector k of a card), and every circle is in the 3 stars of
+its triangle's corners. Drawn, the circles are the corners of a honeycomb: each hexagon
+of the honeycomb, with a small star mark at its centre, is one star position.
+
+The engine reads this board through the same BoardGeometry protocol as the triangle board
+(engine.py); here are the geometry, the board generator, the round pieces, the circles
+drawn on a placement card, and the rulebook painter.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import Field, model_validator
+
+from pnp.games.three_stars.components import INK, RegionSpec, board_geometry, orientation_mark
+from pnp.games.three_stars.engine import TriangleGeometry, board_geometry_for
+from pnp.games.three_stars.geometry import Board, Triangle, star_triangles, triangle_xy, vertex_xy
+from pnp.games.three_stars.painter import PAINTERS, Painter
+from pnp.geometry import region_boundaries
+from pnp.model import Length
+from pnp.model import Params as _Params
+from pnp.registry import FaceSpec, GeneratorContext, generator
+from pnp.render.svg import Canvas
+from pnp.render.symbols import symbol
+
+CENTRE_DISTANCE = 1 / math.sqrt(3)
+"""From a star centre to each of its circles, and between two neighbouring circles (lattice units)."""
+
+OUTLINE = math.sqrt(3) / 2
+"""Radius of a star's outline ring: halfway between its circles (1/sqrt(3) from the centre) and the
+next circles out (2/sqrt(3)), whatever the circles' size (lattice units)."""
+
+RING = "#6b6b6b"  # circle outlines on the board
+LINK = "#9a9a9a"  # the honeycomb links between neighbouring circles
+
+
+# --- geometry ------------------------------------------------------------------------------
+
+
+def circle_xy(t: Triangle) -> tuple[float, float]:
+    """The centre of the circle of triangle `t`: the triangle's centroid (lattice units, y up)."""
+    pts = triangle_xy(t)
+    return (sum(x for x, _ in pts) / 3, sum(y for _, y in pts) / 3)
+
+
+def neighbours(t: Triangle) -> tuple[Triangle, Triangle, Triangle]:
+    """The 3 triangles sharing an edge with `t`: the circles one honeycomb link away."""
+    kind, q, r = t
+    if kind == "U":
+        return (("D", q, r), ("D", q - 1, r), ("D", q, r - 1))
+    return (("U", q, r), ("U", q + 1, r), ("U", q, r + 1))
+
+
+def links(cells) -> list[tuple[Triangle, Triangle]]:
+    """Honeycomb links: every pair of neighbouring circles both in `cells`, sorted."""
+    cells = set(cells)
+    return sorted((t, n) for t in cells if t[0] == "U" for n in neighbours(t) if n in cells)
+
+
+class CircleBoardParams(_Params):
+    pitch: Length = Field(20.0, gt=0, description="Distance between the centres of two neighbouring circles")
+    circle: Length = Field(17.0, gt=0, description="Diameter of a circle on the board (at most the pitch)")
+    margin: Length = Field(10.0, ge=0, description="Paper around the board")
+    regions: dict[str, RegionSpec] = Field(description="Regions by name, as on the triangle board (star columns "
+                                                       "and rows); a game for P players uses those with players <= P")
+
+    @model_validator(mode="after")
+    def _circles_apart(self) -> "CircleBoardParams":
+        if self.circle > self.pitch:
+            raise ValueError(f"circle ({self.circle:g} mm) is wider than pitch ({self.pitch:g} mm), so neighbouring "
+                             "circles would overlap; expected circle <= pitch")
+        return self
+
+    @property
+    def side(self) -> float:
+        """mm per lattice unit: the side of the (undrawn) triangle each circle sits in."""
+        return self.pitch * math.sqrt(3)
+
+    @property
+    def radius(self) -> float:
+        """A circle's radius in lattice units."""
+        return self.circle / 2 / self.side
+
+
+class CircleGeometry(TriangleGeometry):
+    """The board of circles for the engine: one circle per triangle of the triangle board, the
+    triangle naming its circle (circle_xy gives where it is drawn)."""
+
+
+@board_geometry_for("three_stars.circle_board")
+def circle_geometry(params: CircleBoardParams) -> CircleGeometry:
+    return CircleGeometry(board_geometry(params))
+
+
+# --- drawing shared by the board and the rulebook --------------------------------------------
+
+
+def star_mark(c: Canvas, x: float, y: float, r: float, fill: str = "#555555") -> None:
+    """A small six-pointed star of outer radius r: the centre of a star position."""
+    pts = []
+    for i in range(12):
+        rad = r if i % 2 == 0 else r * 0.5
+        a = math.radians(90 + 30 * i)
+        pts.append((x + rad * math.cos(a), y - rad * math.sin(a)))
+    c.polygon(pts, fill=fill)
+
+
+def draw_board(c: Canvas, board: Board, radius: float, to_mm, unit: float, tints: dict[str, str],
+               active: frozenset | None = None, numbers: bool = True, line: float = 1.0) -> None:
+    """Tinted regions, their borders, the honeycomb links, the circles and a star mark on every
+    star position. `to_mm` maps lattice units to the canvas, `unit` is mm per lattice unit,
+    `line` scales every stroke; cells not in `active` are greyed out."""
+    players = board.max_players
+    tris = sorted(board.triangles(players))
+    owner = {t: board.region_of(t).name for t in tris}
+    for t in tris:
+        fill = tints[owner[t]] if active is None or t in active else "#f2f2f2"
+        c.polygon([to_mm(*pt) for pt in triangle_xy(t)], fill=fill)
+    for a, b in region_boundaries((owner[t], triangle_xy(t)) for t in tris):
+        c.line(to_mm(*a), to_mm(*b), stroke=INK, stroke_width=1.0 * line, stroke_linecap="round")
+    for a, b in links(tris):
+        off = active is not None and not (a in active and b in active)
+        c.line(to_mm(*circle_xy(a)), to_mm(*circle_xy(b)), stroke="#cccccc" if off else LINK,
+               stroke_width=0.9 * line, stroke_linecap="round")
+    r = radius * unit
+    for t in tris:
+        off = active is not None and t not in active
+        c.circle(to_mm(*circle_xy(t)), r, fill="#ffffff", stroke="#bbbbbb" if off else RING,
+                 stroke_width=0.45 * line)
+    for v in board.star_positions(players):
+        off = active is not None and not all(t in active for t in star_triangles(v))
+        star_mark(c, *to_mm(*vertex_xy(v)), 0.075 * unit, fill="#c4c4c4" if off else "#555555")
+    if numbers and len(board.regions) > 1:
+        # a large faint numeral over each region (over the circles: they leave no room beneath)
+        for reg in board.regions:
+            own = [circle_xy(t) for t in tris if owner[t] == reg.name]
+            x, y = to_mm(sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))
+            c.text(x, y + 0.32 * unit, str(reg.players), size=0.9 * unit, anchor="middle", weight="bold",
+                   fill="#000000", opacity="0.16")
+
+
+def circle_star(c: Canvas, cx: float, cy: float, side: float, filled: set[int], line: float = 0.6,
+                ink: str = INK, on: str = INK, off: str = "#ffffff") -> None:
+    """A star of 6 circles centred at (cx, cy) as the cards show it: as wide as a star of 6
+    triangles of `side` mm; the positions in `filled` are solid `on`, the others `off`,
+    linked into a hexagon like the board's honeycomb, with a star mark at the centre."""
+    d = side * 0.7  # centre to each circle
+    rc = d * 0.42
+    pts = [(cx + d * math.cos(math.radians(60 * k + 30)), cy - d * math.sin(math.radians(60 * k + 30)))
+           for k in range(6)]
+    c.polygon(pts, stroke=ink, stroke_width=line * 0.8)
+    for k, p in enumerate(pts):
+        c.circle(p, rc, fill=on if k in filled else off, stroke=ink, stroke_width=line)
+    star_mark(c, cx, cy, side * 0.09, fill=ink)
+
+
+# --- the board ------------------------------------------------------------------------------
+
+
+@generator("three_stars.circle_board", params=CircleBoardParams)
+def circle_board(ctx: GeneratorContext) -> list[FaceSpec]:
+    """The board of circles at true size: regions tinted and labelled, circles linked in a honeycomb
+    whose every hexagon is a star, a small star mark on each star position."""
+    p: CircleBoardParams = ctx.params
+    geo = circle_geometry(p)
+    board = geo.board
+    s, m = p.side, p.margin
+    xmin, ymin, xmax, ymax = board.bounds()
+    w, h = (xmax - xmin) * s + 2 * m, (ymax - ymin) * s + 2 * m + 12
+
+    def to_mm(x: float, y: float) -> tuple[float, float]:
+        return (m + (x - xmin) * s, m + (ymax - y) * s)
+
+    def draw(c: Canvas) -> None:
+        c.rect(-c.bleed, -c.bleed, w + 2 * c.bleed, h + 2 * c.bleed, fill="#ffffff")
+        draw_board(c, board, p.radius, to_mm, s, {n: r.tint for n, r in p.regions.items()})
+        ordered = sorted(board.regions, key=lambda g: g.players)
+        legend = "  ·  ".join(f"{r.players} players: region {r.name}" for r in ordered)
+        c.text(m, h - 6, "3 STARS · CIRCLES", size=5, weight="bold", fill=INK)
+        c.text(w - m, h - 6, legend, size=3.2, anchor="end", fill="#333333")
+        orientation_mark(c, w / 2, h - 3.5, 8)
+
+    counts = geo.player_counts()
+    return [ctx.face("board", w, h, draw, data={
+        "pitch_mm": p.pitch, "circle_mm": p.circle,
+        "regions": {r.name: {"players": r.players, "centres": [list(v) for v in r.centres]} for r in board.regions},
+        "star_positions": {str(n): len(geo.star_positions(n)) for n in counts},
+        "circles": {str(n): len(geo.cells(n)) for n in counts},
+    })]
+
+
+# --- round pieces ---------------------------------------------------------------------------
+
+
+def round_pieces(ctx: GeneratorContext, colours, diameter: float) -> list[FaceSpec]:
+    """One round token face per player colour (the pieces generator with `shape: circle`):
+    a disc of the colour with the colour's symbol, `count` copies of each."""
+
+    def draw_for(col):
+        def draw(c: Canvas) -> None:
+            r = diameter / 2
+            c.circle((r, r), r + c.bleed, fill=col.colour)
+            symbol(c, col.symbol, r, r, diameter * 0.2, line=0.5)
+        return draw
+
+    return [ctx.face(col.name, diameter, diameter, draw_for(col), count=ctx.component.count, shape="circle",
+                     data={"colour": col.name, "fill": col.colour, "symbol": col.symbol, "diameter_mm": diameter},
+                     label=col.name)
+            for col in colours]
+
+
+# --- the rulebook painter -------------------------------------------------------------------
+
+
+class CirclePainter(Painter):
+    """Draws the board of circles for the rulebook diagrams (pnp.games.three_stars.painter):
+    the same star outlines and labels as the triangle board, its own board and pieces."""
+
+    def _radius(self) -> float:
+        return self.b.params.radius
+
+    def board(self, c: Canvas, region_numbers: bool = True) -> None:
+        geo = self.b.geo.board
+        active = self.b.cells(self.players)
+        shown = frozenset(self.shown)
+        # draw only the shown part: a board of the shown cells' regions
+        sub = Board(tuple(reg for reg in geo.regions if all(t in shown for t in geo.triangles(reg.players))))
+        tints = {n: r.tint for n, r in self.b.params.regions.items()}
+        draw_board(c, sub, self._radius(), self.mm, self.unit, tints,
+                   active=None if active == shown else active, numbers=region_numbers, line=0.4)
+
+    def pieces(self, c: Canvas, cells, colour: str, symbol_kind: str = "none", highlight: bool = False) -> None:
+        r = self._radius() * self.unit * 0.92
+        for cell in sorted(cells, key=repr):
+            x, y = self.mm(*circle_xy(cell))
+            c.circle((x, y), r, fill=colour, stroke=INK if highlight else "#ffffff",
+                     stroke_width=0.7 if highlight else 0.35)
+            symbol(c, symbol_kind, x, y, r * 0.36, line=0.25)
+
+    def star_outline(self, c: Canvas, v, colour: str = INK, width: float = 1.0, dash: str | None = None) -> None:
+        """A ring around the star's 6 circles, halfway between them and the next circles out."""
+        extra = {"stroke_dasharray": dash} if dash else {}
+        c.circle(self.mm(*vertex_xy(v)), OUTLINE * self.unit, stroke=colour, stroke_width=width, **extra)
+
+
+PAINTERS["circle"] = CirclePainter
+

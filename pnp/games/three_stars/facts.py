@@ -1,0 +1,48 @@
+"""3 Stars rulebook facts: what a rules text reads as `facts`: star positions and cells per player
+count, card counts by size, colour names, the worked example and the blocking example. Every
+number comes from the design's components through the engine's own geometry.
+"""
+
+from __future__ import annotations
+
+from pnp.games.three_stars.engine import design_cards
+from pnp.games.three_stars.painter import Board, player_colours
+from pnp.games.three_stars.scripts import blocking_facts, example_facts
+from pnp.model import Design
+from pnp.rulebook.words import COLOURS, word
+
+CELL_NOUNS = {"triangle": {"en": ("triangle", "triangles"), "fr": ("triangle", "triangles")},
+              "lozenge": {"en": ("lozenge", "lozenges"), "fr": ("losange", "losanges")},
+              "circle": {"en": ("circle", "circles"), "fr": ("cercle", "cercles")}}
+
+
+def rulebook_facts(design: Design, lang: str) -> dict:
+    """What a 3 Stars rules text reads as `facts` (see the module docstring)."""
+    b = Board(design)
+    one, many = CELL_NOUNS[b.kind].get(lang, CELL_NOUNS[b.kind]["en"])
+    meta = design.meta
+    setups = []
+    for n in range(meta.players.min, meta.players.max + 1):
+        regions = sorted((name for name, spec in b.params.regions.items() if spec.players <= n),
+                         key=lambda r: (b.params.regions[r].players, r))
+        setups.append({"players": n, "regions": regions, "stars": len(b.stars(n)), "cells": len(b.cells(n))})
+    everything = b.cells(b.max_players)
+    per_cell = max(sum(1 for v in b.stars(b.max_players) if cell in b.star_cells(v)) for cell in everything)
+    faces = design_cards(design)
+    sizes: dict[int, int] = {}
+    for f in faces:
+        sizes[len(f.positions)] = sizes.get(len(f.positions), 0) + f.count
+    colours = [{"key": name, "name": word(COLOURS, name, lang), "fill": fill, "symbol": symbol}
+               for name, fill, symbol in player_colours(design)]
+    return {
+        "board": b.kind, "cell": one, "cells": many, "stars_per_cell": per_cell,
+        "setups": setups,
+        "regions": [{"name": name, "players": spec.players} for name, spec in
+                    sorted(b.params.regions.items(), key=lambda kv: (kv[1].players, kv[0]))],
+        "cards": {"total": sum(f.count for f in faces), "distinct": len(faces),
+                  "sizes": [{"size": s, "count": sizes[s]} for s in sorted(sizes)],
+                  "min": min(sizes), "max": max(sizes), "positions": 6},
+        "colours": colours,
+        "example": example_facts(design, lang),
+        "blocking": blocking_facts(design),
+    }

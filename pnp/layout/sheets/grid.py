@@ -1,0 +1,51 @@
+"""Cards (and anything with a back): a grid per sheet, backs on their own sheets for duplex printing."""
+
+from __future__ import annotations
+
+import math
+
+from pnp.layout.sheets.block import (
+    check_uniform,
+    choose_grid,
+    copies,
+    duplex_mirror,
+    place_block,
+)
+from pnp.layout.sheets.config import LayoutConfig, Paper, SheetOptions
+from pnp.layout.sheets.marks import add_marks
+from pnp.layout.sheets.sheet import Sheet
+from pnp.render.faces import ComponentFaces
+
+
+def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: float, opts: SheetOptions,
+                cfg: LayoutConfig) -> tuple[list[Sheet], list[Sheet]]:
+    """Front sheets, and back sheets (empty without a back) with each back behind its front after the flip."""
+    check_uniform(cf)
+    # A short-edge flip mirrors the rows about the sheet's middle: keep the block centred on the
+    # whole sheet, with the footer's height kept free at the top too.
+    short = opts.duplex == "short" and cf.back is not None
+    grid = choose_grid(cf, base, gutter, opts, cfg, reserve_top=short)
+    p, per = grid.paper, grid.per_sheet
+    mirror = duplex_mirror(p, opts.duplex)
+    all_copies = copies(cf)
+    fronts, backs = [], []
+    for s in range(math.ceil(len(all_copies) / per)):
+        chunk = all_copies[s * per:(s + 1) * per]
+        first, last = s * per + 1, s * per + len(chunk)
+        front = Sheet(p.width, p.height, f"{name}: fronts {first}-{last}", "front")
+        back = Sheet(p.width, p.height, f"{name}: backs {first}-{last} ({duplex_words(opts.duplex)})", "back")
+        for f, b in place_block(grid, chunk, cf.component_id, face_path, cf.back, mirror):
+            front.placed.append(f)
+            if b is not None:
+                back.placed.append(b)
+        for sheet in ([front, back] if cf.back is not None else [front]):
+            add_marks(sheet, grid.marks, p, cfg)
+        fronts.append(front)
+        if cf.back is not None:
+            backs.append(back)
+    return fronts, backs
+
+
+def duplex_words(duplex: str) -> str:
+    return {"long": "duplex, flip on long edge", "short": "duplex, flip on short edge",
+            "none": "print separately, glue back to back"}.get(duplex, duplex)

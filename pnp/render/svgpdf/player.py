@@ -1,0 +1,246 @@
+"""Play a `Compiled` SVG on a ReportLab canvas.
+
+Path geometry goes out as PDF path operators through `Canvas.addLiteral` (numbers formatted by
+ReportLab's own `fp_str`); everything that needs a resource of the document (fonts and their
+subsets, alpha states, shadings, images, forms) goes through the canvas API, so ReportLab
+embeds and shares them: each font subset, image and SVG image once per document.
+"""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase.pdfmetrics import getFont
+
+from pnp.render import fonts
+from pnp.render.svgpdf.compiler import Compiled
+
+_OPERATOR = {"M": "%s %s m", "L": "%s %s l", "C": "%s %s %s %s %s %s c", "R": "%s %s %s %s re", "Z": "h"}
+_TEMPLATES: dict[str, str] = {}
+
+
+def _path(letters: str, nums) -> str:
+    """PDF path operators: all numbers formatted by one fp_str call into a template per letter string
+    (a face repeats a few shapes: rect "R", circle "MCCCCZ", triangle "MLLZ"...). Faces of one
+    template share most of their geometry, so the text of each path is kept (bounded)."""
+    key = (letters, nums)
+    code = _PATHS.get(key)
+    if code is not None:
+        return code
+    t = _TEMPLATES.get(letters)
+    if t is None:
+        if len(_TEMPLATES) > 4096:
+            _TEMPLATES.clear()
+        t = _TEMPLATES[letters] = " ".join(_OPERATOR[k] for k in letters)
+    code = t % tuple(_fmt(*nums).split(" ")) if nums else t
+    if len(_PATHS) > 20000:
+        _PATHS.clear()
+    _PATHS[key] = code
+    return code
+
+
+_PATHS: dict[tuple, str] = {}
+
+
+def _fmt(*nums) -> str:
+    """Numbers as PDF text (ReportLab's fp_str); the compiler bounds what it emits, and this
+    clamps whatever still is not a finite PDF number rather than fail."""
+    try:
+        out = fp_str(*nums)
+        if "n" not in out:  # nan
+            return out
+    except ValueError:
+        pass
+    return fp_str(*[min(max(v, -1e12), 1e12) if v == v else 0.0 for v in nums])
+
+
+def _ensure_fonts(names) -> None:
+    from reportlab.pdfbase import pdfmetrics
+
+    for name in names:
+        if not fonts.ensure(name):
+            pdfmetrics.getFont(name)  # not one of ours: it must already be registered by the caller
+
+
+def _shading(kind: str, coords, stops, extend: bool):
+    from reportlab.pdfbase.pdfdoc import (PDFArrayCompact, PDFAxialShading, PDFExponentialFunction,
+                                          PDFRadialShading, PDFStitchingFunction)
+
+    pts = list(stops)
+    if pts[0][0] > 0:
+        pts.insert(0, (0.0, *pts[0][1:]))
+    if pts[-1][0] < 1:
+        pts.append((1.0, *pts[-1][1:]))
+    # PDF wants strictly increasing bounds: a hard stop (two stops at one offset) is nudged by 1e-5
+    for i in range(1, len(pts)):
+        if pts[i][0] <= pts[i - 1][0]:
+            pts[i] = (min(pts[i - 1][0] + 1e-5, 1.0), *pts[i][1:])
+    funcs = [PDFExponentialFunction(C0=list(a[1:]), C1=list(b[1:]), N=1) for a, b in zip(pts, pts[1:])]
+    if len(funcs) == 1:
+        fn = funcs[0]
+    else:
+        fn = PDFStitchingFunction(funcs, [p[0] for p in pts[1:-1]], [0.0, 1.0] * len(funcs),
+                                  Domain=PDFArrayCompact((0.0, 1.0)))
+    ext = "[true true]" if extend else "[false false]"
+    if kind == "axial":
+        return PDFAxialShading(*coords, Function=fn, ColorSpace="DeviceRGB", Extend=ext)
+    return PDFRadialShading(*coords, Function=fn, ColorSpace="DeviceRGB", Extend=ext)
+
+
+def draw(compiled: Compiled, canvas) -> None:
+    """Draw `compiled` on `canvas` (a bottom-up ReportLab canvas, the default) with its box at
+    (0, 0)-(width, height) of the current user space (points, y up): inside a form XObject of
+    that size, or anywhere on a page."""
+    _ensure_fonts(compiled.fonts)
+    c = canvas
+    # Paths, colours, line style, matrices, text state and TrueType text go out as PDF operators,
+    # gathered and handed to the canvas in one piece before each canvas call. Every compiled list
+    # is bracketed by q ... Q (canvas.saveState / restoreState), so what ReportLab tracks of the
+    # graphics state is the same again after it. Alphas, shadings, images and forms use the
+    # canvas API, which registers their resources.
+    out: list[str] = []
+    add = out.append
+    for op in compiled.ops:
+        k = op[0]
+        if k == "path":
+            add(_path(op[1], op[2]) + " " + op[3])
+        elif k in _STATE:
+            code = _LITERALS.get(op)
+            add(code if code is not None else _literal(op))
+        elif k == "text":
+            code = _text_code(c, op[1], op[2], op[3], op[4], op[5])
+            if code is not None:
+                add(code)
+            else:
+                _flush(c, out)
+                _text_object(c, op[1], op[2], op[3], op[4], op[5])
+        elif k == "clip":
+            add(_path(op[1], op[2]) + (" W* n" if op[3] else " W n"))
+        else:
+            _flush(c, out)
+            if k == "q":
+                c.saveState()
+            elif k == "Q":
+                c.restoreState()
+            elif k == "ca":
+                c.setFillAlpha(op[1])
+            elif k == "CA":
+                c.setStrokeAlpha(op[1])
+            elif k == "shade":
+                c.shade(_shading(op[1], op[2], op[3], op[4]))
+            elif k == "image":
+                _image(c, op[1], compiled.images[op[1]], op[2:])
+            elif k == "svg":
+                _svg(c, op[1], compiled.svgs[op[1]], op[2:])
+    _flush(c, out)
+
+
+def end_form(c, name: str) -> None:
+    """`c.endForm()`, then give the form the resources it uses. ReportLab 5.1's form XObjects list
+    only fonts and nested forms: an alpha state (ExtGState), a gradient (Shading) or a colour space
+    used inside a form was found only in the page's resources, which viewers may refuse ("ExtGState
+    'gRLs0' is unknown")."""
+    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, xObjectName
+
+    shadings = dict(c._shadingUsed)  # the form's own accumulator, gone after endForm
+    c.endForm()
+    form = c._doc.idToObject[xObjectName(name)]
+    res = PDFResourceDictionary()
+    res.basicFonts()
+    res.allProcs()
+    if form.XObjects:
+        res.XObject = form.XObjects
+    if form.ExtGState:
+        res.ExtGState = form.ExtGState
+    res.setShading(shadings)
+    res.setColorSpace(getattr(form, "_colorsUsed", None) or {})
+    form.Resources = res
+
+
+def _flush(c, out: list[str]) -> None:
+    if out:
+        c.addLiteral("\n".join(out))  # the canvas joins its stream with newlines too
+        out.clear()
+
+
+_STATE = {"rg", "RG", "cm", "w", "J", "j", "M", "d", "Tc", "Tr"}
+_LITERALS: dict[tuple, str] = {}  # a state operation -> its PDF text (faces repeat a few colours and widths)
+
+
+def _literal(op: tuple) -> str:
+    k = op[0]
+    if k == "d":
+        code = f"[{_fmt(*op[1])}] {_fmt(op[2])} d" if op[1] else "[] 0 d"
+    elif k in ("J", "j", "Tr"):
+        code = f"{op[1]} {k}"
+    else:
+        code = f"{_fmt(*op[1:])} {k}"
+    if len(_LITERALS) > 10000:
+        _LITERALS.clear()
+    _LITERALS[op] = code
+    return code
+
+
+def _text_code(c, name: str, size: float, x: float, y: float, text: str) -> str | None:
+    """One run of text as PDF operators, baseline start at (x, y) of the y-down user space,
+    glyphs upright; None for a font that is not TrueType. A TrueType font (all of pnp's) is
+    written the way ReportLab's ttfonts module documents it: the text split into the font's
+    subsets, each named by getSubsetInternalName (which registers the subset for embedding)."""
+    font = getFont(name)
+    if not (getattr(font, "_dynamicFont", False) and hasattr(font, "splitString")):
+        return None
+    doc = c._doc  # the document the subsets belong to (what ReportLab's own text objects use)
+    size_s = _fmt(size)
+    parts = [f"{font.getSubsetInternalName(subset, doc)} {size_s} Tf ({escapePDF(chunk)}) Tj"
+             for subset, chunk in font.splitString(text, doc)]
+    return f"BT 1 0 0 -1 {_fmt(x, y)} Tm {' '.join(parts)} ET"
+
+
+def _text_object(c, name: str, size: float, x: float, y: float, text: str) -> None:
+    t = c.beginText()
+    t.setTextTransform(1, 0, 0, -1 if c.bottomup else 1, x, y)
+    t.setFont(name, size)
+    t.textOut(text)
+    c.drawText(t)
+
+
+def _image(c, key: str, data: bytes, box) -> None:
+    """A raster image, stored once per document: a 1x1 form holding the image XObject, keyed by
+    the file's content, drawn as often as it is used."""
+    name = f"svgpdf_img_{key}"
+    if not c.hasForm(name):
+        from reportlab.lib.utils import ImageReader
+
+        c.beginForm(name, 0, 0, 1, 1)
+        c.drawImage(ImageReader(io.BytesIO(data)), 0, 0, 1, 1, mask="auto")
+        end_form(c, name)
+    x, y, w, h = box
+    c.saveState()
+    c.transform(w, 0, 0, -h, x, y + h)  # y-down box -> the unit square, upright
+    c.doForm(name)
+    c.restoreState()
+
+
+def _svg(c, key: str, nested: Compiled, box) -> None:
+    """An SVG image: compiled once, drawn once per document as a form, placed like a raster."""
+    name = f"svgpdf_svg_{key}"
+    if not c.hasForm(name):
+        c.beginForm(name, 0, 0, nested.width, nested.height)
+        draw(nested, c)
+        end_form(c, name)
+    x, y, w, h = box
+    c.saveState()
+    c.transform(w / nested.width, 0, 0, -h / nested.height, x, y + h)
+    c.doForm(name)
+    c.restoreState()
+
+
+def form(canvas, compiled: Compiled, name: str) -> str:
+    """Define `compiled` as the form XObject `name` (once per document) and return the name;
+    `canvas.doForm(name)` then draws it with its box at the origin, size in points."""
+    if not canvas.hasForm(name):
+        canvas.beginForm(name, 0, 0, compiled.width, compiled.height)
+        draw(compiled, canvas)
+        end_form(canvas, name)
+    return name

@@ -1,0 +1,115 @@
+"""The disk cache holds data, never code, and serves an entry only if it is what its key names."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pnp.build import build_designs
+from pnp.cache import FORMAT, Cache, NotData, decode, encode
+
+ROOT = Path(__file__).resolve().parent.parent
+DECK = ROOT / "tests" / "fixtures" / "deck-csv"
+
+
+@pytest.mark.parametrize("value", [b"\x00\x01PDF", "SVG é", {"a": 1, "b": [1, 2.5, None]}, [1, "x"],
+                                   {"x.pdf": b"%PDF", "y.txt": "texte"}, {}])
+def test_entries_round_trip(value):
+    raw = encode("svg", "k" * 64, value)
+    assert decode("svg", "k" * 64, raw) == value
+
+
+def test_objects_that_are_not_data_are_refused():
+    with pytest.raises(NotData):
+        encode("drawing", "k", object())
+
+
+def test_an_entry_is_served_only_under_its_own_kind_and_key():
+    raw = encode("svg", "a" * 64, "<svg/>")
+    assert decode("svg", "b" * 64, raw) is None  # swapped with another entry
+    assert decode("png", "a" * 64, raw) is None  # another kind
+    assert decode("svg", "a" * 64, raw[:-1]) is None  # truncated
+    assert decode("svg", "a" * 64, raw[:-1] + b"X") is None  # corrupted
+    assert decode("svg", "a" * 64, raw.replace(f'"format": {FORMAT}'.encode(), b'"format": 1')) is None  # older
+    assert decode("svg", "a" * 64, pickle.dumps("<svg/>")) is None  # foreign (pnp <= 0.1 wrote pickles)
+
+
+def _svg_entries(cache_dir: Path) -> list[Path]:
+    return sorted(p for p in (cache_dir / "svg").rglob("*") if p.is_file())
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_swapped_and_damaged_entries_are_rebuilt_not_served(tmp_path):
+    cache_dir = tmp_path / "cache"
+    build_designs([str(DECK)], out=tmp_path / "want", cache=Cache(None), show_progress=False)
+    build_designs([str(DECK)], out=tmp_path / "first", cache=Cache(cache_dir), show_progress=False)
+    entries = _svg_entries(cache_dir)
+    assert len(entries) >= 5
+    a, b = entries[0].read_bytes(), entries[1].read_bytes()
+    entries[0].write_bytes(b)  # two entries swapped: each is now another face's SVG
+    entries[1].write_bytes(a)
+    entries[2].write_bytes(entries[2].read_bytes()[:40])  # truncated
+    raw = bytearray(entries[3].read_bytes())
+    raw[-2] ^= 0x20
+    entries[3].write_bytes(bytes(raw))  # one bit flipped
+    entries[4].write_bytes(os.urandom(300))  # foreign
+    cache = Cache(cache_dir, memory=True)  # a new process: empty memory, same disk
+    build_designs([str(DECK)], out=tmp_path / "second", cache=cache, show_progress=False)
+    assert cache.stats["svg.bad"] == 5 and cache.made("svg") == 5
+    assert _tree(tmp_path / "second" / "deck-csv") == _tree(tmp_path / "want" / "deck-csv")
+
+
+class _Payload:
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_a_pickle_planted_in_the_cache_is_never_run(tmp_path):
+    """Whoever can write the cache (a shared CI cache, a zipped project) must not run code in the next build."""
+    cache_dir = tmp_path / "cache"
+    env = {**os.environ, "PNP_CACHE_DIR": str(cache_dir)}
+    cmd = [sys.executable, "-m", "pnp.cli", "build", str(DECK), "--out", str(tmp_path / "out")]
+    assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
+    marker = tmp_path / "pwned"
+    payload = _Payload()
+    payload.marker = marker
+    planted = pickle.dumps(payload)
+    for kind in ("svg", "sheets", "raster", "sheet", "checks"):
+        for entry in (cache_dir / kind).rglob("*"):
+            if entry.is_file():
+                entry.write_bytes(planted)
+    shutil.rmtree(tmp_path / "out" / "deck-csv")
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert not marker.exists()
+    build_designs([str(DECK)], out=tmp_path / "want", cache=Cache(None), show_progress=False)
+    assert _tree(tmp_path / "out" / "deck-csv") == _tree(tmp_path / "want" / "deck-csv")
+
+
+def test_an_unwritable_cache_only_makes_the_build_slower(tmp_path):
+    blocker = tmp_path / "cache"
+    blocker.write_text("a file where the cache folder should be")
+    [res] = build_designs([str(DECK)], out=tmp_path / "out", cache=Cache(blocker), show_progress=False)
+    assert (res.out_dir / "deck-csv-a4.pdf").is_file()
+
+
+def test_library_versions_are_part_of_every_key(monkeypatch):
+    from pnp import cache as cache_mod
+
+    before = cache_mod.key_of("x")
+    monkeypatch.setattr(cache_mod, "library_versions", lambda: {"reportlab": "99.0"})
+    cache_mod.code_fingerprint.cache_clear()
+    try:
+        assert cache_mod.key_of("x") != before
+    finally:
+        monkeypatch.undo()
+        cache_mod.code_fingerprint.cache_clear()
