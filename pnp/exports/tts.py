@@ -426,7 +426,7 @@ def _bag_item(name: str, pieces: list[TtsPiece], url, ids: "_Guids") -> _Item:
     def build(x: float, z: float) -> dict:
         contents = [_piece_object(p, url, ids.get(f"bag/{name}/{p.id}/{k}"), x, z)
                     for p in pieces for k in range(p.count)]
-        nickname = pieces[0].name if len(pieces) == 1 else _title(name)
+        nickname = pieces[0].name if len(pieces) == 1 else _title_of(name)
         obj = _base("Bag", ids.get(f"bag/{name}"), f"{nickname} ({len(contents)})", "", x, z)
         obj.update({"MaterialIndex": -1, "ContainedObjects": contents})
         return obj
@@ -505,16 +505,26 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "image"
 
 
-def _title(text: str) -> str:
+def _title_of(text: str) -> str:
     return text.replace("-", " ").replace("_", " ").capitalize()
 
 
 # ---- today's manifest.json -> TtsGame ------------------------------------------------------------
 
-def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = ()) -> TtsGame:
+def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = (), names: dict[str, str] | None = None,
+                       labels: dict[str, str] | None = None) -> TtsGame:
     """A TtsGame from the build's manifest.json: card components with a back become decks, boards boards,
     tiles and tokens a bag per component, pieces a bag per face (a colour each), one-sided cards tiles.
-    `rulebooks`: (language, pdf path inside the export folder)."""
+    `rulebooks`: (language, pdf path inside the export folder); `names`: component id -> display name;
+    `labels`: face SVG path -> the face's own label (a card's title)."""
+    names, labels = names or {}, labels or {}
+
+    def _title(cid: str) -> str:
+        return names.get(cid) or _title_of(cid)
+
+    def _card(cid: str, e: dict) -> str:
+        return labels.get(e["face"]) or f"{_title(cid)} {e['key']}"
+
     groups: dict[str, list[dict]] = {}
     for entry in manifest["components"]:
         groups.setdefault(entry["component"], []).append(entry)
@@ -524,7 +534,7 @@ def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = ()
         kind, size = first["kind"], tuple(first["trim_mm"])
         if kind in ("card", "aid") and first.get("back"):
             decks.append(TtsDeck(id=cid, name=_title(cid), trim_mm=size, back=_stem(first["back"]), cards=tuple(
-                TtsCard(image=_stem(e["face"]), name=f"{_title(cid)} {e['key']}", description=_describe(e["data"]),
+                TtsCard(image=_stem(e["face"]), name=_card(cid, e), description=_describe(e["data"]),
                         count=e["count"]) for e in entries)))
         elif kind == "board":
             for e in entries:
@@ -538,7 +548,7 @@ def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = ()
                 if not e["count"]:
                     continue
                 pieces.append(TtsPiece(
-                    id=f"{cid}-{e['key']}", name=f"{_title(cid)} {e['key']}", image=_stem(e["face"]), size_mm=size,
+                    id=f"{cid}-{e['key']}", name=_card(cid, e), image=_stem(e["face"]), size_mm=size,
                     shape=shape, count=e["count"], back=_stem(e["back"]) if e.get("back") else None,
                     description=_describe(e["data"]),
                     bag=f"{cid}-{e['key']}" if per_face else (cid if kind in ("piece", "tile", "token") else None)))

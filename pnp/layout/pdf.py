@@ -42,8 +42,12 @@ def define_form(c: Canvas, name: str, compiled: Compiled) -> str:
 
 def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, author: str = "",
                subject: str = "", cfg: LayoutConfig | None = None, cache: Cache = NO_CACHE,
-               resources: Resources | None = None, on_warning: OnWarning | None = None) -> bytes:
+               resources: Resources | None = None, on_warning: OnWarning | None = None,
+               transform: Callable[[Compiled], Compiled] | None = None) -> bytes:
     """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text.
+
+    `transform` changes each compiled face before it is drawn (the ink saver of
+    pnp.render.svgpdf.ink lightens its large fills).
 
     Each face is compiled when its first copy is placed; what the renderer could not draw as
     written goes to `on_warning(face, warning)`.
@@ -62,6 +66,8 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
         for pl in sheet.placed:
             if pl.face not in forms:
                 compiled = compile_face(svgs[pl.face], cache, resources)
+                if transform is not None:
+                    compiled = transform(compiled)
                 if on_warning is not None:
                     for warning in compiled.warnings:
                         on_warning(pl.face, warning)

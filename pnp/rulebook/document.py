@@ -97,16 +97,24 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._pages: list[dict] = []
+            self._marks: dict[int, list] = {}
 
         def showPage(self):
             self._pages.append(dict(self.__dict__))
             self._startPage()
 
+        def bookmarkPage(self, key, **kw):
+            # kept until the page is really written: a bookmark made now would point at page 1
+            self._marks.setdefault(len(self._pages), []).append((key, kw))
+
         def save(self):
             total = len(self._pages)
-            for state in self._pages:
+            marks = self._marks
+            for n, state in enumerate(self._pages):
                 self.__dict__.update(state)
                 footer(self, self._pageNumber, total)
+                for key, kw in marks.get(n, []):
+                    Canvas.bookmarkPage(self, key, **kw)
                 super().showPage()
             super().save()
 
