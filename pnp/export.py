@@ -192,6 +192,8 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
     """{"<design>-kit-<lang>-<paper>.pdf": bytes} for every rulebook language (one kit, without rules, for a
     design that has none); with `ink_saver`, the `-kit-ink-saver-` versions too. `sheets` is the sheet
     plan `sheets_pdf` was drawn from; `rulebooks` language -> that rulebook's PDF."""
+    from dataclasses import replace
+
     from pnp.exports.kit import KitParts, kit_pdf
     from pnp.layout import pdf as pdf_layout
     from pnp.render.svgpdf.ink import ink_saver as saver
@@ -201,12 +203,11 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
     pl = meta.players
     players = str(pl.min) if pl.min == pl.max else f"{pl.min}-{pl.max}"
     variants = [False, True] if ink_saver else [False]
-    thumbs_of = {False: [], True: []}
-    for cf in components:
-        if cf.fronts:
-            compiled = pdf_layout.compile_face(svgs[face_path(cf.component_id, cf.fronts[0])], cache)
-            thumbs_of[False].append(compiled)
-            thumbs_of[True].append(saver(compiled))
+
+    def thumbs(ink: bool) -> list:  # one face of each component for the cover (compiled only when drawn)
+        faces = [pdf_layout.compile_face(svgs[face_path(cf.component_id, cf.fronts[0])], cache)
+                 for cf in components if cf.fronts]
+        return [saver(f) for f in faces] if ink else faces
     pdfs = {False: sheets_pdf}
     if ink_saver:
         pdfs[True] = cache.cached("sheets", key_of("sheets-ink-saver", repr(sheets), svgs, meta.title, meta.author),
@@ -221,11 +222,11 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
             parts = KitParts(title=meta.title, lang=lang, paper=paper, sheets_pdf=pdfs[ink], sheet_titles=titles,
                              rules_pdf=rules, rules_paper=rulebook_paper(paper), author=meta.author or "",
                              players=players, version=str(meta.version or ""),
-                             duplex=str(p.duplex), marks=str(p.marks), thumbs=thumbs_of[ink], ink_saver=ink)
+                             duplex=str(p.duplex), marks=str(p.marks), ink_saver=ink)
             name = f"{design.slug}-kit-{'ink-saver-' if ink else ''}{lang}-{paper}.pdf"
             out[name] = cache.cached("kit", key_of("kit", pdfs[ink], rules, titles, parts.title, parts.author,
                                                    parts.players, parts.version, parts.duplex, parts.marks, lang,
                                                    ink, [svgs[face_path(cf.component_id, cf.fronts[0])]
                                                          for cf in components if cf.fronts]),
-                                     lambda parts=parts: kit_pdf(parts))
+                                     lambda parts=parts, ink=ink: kit_pdf(replace(parts, thumbs=thumbs(ink))))
     return out

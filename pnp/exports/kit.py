@@ -135,18 +135,18 @@ def kit_pdf(parts: KitParts) -> bytes:
     front = _front_matter(parts, t, n_rules, len(sheets.pages))
     writer = PdfWriter()
     writer.append(PdfReader(io.BytesIO(front)), import_outline=False)
-    writer.add_outline_item(t["cover"], 0)
-    writer.add_outline_item(t["howto"], 1)
+    writer.add_outline_item(title=t["cover"], page_number=0)
+    writer.add_outline_item(title=t["howto"], page_number=1)
     if rules:
         start = len(writer.pages)
         writer.append(rules, import_outline=False)
-        top = writer.add_outline_item(f"{t['rules']} ({parts.lang.upper()})", start)
+        top = writer.add_outline_item(title=f"{t['rules']} ({parts.lang.upper()})", page_number=start)
         _copy_outline(writer, rules, rules.outline, top, start)
     start = len(writer.pages)
     writer.append(sheets, import_outline=False)
-    parent = writer.add_outline_item(t["sheets"], start)
+    parent = writer.add_outline_item(title=t["sheets"], page_number=start)
     for name, first, _ in sections(parts.sheet_titles):
-        writer.add_outline_item(name, start + first, parent=parent)
+        writer.add_outline_item(title=name, page_number=start + first, parent=parent)
     writer.add_metadata({"/Title": f"{parts.title}: {t['kit']}" + (" (ink saver)" if parts.ink_saver else ""),
                          "/Author": parts.author, "/Creator": "pnp", "/Producer": "pnp (ReportLab, pypdf)"})
     writer.page_mode = "/UseOutlines"
@@ -165,7 +165,7 @@ def _copy_outline(writer, reader, items, parent, offset: int) -> None:
                 _copy_outline(writer, reader, item, last, offset)
             continue
         page = reader.get_destination_page_number(item)
-        last = writer.add_outline_item(str(item.title), offset + page, parent=parent)
+        last = writer.add_outline_item(title=str(item.title), page_number=offset + page, parent=parent)
 
 
 def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int) -> bytes:
@@ -209,25 +209,23 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int) -> byte
         c.setFont(fonts.ITALIC, 10)
         c.drawCentredString(W / 2, y, t["ink"])
     c.setFillColor(Color(0, 0, 0))
-    # one face of each component, side by side, at most 45 mm tall
+    # one face of each component, side by side, at one scale (their true sizes relative to each other)
     thumbs = parts.thumbs[:6]
     if thumbs:
         box_h = pt(45)
         gap = pt(6)
-        scales = [min(box_h / f.height, (W - 2 * margin) / max(len(thumbs), 1) / f.width) for f in thumbs]
-        total = sum(f.width * s for f, s in zip(thumbs, scales)) + gap * (len(thumbs) - 1)
-        k = min(1.0, (W - 2 * margin) / total) if total > 0 else 1.0
-        x = (W - total * k) / 2
+        width = sum(f.width for f in thumbs) + gap * (len(thumbs) - 1)
+        s = min(1.0, box_h / max(f.height for f in thumbs), (W - 2 * margin) / max(width, 1e-9))
+        x = (W - sum(f.width for f in thumbs) * s - gap * (len(thumbs) - 1)) / 2
         top = y - pt(20)
-        for i, (f, s) in enumerate(zip(thumbs, scales)):
-            s *= k
+        for i, f in enumerate(thumbs):
             name = form(c, f, f"kitface{i}")
             c.saveState()
             c.translate(x, top - f.height * s)
             c.scale(s, s)
             c.doForm(name)
             c.restoreState()
-            x += f.width * s + gap * k
+            x += f.width * s + gap
         y = top - box_h - pt(15)
     else:
         y -= pt(25)

@@ -530,6 +530,9 @@ def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = ()
         groups.setdefault(entry["component"], []).append(entry)
     decks, boards, pieces = [], [], []
     for cid, entries in groups.items():
+        entries = [e for e in entries if e["count"] > 0]  # a face with no copies is not on the table
+        if not entries:
+            continue
         first = entries[0]
         kind, size = first["kind"], tuple(first["trim_mm"])
         if kind in ("card", "aid") and first.get("back"):
