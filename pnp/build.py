@@ -270,7 +270,9 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
         files, problems = export.print_service_export(entries, components, svgs, face_path, service, cache)
         built.dirs.setdefault("print", {}).update({n.removeprefix("print/"): b for n, b in files.items()})
         built.notes += problems
-    if "kit" in exports or "kit-ink-saver" in exports:
+    if ("kit" in exports or "kit-ink-saver" in exports) and any("-rules-" in pat for pat in built.later):
+        built.later.append(f"{design.slug}-kit-*.pdf")  # made with the rulebooks, in the second pass
+    elif "kit" in exports or "kit-ink-saver" in exports:
         from pnp.rulebook import rulebook_name
 
         books = {lang: built.extra_files[rulebook_name(design, lang, built.paper)] for lang in ("en", "fr")
