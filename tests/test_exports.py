@@ -280,3 +280,26 @@ def test_exports_are_deterministic_and_listed_in_index(made, tmp_path):
             "print/thegamecrafter/report.txt"} <= links
     assert all((made / h).is_file() for h in links)
     assert sorted(_manifest(made)["exports"]) == sorted(ALL)
+
+
+def test_build_kit_flag_for_a_design_without_rules(tmp_path):
+    """`pnp build --kit --ink-saver`: a design with no rules texts still gets its kit (cover, how-to, sheets)."""
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["build", "--kit", "--ink-saver", str(ROOT / "tests" / "fixtures" / "deck-csv"),
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    folder = out / "deck-csv"
+    kit = pypdf.PdfReader(folder / "deck-csv-kit-en-a4.pdf")
+    sheets = pypdf.PdfReader(folder / "deck-csv-a4.pdf")
+    assert len(kit.pages) == 2 + len(sheets.pages)
+    assert [(t, p) for d, t, p in _outline(kit) if d == 0] == [("Cover", 0), ("How to print and cut", 1),
+                                                              ("Component sheets", 2)]
+    assert (folder / "deck-csv-kit-ink-saver-en-a4.pdf").is_file()
+    assert sorted(_manifest(folder)["exports"]) == ["kit", "kit-ink-saver"]
+
+
+def test_the_cli_offers_every_shipped_service():
+    from pnp.cli import export
+
+    [option] = [p for p in export.commands["print-service"].params if p.name == "service"]
+    assert sorted(option.type.choices) == sorted(load_services())
