@@ -231,7 +231,7 @@ def test_a_token_with_a_back_loses_it_and_says_so():
 
 def test_three_stars_from_its_manifest(three_stars_a4):
     manifest = json.loads((three_stars_a4 / "manifest.json").read_text(encoding="utf-8"))
-    game = game_from_manifest(manifest, [("en", "three-stars-rules-en.pdf"), ("fr", "three-stars-rules-fr.pdf")])
+    game = game_from_manifest(manifest, [("en", "three-stars-rules-en-a4.pdf"), ("fr", "three-stars-rules-fr-a4.pdf")])
     plan = plan_tts(game)
     data = json.loads(dumps(saved_object(plan, str(three_stars_a4))))
     (deck,) = objects(data, "DeckCustom")
