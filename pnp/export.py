@@ -222,11 +222,19 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
             parts = KitParts(title=meta.title, lang=lang, paper=paper, sheets_pdf=pdfs[ink], sheet_titles=titles,
                              rules_pdf=rules, rules_paper=rulebook_paper(paper), author=meta.author or "",
                              players=players, version=str(meta.version or ""),
-                             duplex=str(p.duplex), marks=str(p.marks), ink_saver=ink)
+                             duplex=str(p.duplex), marks=str(p.marks), ink_saver=ink,
+                             names={_short(cf.component.display_name("en")): _short(cf.component.display_name(lang))
+                                    for cf in components if cf.component.display_name(lang)})
             name = f"{design.slug}-kit-{'ink-saver-' if ink else ''}{lang}-{paper}.pdf"
             out[name] = cache.cached("kit", key_of("kit", pdfs[ink], rules, titles, parts.title, parts.author,
                                                    parts.players, parts.version, parts.duplex, parts.marks, lang,
+                                                   sorted(parts.names.items()),
                                                    ink, [svgs[face_path(cf.component_id, cf.fronts[0])]
                                                          for cf in components if cf.fronts]),
                                      lambda parts=parts, ink=ink: kit_pdf(replace(parts, thumbs=thumbs(ink))))
     return out
+
+
+def _short(name: str) -> str:
+    """A component's name as a sheet's title starts with it (what comes before " (")."""
+    return name.split(" (")[0].strip()

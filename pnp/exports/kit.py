@@ -110,13 +110,18 @@ class KitParts:
     thumbs: list = field(default_factory=list)
     """Compiled faces (pnp.render.svgpdf) for the cover: one of each component."""
     ink_saver: bool = False
+    names: dict[str, str] = field(default_factory=dict)
+    """A section's name in the sheets' titles -> its name in the kit's language."""
 
 
-def sections(titles: list[str]) -> list[tuple[str, int, int]]:
-    """(section, first page index, last page index) of consecutive sheets of one component."""
+def sections(titles: list[str], names: dict[str, str] | None = None) -> list[tuple[str, int, int]]:
+    """(section, first page index, last page index) of consecutive sheets of one component; `names`
+    translates the sections' names."""
     out: list[list] = []
+    names = names or {}
     for i, title in enumerate(titles):
         name = title.split(":")[0].split(" (")[0].strip() or title
+        name = names.get(name, name)
         if out and out[-1][0] == name:
             out[-1][2] = i
         else:
@@ -145,7 +150,7 @@ def kit_pdf(parts: KitParts) -> bytes:
     start = len(writer.pages)
     writer.append(sheets, import_outline=False)
     parent = writer.add_outline_item(title=t["sheets"], page_number=start)
-    for name, first, _ in sections(parts.sheet_titles):
+    for name, first, _ in sections(parts.sheet_titles, parts.names):
         writer.add_outline_item(title=name, page_number=start + first, parent=parent)
     writer.add_metadata({"/Title": f"{parts.title}: {t['kit']}" + (" (ink saver)" if parts.ink_saver else ""),
                          "/Author": parts.author, "/Creator": "pnp", "/Producer": "pnp (ReportLab, pypdf)"})
@@ -237,7 +242,7 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int) -> byte
     if n_rules:
         entries.append((f"{t['rules']} ({parts.lang.upper()})", span(rules_first, n_rules)))
     entries.append((t["sheets"], span(sheets_first, n_sheets)))
-    for name, first, last in sections(parts.sheet_titles):
+    for name, first, last in sections(parts.sheet_titles, parts.names):
         entries.append(("    " + name, span(sheets_first + first, last - first + 1)))
     for name, where in entries:
         c.drawString(margin, y, name)
@@ -281,7 +286,7 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int) -> byte
         para("• " + text)
     y -= pt(3)
     heading(t["list_title"])
-    for name, first, last in sections(parts.sheet_titles):
+    for name, first, last in sections(parts.sheet_titles, parts.names):
         para(f"• {name}: {span(sheets_first + first, last - first + 1)}")
     _footer(c, W, parts, t, 2)
     c.showPage()
