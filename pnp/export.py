@@ -141,9 +141,9 @@ def _service_image(page_png: bytes, f, bx: int, by: int) -> bytes:
     page = Image.open(io.BytesIO(page_png)).convert("RGB")
     left, top = f.trim_box[0], f.trim_box[1]
     width, height = f.px
-    if f.rotate:  # work upright: the product's box turned back
-        width, height = height, width
-        left, top = f.px[1] - f.trim_box[3], f.trim_box[0]
+    if f.rotate:  # work upright: the product's box turned back (a quarter turn clockwise takes the
+        width, height = height, width  # upright (x, y) to (height - 1 - y, x) on the product)
+        left, top = f.trim_box[1], f.px[0] - f.trim_box[2]
     ox, oy = left - bx, top - by
     img = Image.new("RGB", (width, height), "white")
     img.paste(page, (ox, oy))

@@ -304,3 +304,23 @@ def test_the_cli_offers_every_shipped_service():
 
     [option] = [p for p in export.commands["print-service"].params if p.name == "service"]
     assert sorted(option.type.choices) == sorted(load_services())
+
+
+def test_a_turned_face_lands_on_its_trim_box():
+    """Landscape product, portrait face: the face's top-left corner goes to the product's top-right (a quarter
+    turn clockwise), its trim exactly on the trim box, and bleed the art lacks repeats its edge."""
+    from pnp.export import _service_image
+    from pnp.exports.print_service import PlannedFile
+
+    page = Image.new("RGB", (46, 66), "white")  # upright face: 40 x 60 px trim + 3 px of art bleed
+    page.paste((255, 0, 0), (0, 0, 13, 13))  # the top-left corner (bleed + 10 px of trim) is red
+    buf = io.BytesIO()
+    page.save(buf, "PNG")
+    f = PlannedFile(component="c", product="p", role="face", face="1", source="s", path="c/1.png", px=(70, 50),
+                    trim_box=(5, 5, 65, 45), dpi=300, rotate=90, copies=1, format="png", colour="RGB")
+    img = Image.open(io.BytesIO(_service_image(buf.getvalue(), f, 3, 3)))
+    assert img.size == (70, 50) and tuple(round(d) for d in img.info["dpi"]) == (300, 300)
+    assert img.getpixel((64, 5)) == (255, 0, 0) and img.getpixel((55, 5)) == (255, 0, 0)  # top-right of the trim
+    assert img.getpixel((54, 5)) == (255, 255, 255) and img.getpixel((64, 15)) == (255, 255, 255)
+    assert img.getpixel((69, 0)) == (255, 0, 0)  # the bleed beyond the art's 3 px repeats the red edge
+    assert img.getpixel((5, 44)) == (255, 255, 255)
