@@ -158,9 +158,11 @@ def _service_image(page_png: bytes, f, bx: int, by: int) -> bytes:
         img.paste(img.crop((0, bottom - 1, width, bottom)).resize((width, height - bottom)), (0, bottom))
     if f.rotate:
         img = img.transpose(Image.Transpose.ROTATE_270)  # a quarter turn clockwise
-    buf = io.BytesIO()
-    img.save(buf, "PNG", dpi=(f.dpi, f.dpi), optimize=False, compress_level=6)
-    return buf.getvalue()
+    from pnp.render.raster import png_bytes
+
+    raw, stride = img.tobytes(), 3 * img.width  # PNG rows: a filter byte (0, none) before each, as raster's
+    rows = b"".join(b"\x00" + raw[y * stride:(y + 1) * stride] for y in range(img.height))
+    return png_bytes(rows, img.width, img.height, False, f.dpi)
 
 
 def _service_report_text(report: dict) -> str:
