@@ -126,7 +126,6 @@ def load_designs(folders: list[Path]) -> list[Design]:
 
 def _cross_check(doc: Document, files: DesignFiles, report: ErrorReport) -> None:
     """Checks the model cannot make alone: registered game and generators, generator params, files."""
-    registry.discover()
     data = doc.data
     game = data.get("game")
     spec = registry.get_game(game) if isinstance(game, str) else None
