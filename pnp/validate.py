@@ -92,7 +92,7 @@ def build_check(design: Design) -> CheckResult:
 
     cache = Cache(Path(os.environ.get("PNP_CACHE_DIR") or Path("output") / CACHE_DIR))
     try:
-        built = render_design(design, cache=cache, exports=False, rulebooks=True)
+        built = render_design(design, cache=cache, exports=frozenset(), rulebooks=True)
     except DesignError:
         raise
     except Exception as exc:  # whatever stops the build stops validate too: bad input, exit 2, never "pass"
