@@ -22,10 +22,10 @@ or pnp itself, nothing made by the old code is reused.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
 import json
-import atexit
 import os
 import threading
 from collections import Counter

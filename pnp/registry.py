@@ -11,7 +11,6 @@ package). Both kinds expose the same thing, a module attribute `GAME = GameSpec(
 
 from __future__ import annotations
 
-import importlib
 import pkgutil
 import re
 import types
@@ -25,8 +24,8 @@ from pnp.errors import PnpError
 
 if TYPE_CHECKING:
     from pnp.engine.api import Game as EngineGame
-    from pnp.render.svg import Canvas
     from pnp.model import Component, Design
+    from pnp.render.svg import Canvas
     from pnp.validate import CheckResult
 
 
