@@ -273,12 +273,13 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     if ("kit" in exports or "kit-ink-saver" in exports) and any("-rules-" in pat for pat in built.later):
         built.later.append(f"{design.slug}-kit-*.pdf")  # made with the rulebooks, in the second pass
     elif "kit" in exports or "kit-ink-saver" in exports:
-        from pnp.rulebook import rulebook_name
+        from pnp.rulebook import rulebook_name, rulebook_paper
 
         books = {lang: built.extra_files[rulebook_name(design, lang, built.paper)] for lang in ("en", "fr")
                  if rulebook_name(design, lang, built.paper) in built.extra_files}
         built.extra_files.update(export.kit_files(design, built.paper, built.sheet_plan, built.pdf, books, components,
-                                                  svgs, face_path, cache, ink_saver="kit-ink-saver" in exports))
+                                                  svgs, face_path, cache, rules_paper=rulebook_paper(built.paper),
+                                                  ink_saver="kit-ink-saver" in exports))
     built.exports = sorted(exports)
 
 
@@ -449,7 +450,9 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
     slugs = [d.slug for d in designs]
     built.sort(key=lambda b: slugs.index(b.design.slug))  # workers finish in any order; report in the designs'
     with OutputLock(Path(out), echo):
-        return [write_design(b, Path(out)) for b in built]
+        written = [write_design(b, Path(out)) for b in built]
+    cache.flush()
+    return written
 
 
 def _exports_for(design: Design, out: Path, asked) -> frozenset[str]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import json
+from functools import partial
 
 from pnp.cache import Cache, key_of
 from pnp.render.faces import ComponentFaces
@@ -118,7 +119,7 @@ def print_service_export(manifest: dict, components: list[ComponentFaces], svgs:
             f, bx, by = placing[path]
             out[folder + path] = cache.cached("print-service", key_of("print-service", image, f.px, f.trim_box,
                                                                       f.rotate, f.dpi, bx, by),
-                                              lambda f=f, image=image, bx=bx, by=by: _service_image(image, f, bx, by))
+                                              partial(_service_image, image, f, bx, by))
     svc = load_services()[service]
     report = {
         "service": service, "name": svc.name, "url": svc.url, "dpi": svc.dpi,
@@ -190,16 +191,13 @@ def _service_report_text(report: dict) -> str:
 
 def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: dict[str, bytes],
               components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache, *,
-              ink_saver: bool = False) -> dict[str, bytes]:
+              rules_paper: str = "a4", ink_saver: bool = False) -> dict[str, bytes]:
     """{"<design>-kit-<lang>-<paper>.pdf": bytes} for every rulebook language (one kit, without rules, for a
     design that has none); with `ink_saver`, the `-kit-ink-saver-` versions too. `sheets` is the sheet
-    plan `sheets_pdf` was drawn from; `rulebooks` language -> that rulebook's PDF."""
-    from dataclasses import replace
-
-    from pnp.exports.kit import KitParts, kit_pdf
+    plan `sheets_pdf` was drawn from; `rulebooks` language -> that rulebook's PDF, on `rules_paper`."""
+    from pnp.exports.kit import KitParts
     from pnp.layout import pdf as pdf_layout
     from pnp.render.svgpdf.ink import ink_saver as saver
-    from pnp.rulebook import rulebook_paper
 
     meta, p = design.meta, design.print
     pl = meta.players
@@ -219,10 +217,11 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                                       transform=saver))
     out: dict[str, bytes] = {}
     titles = [s.title for s in sheets]
-    for lang, rules in (sorted(rulebooks.items()) or [("en", None)]):
+    books: list[tuple[str, bytes | None]] = [(lang, pdf) for lang, pdf in sorted(rulebooks.items())] or [("en", None)]
+    for lang, rules in books:
         for ink in variants:
             parts = KitParts(title=meta.title, lang=lang, paper=paper, sheets_pdf=pdfs[ink], sheet_titles=titles,
-                             rules_pdf=rules, rules_paper=rulebook_paper(paper), author=meta.author or "",
+                             rules_pdf=rules, rules_paper=rules_paper, author=meta.author or "",
                              players=players, version=str(meta.version or ""),
                              duplex=str(p.duplex), marks=str(p.marks), ink_saver=ink,
                              names={_short(cf.component.display_name("en")): _short(cf.component.display_name(lang))
@@ -233,8 +232,16 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                                                    sorted(parts.names.items()),
                                                    ink, [svgs[face_path(cf.component_id, cf.fronts[0])]
                                                          for cf in components if cf.fronts]),
-                                     lambda parts=parts, ink=ink: kit_pdf(replace(parts, thumbs=thumbs(ink))))
+                                     partial(_kit, parts, thumbs, ink))
     return out
+
+
+def _kit(parts, thumbs, ink: bool) -> bytes:
+    from dataclasses import replace
+
+    from pnp.exports.kit import kit_pdf
+
+    return kit_pdf(replace(parts, thumbs=thumbs(ink)))
 
 
 def _short(name: str) -> str:

@@ -121,7 +121,7 @@ def test_a_one_card_deck_is_a_single_card(made):
 
 
 def test_sizes_in_tts_units_are_the_real_sizes_in_inches(made):
-    game, _, data = made
+    _game, _, data = made
     (deck,) = objects(data, "DeckCustom")
     t = deck["Transform"]
     assert t["scaleZ"] * tts.CARD_HEIGHT_UNITS == pytest.approx(88.0 / INCH, abs=1e-3)
@@ -186,7 +186,7 @@ def all_objects(data):
 
 
 def test_guids_are_unique_hex_and_stable(made):
-    game, _, data = made
+    _game, _, data = made
     guids = [o["GUID"] for o in all_objects(data)]
     assert len(guids) == len(set(guids))
     assert all(re.fullmatch(r"[0-9a-f]{6}", g) for g in guids)

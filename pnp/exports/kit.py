@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from pnp.units import mm_to_pt as pt
 
-TEXTS = {
+TEXTS: dict[str, dict] = {
     "en": {
         "kit": "Print-and-play kit", "ink": "Ink-saving version: backgrounds lightened, lines and text kept.",
         "players": "{n} players", "by": "by {who}", "version": "version {v}", "contents": "Contents",

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Literal
 
 from pnp.data.services import Geometry, Product, Service, geometry, load_services
 
@@ -126,7 +127,7 @@ def plan_print_service(service: Service | str, components: Iterable[Component], 
         if match is None:
             problems.append(PlanProblem(comp.id, "error", _not_offered(svc, comp, family, nearest, tolerance_mm)))
             continue
-        p, g = match.product, match.geo
+        p = match.product
         products[comp.id] = p.id
         problems.extend(_checks(svc, comp, match))
         for index, face in enumerate(comp.faces, start=1):
@@ -220,7 +221,7 @@ def _checks(svc: Service, comp: Component, m: _Match) -> list[PlanProblem]:
     return out
 
 
-def _file(svc: Service, comp: Component, m: _Match, role: str, face: str, source: str, copies: int,
+def _file(svc: Service, comp: Component, m: _Match, role: Literal["face", "back"], face: str, source: str, copies: int,
           path: str) -> PlannedFile:
     return PlannedFile(component=comp.id, product=m.product.id, role=role, face=face, source=source, path=path,
                        px=m.geo.px, trim_box=m.geo.trim_box, dpi=m.geo.dpi, rotate=m.rotate, copies=copies,

@@ -39,9 +39,10 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Literal
+from typing import Literal, cast
 from urllib.parse import quote
 
 MM_PER_UNIT = 25.4
@@ -224,7 +225,8 @@ def plan_tts(game: TtsGame, *, dpi: int = DEFAULT_DPI, max_px: int = MAX_IMAGE_P
 
 
 def _check_ids(game: TtsGame) -> None:
-    ids = [x.id for x in (*game.decks, *game.boards, *game.pieces, *game.rulebooks)]
+    ids = ([d.id for d in game.decks] + [b.id for b in game.boards] + [p.id for p in game.pieces]
+           + [r.id for r in game.rulebooks])
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
         raise ValueError(f"id '{dup[0]}' used twice; expected one id per deck, board, piece and rulebook")
@@ -271,7 +273,7 @@ def _is_token(piece: TtsPiece) -> bool:
 class _Item:
     width: float
     depth: float
-    build: object  # callable (x, z) -> dict
+    build: Callable[[float, float], dict]
     x: float = 0.0
     z: float = 0.0
 
@@ -490,7 +492,7 @@ class _Guids:
     def get(self, path: str) -> str:
         salt = ""
         while True:
-            guid = hashlib.sha256(f"{self.seed}\0{path}\0{salt}".encode("utf-8")).hexdigest()[:6]
+            guid = hashlib.sha256(f"{self.seed}\0{path}\0{salt}".encode()).hexdigest()[:6]
             if guid not in self.used:
                 self.used.add(guid)
                 return guid
@@ -552,7 +554,7 @@ def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = ()
                     continue
                 pieces.append(TtsPiece(
                     id=f"{cid}-{e['key']}", name=_card(cid, e), image=_stem(e["face"]), size_mm=size,
-                    shape=shape, count=e["count"], back=_stem(e["back"]) if e.get("back") else None,
+                    shape=cast(PieceShape, shape), count=e["count"], back=_stem(e["back"]) if e.get("back") else None,
                     description=_describe(e["data"]),
                     bag=f"{cid}-{e['key']}" if per_face else (cid if kind in ("piece", "tile", "token") else None)))
     books = tuple(TtsRulebook(id=f"rules-{lang}", name=f"{manifest.get('title') or manifest['design']} ({lang})",

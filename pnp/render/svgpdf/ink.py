@@ -47,7 +47,8 @@ def ink_saver(compiled: Compiled, *, amount: float = AMOUNT, large: float = LARG
 
 def lighten(colour: tuple[float, float, float], amount: float = AMOUNT) -> tuple[float, float, float]:
     """`colour` moved toward white by `amount` (0 unchanged, 1 white)."""
-    return tuple(round(c + (1.0 - c) * amount, 4) for c in colour)
+    r, g, b = (round(c + (1.0 - c) * amount, 4) for c in colour)
+    return (r, g, b)
 
 
 def _luminance(colour) -> float:
