@@ -174,7 +174,7 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
         book_paper = rulebook_paper(built.paper)
         built.extra_files.update(cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
                                               lambda: _rulebooks(design, components, svgs, book_paper)))
-    built.dirs["svg"] = {n.removeprefix("svg/"): t for n, t in svgs.items()}
+    built.dirs["svg"] = _svg_files(design, svgs)
     _index_stage(built, cache)
     if exports:
         bar.step(f"{design.slug}: {' and '.join(sorted(exports)).upper()} exports")
@@ -186,22 +186,35 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
     return built
 
 
+def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
+    """svg/: every face, standing alone (the art it shows copied under svg/art/, read when published)."""
+    from pnp.render.art import ArtFiles, output_svg
+
+    files = ArtFiles(design.folder)
+    copies: dict[str, object] = {}
+    out: dict = {n.removeprefix("svg/"): output_svg(t, files, copies) for n, t in svgs.items()}
+    out.update(copies)
+    return out
+
+
 def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache: Cache) -> None:
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
     from pnp.layout import pdf as pdf_layout
     from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
+    from pnp.render.art import ArtFiles
 
     design, components, svgs = built.design, built.components, built.svgs
     opts = SheetOptions.from_print(design.print, paper)
     sheets = plan(components, opts, face_path)
     meta = design.meta
+    art = ArtFiles(design.folder)
     layout_file = (templates_dir() / "sheets" / "layout.yaml").read_bytes()
     built.paper = opts.paper
     built.pdf_name = f"{design.slug}-{opts.paper}{'-proof' if opts.proof else ''}.pdf"
     built.pdf = cache.cached(
         "sheets", key_of("sheets", repr(sheets), svgs, meta.title, meta.author, opts.paper, layout_file),
         lambda: pdf_layout.render_pdf(sheets, svgs, title=meta.title, author=meta.author, cache=cache,
-                                      subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})"))
+                                      resources=art, subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})"))
     built.sheets = len(sheets)
     built.sheets_per_paper = sheets_needed(components, opts, face_path)
     if print_shop:
@@ -209,7 +222,7 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache
         built.extra_files[f"{design.slug}-print-shop.pdf"] = cache.cached(
             "sheets", key_of("print-shop", repr(shop), svgs, meta.title, meta.author),
             lambda: pdf_layout.render_pdf(shop, svgs, title=meta.title, author=meta.author, cache=cache,
-                                          subject=f"{meta.title}: one face per page"))
+                                          resources=art, subject=f"{meta.title}: one face per page"))
 
 
 def _index_stage(built: BuiltDesign, cache: Cache) -> None:
@@ -227,12 +240,15 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     """PNG faces and Tabletop Simulator decks, as asked."""
     from pnp.export import png_faces, tts_decks
 
+    from pnp.render.art import ArtFiles
+
     components, svgs = built.components, built.svgs
+    art = ArtFiles(built.design.folder)
     if "png" in exports:
-        pngs = png_faces(components, svgs, face_path, cache)
+        pngs = png_faces(components, svgs, face_path, cache, resources=art)
         built.dirs["png"] = {n.removeprefix("png/"): b for n, b in pngs.items()}
     if "tts" in exports:
-        tts = tts_decks(components, svgs, face_path, cache)
+        tts = tts_decks(components, svgs, face_path, cache, resources=art)
         built.dirs["tts"] = {n.removeprefix("tts/"): b for n, b in tts.items()}
     built.exports = sorted(exports)
 

@@ -21,7 +21,8 @@ from pnp.render.faces import ComponentFaces
 TTS_DPI = 150
 
 
-def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache) -> dict[str, bytes]:
+def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache,
+              resources=None) -> dict[str, bytes]:
     """{"png/<name>.png": PNG bytes} for every face, rasterised on all cores, cached by content."""
     from pnp.render.raster import Face, raster_faces
 
@@ -29,11 +30,12 @@ def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path,
     for cf in components:
         for face in cf.fronts + ([cf.back] if cf.back else []):
             path = face_path(cf.component_id, face)
-            faces["png/" + path.removeprefix("svg/").removesuffix(".svg") + ".png"] = Face.of(face, svgs[path])
+            faces["png/" + path.removeprefix("svg/").removesuffix(".svg") + ".png"] = Face.of(face, svgs[path], resources=resources)
     return dict(raster_faces(faces, cache=cache))
 
 
-def tts_decks(components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache) -> dict[str, bytes]:
+def tts_decks(components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache,
+              resources=None) -> dict[str, bytes]:
     """Tabletop Simulator deck sheets for every card component with a back."""
     from pnp.render.raster import Face, raster_faces, tts_sheets
 
@@ -41,8 +43,8 @@ def tts_decks(components: list[ComponentFaces], svgs: dict[str, str], face_path,
     for cf in components:
         if cf.component.kind != "card" or cf.back is None or not cf.copies:
             continue
-        face = {f.key: Face.of(f, svgs[face_path(cf.component_id, f)]) for f in cf.fronts}
-        back = Face.of(cf.back, svgs[face_path(cf.component_id, cf.back)])
+        face = {f.key: Face.of(f, svgs[face_path(cf.component_id, f)], resources=resources) for f in cf.fronts}
+        back = Face.of(cf.back, svgs[face_path(cf.component_id, cf.back)], resources=resources)
         copies = [face[f.key] for f in cf.fronts for _ in range(f.count)]
         sheets = []
         for n, sheet in enumerate(tts_sheets(copies, back, TTS_DPI, cache=cache), start=1):

@@ -48,6 +48,8 @@ class OutputError(PnpError):
 
 
 def _bytes(data: bytes | str) -> bytes:
+    if hasattr(data, "read_bytes"):  # a file copied in when published (pnp.render.art.ArtCopy)
+        return data.read_bytes()
     return data.encode("utf-8") if isinstance(data, str) else data
 
 

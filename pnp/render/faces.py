@@ -26,6 +26,7 @@ from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource
 from pnp.registry import FaceSpec, GeneratorContext
+from pnp.render.art import ArtFiles, art_hash, check_art, has_images
 from pnp.render.svg import wrap_fragment
 from pnp.tables import load_rows
 
@@ -132,6 +133,8 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             rows = [None]
         if "templates" not in hashes:
             hashes["templates"] = templates_hash(design.folder, files)
+        if "art" not in hashes:
+            hashes["art"] = art_hash(design.folder, files.extra)
         faces = []
         width = len(str(len(rows)))
         for i, row in enumerate(rows, start=1):
@@ -139,7 +142,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             context = {**values, "row": values, "index": i, "component": cid, "design": design.meta,
                        "width": size.width, "height": size.height, "bleed": bleed, "safe": design.print.safe_zone}
             where = (row.file, row.line) if row else (doc.path, doc.line(loc + ("template",)))
-            cache_key = key_of("template", hashes["templates"], src.template, _jsonable(context),
+            cache_key = key_of("template", hashes["templates"], hashes["art"], src.template, _jsonable(context),
                                size.width, size.height, bleed)
             faces.append(FaceSpec(
                 key=f"{i:0{width}d}" if row else "face", width=size.width, height=size.height, bleed=bleed,
@@ -150,13 +153,27 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         return faces
     # a ready SVG file
     try:
-        path, text = files.read_svg(src.svg, (doc.path, doc.line(loc + ("svg",))))
+        path, text = files.read_svg(src.svg, (doc.path, doc.line(loc + ("svg",))), images=True)
     except DesignError as exc:
         report.extend(exc)
         return []
     text = with_source_comment(text, design.folder, path)
+    if "art" not in hashes:
+        hashes["art"] = art_hash(design.folder, files.extra) if has_images(text) else ""
     return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,
-                     paint=lambda: text, count=comp.count, shape=comp.shape, cache_key=key_of("svg", text))]
+                     paint=_svg_painter(design.folder, files.extra, path, text), count=comp.count, shape=comp.shape,
+                     cache_key=key_of("svg", text, hashes["art"]) if hashes["art"] else key_of("svg", text))]
+
+
+def _svg_painter(folder: Path, extra: tuple[Path, ...], path: Path, text: str):
+    """A ready SVG file's face: as it is, its images checked and their content hashes added (pnp.render.art)."""
+    def paint() -> str:
+        if not has_images(text):
+            return text
+        root = etree.fromstring(text.encode("utf-8"), _SVG_PARSER)
+        return check_art(text, root, ArtFiles(folder, extra), path)
+
+    return paint
 
 
 _BAD_KEY = re.compile(r"[/\\\x00-\x1f\x7f]|\.\.")
@@ -267,11 +284,12 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
             raise DesignError([Problem(_disp(where[0]), where[1], f"the SVG filled from {path.name} is not "
                                        f"well-formed ({exc.msg}); expected valid SVG markup")]) from None
         try:
-            check_parsed(root, svg, _disp(path))
+            check_parsed(root, svg, _disp(path), images=True)
         except DesignError as exc:
             problem = exc.problems[0]
             raise DesignError([Problem(_disp(path), None, problem.message.replace("the SVG", f"the SVG it makes{row}",
                                                                                   1))]) from None
+        svg = check_art(svg, root, ArtFiles(folder, extra), path, row)
         return with_source_comment(svg, folder, path, where if is_row else None)
 
     return paint

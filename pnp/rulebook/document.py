@@ -67,13 +67,14 @@ class SvgFlowable(Flowable):
 class _Drawings:
     """Each SVG text compiled once per rulebook run (shared by both languages)."""
 
-    def __init__(self, svgs: dict[str, str]):
+    def __init__(self, svgs: dict[str, str], resources=None):
         self.svgs = svgs
+        self.resources = resources  # reads the art files faces show (pnp.render.art.ArtFiles)
         self.parsed: dict[str, object] = {}
 
     def get(self, key: str, svg: str | None = None):
         if key not in self.parsed:
-            self.parsed[key] = compile_face(svg if svg is not None else self.svgs[key])
+            self.parsed[key] = compile_face(svg if svg is not None else self.svgs[key], resources=self.resources)
         return self.parsed[key]
 
 
