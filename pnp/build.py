@@ -26,6 +26,7 @@ from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
 from pnp.parallel import cores, prun, prun_each
 from pnp.registry import FaceSpec
+from pnp.render.art import repeat_warnings
 from pnp.render.faces import ComponentFaces, design_faces
 
 PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3"}
@@ -120,7 +121,8 @@ def _succeeded(status: str, value, report: ErrorReport) -> bool:
     raise value
 
 
-def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport) -> dict[str, str]:
+def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,
+                folder: Path | None = None) -> dict[str, str]:
     """Every face's SVG: from the cache, else painted (on all cores when there are many)."""
     svgs: dict[str, str] = {}
     todo: list[tuple[str, FaceSpec]] = []
@@ -130,6 +132,8 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
             hit = cache.get("svg", face.cache_key) if face.cache_key else None
             if hit is not None:
                 svgs[path] = hit
+                if folder is not None:
+                    repeat_warnings(hit, folder)
             else:
                 todo.append((path, face))
     for (path, face), (status, value) in zip(todo, prun([face.paint for _, face in todo])):
@@ -160,7 +164,7 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
     report = ErrorReport()
     components = design_faces(design, report)
     bar.step(f"{design.slug}: faces")
-    svgs = render_svgs(components, cache, report)
+    svgs = render_svgs(components, cache, report, design.folder)
     report.raise_if_any()
     built = BuiltDesign(design, components, svgs)
     bar.step(f"{design.slug}: print sheets")

@@ -26,6 +26,7 @@ import io
 import os
 import re
 from pathlib import Path, PurePosixPath
+from urllib.parse import quote, unquote
 
 from lxml import etree
 
@@ -179,11 +180,41 @@ def check_art(svg: str, root, files: ArtFiles, source: Path, row: str = "") -> s
         raise DesignError(problems)
     out = etree.tostring(root.getroottree(), encoding="unicode")
     text = '<?xml version="1.0" encoding="utf-8"?>\n' + out + "\n" if svg.lstrip().startswith("<?xml") else out
-    _check_drawn(text, files, source, row)
+    notes = _check_drawn(text, files, source, row)
+    for p in notes:
+        warn(p.file, p.line, p.message)
+    if notes:  # kept in the SVG, so a face served from the cache warns again (repeat_warnings)
+        here = display_path(files.folder)  # paths kept relative to the design folder: a cached face may be
+        marks = "".join(f"<!-- {_WARN_MARK} {quote(_rel(p.file, here))} {p.line or 0} "  # shown for a copy elsewhere
+                        f"{quote(p.message.replace(here + '/', '{design}/'))} -->\n" for p in notes)
+        if text.startswith("<?xml"):
+            end = text.find("?>") + 2
+            text = text[:end] + "\n" + marks.rstrip("\n") + text[end:]
+        else:
+            text = marks + text
     return text
 
 
-def _check_drawn(svg: str, files: ArtFiles, source: Path, row: str) -> None:
+_WARN_MARK = "pnp-warning"
+_WARN_RE = re.compile(r"<!-- pnp-warning (\S+) (\d+) (\S+) -->")
+
+
+def _rel(file: str, here: str) -> str:
+    return "{design}/" + file[len(here) + 1:] if file.startswith(here + "/") else file
+
+
+def repeat_warnings(svg: str, folder: Path) -> None:
+    """The warnings a face recorded when it was painted (a face from the cache is not painted again), for the
+    design in `folder`."""
+    if _WARN_MARK not in svg:
+        return
+    here = display_path(folder)
+    for m in _WARN_RE.finditer(svg):
+        warn(unquote(m.group(1)).replace("{design}", here, 1), int(m.group(2)) or None,
+             unquote(m.group(3)).replace("{design}", here))
+
+
+def _check_drawn(svg: str, files: ArtFiles, source: Path, row: str) -> list[Problem]:
     """Compile the face as the PDF will: an image that does not decode is an error; a raster under MIN_DPI
     at its placed size (the whole transform applied) a warning."""
     from pnp.render.svgpdf import compile_svg
@@ -197,6 +228,7 @@ def _check_drawn(svg: str, files: ArtFiles, source: Path, row: str) -> None:
             problems.append(Problem(*_where(source, href), f"{w.message}{row}; {EXPECTED}"))
     if problems:
         raise DesignError(problems)
+    notes: list[Problem] = []
     sizes = _pixel_sizes(compiled)
     hrefs = _hrefs_by_key(svg, compiled, files)
     for key, (w_pt, h_pt) in _placed(compiled):
@@ -206,9 +238,10 @@ def _check_drawn(svg: str, files: ArtFiles, source: Path, row: str) -> None:
         dpi = min(px[0] / (w_pt / 72), px[1] / (h_pt / 72))
         if dpi < MIN_DPI - 0.5:
             href = hrefs.get(key, "an image")
-            warn(*_where(source, href), f"{href} prints at {dpi:.0f} dpi ({px[0]} x {px[1]} px over "
+            notes.append(Problem(*_where(source, href), f"{href} prints at {dpi:.0f} dpi ({px[0]} x {px[1]} px over "
                  f"{w_pt / 72 * 25.4:.1f} x {h_pt / 72 * 25.4:.1f} mm){row}; expected at least {MIN_DPI} dpi: "
-                 f"a larger image, or place it smaller")
+                 f"a larger image, or place it smaller"))
+    return notes
 
 
 def _pixel_sizes(compiled) -> dict[str, tuple[int, int]]:
