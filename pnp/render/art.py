@@ -152,6 +152,28 @@ def has_images(svg: str) -> bool:
     return "<image" in svg or ":image" in svg
 
 
+def check_art_names(svg: str, files: ArtFiles, source: Path) -> None:
+    """A ready SVG file's images, before anything is painted: each names a file the design may read
+    (DesignError at the <image>'s line otherwise)."""
+    root = etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True,
+                                                                  load_dtd=False))
+    problems = []
+    for el in _images(root):
+        href = _href(el)
+        if not href or href.startswith(("data:", "#")):
+            continue
+        try:
+            found = files.locate(href)
+        except FileRefused as exc:
+            problems.append(Problem(display_path(source), el.sourceline, f"<image>: {exc.message}"))
+            continue
+        if found is None:
+            problems.append(Problem(display_path(source), el.sourceline, f"<image> '{href}' not found; {EXPECTED} "
+                                    f"{display_path(files.folder)}/"))
+    if problems:
+        raise DesignError(problems)
+
+
 def check_art(svg: str, root, files: ArtFiles, source: Path, row: str = "") -> str:
     """The face SVG with each art file's content hash on its <image>, after checking that every image reads
     and draws (DesignError at `source`'s line holding the <image> otherwise) and warning about rasters

@@ -26,7 +26,7 @@ from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource
 from pnp.registry import FaceSpec, GeneratorContext
-from pnp.render.art import ArtFiles, art_hash, check_art, has_images
+from pnp.render.art import ArtFiles, art_hash, check_art, check_art_names, has_images
 from pnp.render.svg import wrap_fragment
 from pnp.tables import load_rows
 
@@ -157,6 +157,12 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
     except DesignError as exc:
         report.extend(exc)
         return []
+    if has_images(text):
+        try:
+            check_art_names(text, ArtFiles(design.folder, files.extra), path)
+        except DesignError as exc:
+            report.extend(exc)
+            return []
     text = with_source_comment(text, design.folder, path)
     if "art" not in hashes:
         hashes["art"] = art_hash(design.folder, files.extra) if has_images(text) else ""
