@@ -33,6 +33,7 @@ from lxml import etree
 from pnp.confine import DesignFiles, FileRefused, allowed_dirs
 from pnp.errors import DesignError, Problem, display_path, warn
 from pnp.limits import limit
+from pnp.render.fonts import FONT_EXTENSIONS
 
 ART_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".svg")
 MIN_DPI = 300
@@ -65,7 +66,7 @@ class ArtFiles:
         name = href.split("#", 1)[0].split("?", 1)[0]
         if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", name):  # http:, file:, C:... (data: is read by svgpdf itself)
             raise FileRefused(f"image '{href}' is a URL; {EXPECTED}")
-        if not name.lower().endswith(ART_EXTENSIONS):
+        if not name.lower().endswith(ART_EXTENSIONS + FONT_EXTENSIONS):
             raise FileRefused(f"image '{href}' has an unsupported extension; {EXPECTED}")
         return self._files().locate(name, what="image")
 
@@ -74,7 +75,8 @@ class ArtFiles:
         path = self.locate(href)
         if path is None:
             return None
-        return self._files().read_bytes(path, "image_bytes")
+        return self._files().read_bytes(path, "font_bytes" if path.name.lower().endswith(FONT_EXTENSIONS)
+                                        else "image_bytes")
 
     def copy_name(self, href: str) -> str | None:
         """Where the copy of `href` goes under svg/ (posix, relative to svg/); None if there is no such file."""
@@ -119,7 +121,7 @@ def art_hash(folder: Path | str, extra: tuple[Path, ...] | None = None) -> str:
         for root, dirs, names in os.walk(base, followlinks=False):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
             for name in sorted(names):
-                if not name.lower().endswith(ART_EXTENSIONS):
+                if not name.lower().endswith(ART_EXTENSIONS + FONT_EXTENSIONS):
                     continue
                 seen += 1
                 if seen > limit("design_files"):
@@ -341,7 +343,7 @@ def _where(source: Path, href: str | None) -> tuple[str, int | None]:
 def output_svg(svg: str, files: ArtFiles, copies: dict[str, object]) -> str:
     """The SVG as written to svg/: each file href pointing to its copy under svg/art/ (added to `copies`:
     name under svg/ -> ArtCopy), the pnp-only attribute kept (it is inert in browsers)."""
-    if ATTR not in svg:
+    if ATTR not in svg and "@font-face" not in svg:
         return svg
 
     def repl(m: re.Match) -> str:
@@ -355,4 +357,5 @@ def output_svg(svg: str, files: ArtFiles, copies: dict[str, object]) -> str:
         copies.setdefault(name, ArtCopy(files, href))
         return f'{attr}="{name}"'
 
-    return re.sub(r'((?:xlink:)?href)="(?!data:|#)([^"]+)"', repl, svg)
+    svg = re.sub(r'((?:xlink:)?href)="(?!data:|#)([^"]+)"', repl, svg)
+    return re.sub(r'(src: url)\("(?!data:)([^"]+)"\)', lambda m: repl(m).replace('url="', 'url("') + ")", svg)

@@ -203,7 +203,7 @@ def _general(comp, el, ctx: _Ctx) -> None:
             chunks.append([])
         cx += dx
         cy += dy
-        font = fonts.resolve(st["font-family"], st["font-weight"], st["font-style"])
+        font = comp.font(st["font-family"], st["font-weight"], st["font-style"])
         size = st["font-size"]
         ls = comp.user(st["letter-spacing"], ctx.child(st=st)) if st["letter-spacing"] else 0.0
         if st["word-spacing"] and st["word-spacing"][0]:
@@ -256,7 +256,7 @@ def _simple(comp, el, ctx: _Ctx) -> None:
     size = st["font-size"]
     if size <= 0:
         return
-    font = fonts.resolve(st["font-family"], st["font-weight"], st["font-style"])
+    font = comp.font(st["font-family"], st["font-weight"], st["font-style"])
     ls = comp.user(st["letter-spacing"], ctx) if st["letter-spacing"] else 0.0
     anchor = st["text-anchor"]
     if anchor != "start":
