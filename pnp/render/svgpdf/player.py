@@ -213,13 +213,89 @@ def _image(c, key: str, data: bytes, box) -> None:
         from reportlab.lib.utils import ImageReader
 
         c.beginForm(name, 0, 0, 1, 1)
-        c.drawImage(ImageReader(io.BytesIO(data)), 0, 0, 1, 1, mask="auto")
+        if not _png_passthrough(c, key, data):
+            c.drawImage(ImageReader(io.BytesIO(data)), 0, 0, 1, 1, mask="auto")
         end_form(c, name)
     x, y, w, h = box
     c.saveState()
     c.transform(w, 0, 0, -h, x, y + h)  # y-down box -> the unit square, upright
     c.doForm(name)
     c.restoreState()
+
+
+def png_stream(data: bytes) -> tuple[int, int, int, bytes] | None:
+    """(width, height, colours, zlib data) of a PNG whose compressed pixels a PDF can hold as they are (8-bit
+    grey or RGB, no alpha, no transparency, not interlaced: PDF's Flate filter with PNG predictors reads them),
+    else None."""
+    import struct
+
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return None
+    pos, idat, head = 8, [], None
+    while pos + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if len(body) != length:
+            return None
+        if kind == b"IHDR":
+            head = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind in (b"tRNS", b"PLTE"):
+            return None
+        elif kind == b"IEND":
+            break
+        pos += 12 + length
+    if head is None or not idat:
+        return None
+    width, height, depth, colour, compression, filtering, interlace = head
+    if depth != 8 or colour not in (0, 2) or compression or filtering or interlace:
+        return None
+    return width, height, 3 if colour == 2 else 1, b"".join(idat)
+
+
+def _png_passthrough(c, key: str, data: bytes) -> bool:
+    """Draw a PNG into the unit square by copying its compressed pixels into the image XObject (no decoding,
+    no re-compression: the PDF holds the file's own IDAT data, so it is about the PNG's size); False when the
+    PNG is of a kind that needs decoding (alpha, palette, 16 bits, interlaced), which ReportLab then does."""
+    found = png_stream(data)
+    if found is None:
+        return False
+    from reportlab.pdfbase import pdfdoc
+
+    width, height, colours, stream = found
+
+    class _PngImage(pdfdoc.PDFImageXObject):
+        def format(self, document):
+            S = pdfdoc.PDFStream(content=self.streamContent)
+            d = S.dictionary
+            d["Type"] = pdfdoc.PDFName("XObject")
+            d["Subtype"] = pdfdoc.PDFName("Image")
+            d["Width"], d["Height"], d["BitsPerComponent"] = self.width, self.height, 8
+            d["ColorSpace"] = pdfdoc.PDFName(self.colorSpace)
+            d["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
+            d["DecodeParms"] = pdfdoc.PDFArray([pdfdoc.PDFDictionary({  # one per filter, as Filter is an array
+                "Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": self.width})])
+            d["Length"] = len(self.streamContent)
+            S.filters = []  # the content is already compressed: written as it is
+            return S.format(document)
+
+    name = f"png{key}"
+    reg = c._doc.getXObjectName(name)
+    if c._doc.idToObject.get(reg) is None:
+        img = _PngImage(name)
+        img.width, img.height = width, height
+        img.colorSpace = "DeviceRGB" if colours == 3 else "DeviceGray"
+        img.streamContent = stream
+        img.mask = None
+        c._setXObjects(img)
+        c._doc.Reference(img, reg)
+        c._doc.addForm(name, img)
+    c.saveState()
+    c._code.append(f"/{reg} Do")
+    c.restoreState()
+    c._formsinuse.append(name)
+    return True
 
 
 def _svg(c, key: str, nested: Compiled, box) -> None:
