@@ -54,7 +54,7 @@ def make_png(path: Path, n: int) -> None:
     for i in range(6):
         x, y = (n * 97 + i * 131) % w, (n * 53 + i * 211) % h
         d.ellipse((x - 80, y - 80, x + 80, y + 80), fill=((n * 40 + i * 60) % 256, (i * 90) % 256, (n * 7) % 256))
-    noise = Image.effect_noise((w, h), 12).convert("RGB")
+    noise = Image.effect_noise((w, h), 8).convert("RGB")
     im = ImageChops.add(im, noise, scale=1.0, offset=-128)  # noise (centred on 128) around the art
     im.save(path, compress_level=6)
 

@@ -1402,6 +1402,8 @@ class _Compiler:
                 with Image.open(io.BytesIO(data)) as im:
                     if im.format not in ("PNG", "JPEG", "WEBP", "GIF"):
                         return ("bad", f"{im.format} images are not supported; use PNG, JPEG, WebP or SVG")
+                    if im.format == "PNG" and _png_whole(data, im.width, im.height):
+                        return ("raster", im.width, im.height)  # drawn from its own compressed pixels
                     im.load()  # a truncated or corrupt file fails here, once per distinct file
                     return ("raster", im.width, im.height)
         except (Image.DecompressionBombWarning, Image.DecompressionBombError):
@@ -1415,6 +1417,31 @@ class _Compiler:
         if _layout is None:
             from pnp.render.svgpdf.text import layout as _layout
         _layout(self, el, ctx)
+
+
+def _png_whole(data: bytes, width: int, height: int) -> bool:
+    """True for a PNG the player copies into the PDF as it is (player.png_stream) whose pixel data inflates to
+    exactly its rows: checked without unfiltering the image (cheaper than Pillow's load)."""
+    import zlib
+
+    from pnp.render.svgpdf.player import png_stream
+
+    found = png_stream(data)
+    if found is None or (found[0], found[1]) != (width, height):
+        return False
+    want = (1 + found[0] * found[2]) * found[1]
+    z = zlib.decompressobj()
+    got = 0
+    try:
+        stream = found[3]
+        for i in range(0, len(stream), 1 << 20):
+            got += len(z.decompress(stream[i:i + (1 << 20)], want + 1 - got))
+            if got > want:
+                return False
+        got += len(z.flush())
+    except zlib.error:
+        return False
+    return got == want and z.eof
 
 
 _layout = None
