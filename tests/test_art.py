@@ -223,3 +223,44 @@ def test_preserve_aspect_ratio_none_and_slice(tmp_path):
                  _expected(face, 6.5, 30, 40, 20),  # slice: covers the box (clipped to it), from its top left
                  _expected(face, 6.5, 70, 20, 10)):  # meet, bottom aligned
         assert any(_close(want, got) for got in found), (want, found)
+
+
+def _pdf_images(pdf: bytes) -> list:
+    reader = PdfReader(io.BytesIO(pdf))
+    out = []
+    for num in range(1, int(reader.trailer["/Size"])):
+        obj = reader.get_object(num)
+        if hasattr(obj, "get") and obj.get("/Subtype") == "/Image":
+            out.append(obj)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["RGB", "L", "RGBA", "P"])
+def test_pdf_holds_the_png_pixels_exactly(mode):
+    """RGB and grey PNGs go into the PDF as their own compressed pixels (no re-encoding: the image object is
+    about the file's size); RGBA and palette PNGs are decoded by ReportLab (alpha as a soft mask). Either way the
+    PDF's pixels are the file's."""
+    from pnp.render.svgpdf import svg_to_pdf
+
+    src = Image.effect_noise((64, 48), 40).convert("RGB")
+    if mode == "RGBA":
+        src = src.convert("RGBA")
+        src.putalpha(Image.linear_gradient("L").resize((64, 48)))
+    else:
+        src = src.convert(mode)
+    buf = io.BytesIO()
+    src.save(buf, "PNG")
+    data = buf.getvalue()
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">'
+           '<image href="a.png" width="64" height="48"/><image href="a.png" x="10" width="64" height="48"/></svg>')
+    pdf = svg_to_pdf(svg, resources=lambda href: data)
+    images = [o for o in _pdf_images(pdf) if o.get("/Width") == 64]
+    colour = [o for o in images if o.get("/ColorSpace") != "/DeviceGray" or mode == "L"]  # not the soft mask
+    assert len(colour) == 1  # stored once, drawn twice
+    got = colour[0].decode_as_image()
+    want = src.convert("RGB") if mode in ("RGBA", "P") else src
+    assert got.convert(want.mode).tobytes() == want.tobytes()
+    if mode in ("RGB", "L"):
+        assert "/DecodeParms" in colour[0] and len(colour[0]._data) < len(data)
+    if mode == "RGBA":
+        assert "/SMask" in colour[0]
