@@ -119,6 +119,13 @@ def test_svg_output_stands_alone(built):
         assert (built / "svg" / "art" / "icons" / name).read_bytes() == (FIXTURE / "icons" / name).read_bytes()
     manifest = (built / "manifest.json").read_text()
     assert '"svg/art/icons/red.png"' in manifest
+    # another SVG renderer, given only the file (as a browser opening it), finds the art beside it
+    import cairosvg
+
+    png = cairosvg.svg2png(url=str(built / "svg" / "cards-1.svg"), dpi=96, unsafe=True)  # may read files
+    im = Image.open(io.BytesIO(png)).convert("RGB")
+    scale = im.width / (FACE_W + 2 * BLEED)
+    assert im.getpixel((int((BLEED + 31.5) * scale), int((BLEED + 31.5) * scale))) == (220, 30, 30)
 
 
 def test_png_shows_the_image_at_its_place(built):
