@@ -325,10 +325,12 @@ def _quoted_href(message: str) -> str | None:
 
 
 def _where(source: Path, href: str | None) -> tuple[str, int | None]:
-    """The template (or SVG file) and the line of the <image> naming `href` (else its first <image>)."""
+    """The template (or SVG file) and the line of the <image> naming `href` (else its first <image>): a guess
+    from the text of the file the face was made from (an <image> in an included template has no line)."""
     try:
-        text = Path(source).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = DesignFiles(Path(source).parent).read_bytes(Path(source), "template_bytes", shared=True).decode(
+            "utf-8", "replace")
+    except FileRefused:
         return display_path(source), None
     lines = text.splitlines()
     first = None
