@@ -271,3 +271,22 @@ def test_pdf_holds_the_png_pixels_exactly(mode):
         assert "/DecodeParms" in colour[0] and len(colour[0]._data) < len(data)
     if mode == "RGBA":
         assert "/SMask" in colour[0]
+
+
+def test_sheets_pdf_with_spliced_art_is_well_formed(built):
+    """The sheets' PNG pixels are put into the file after ReportLab saved it (svgpdf.player.splice): every
+    cross-reference entry still points at its object, and the pixels are the files'."""
+    raw = (built / "d-a4.pdf").read_bytes()
+    xref = int(re.search(rb"startxref\n(\d+)\n%%EOF\n$", raw).group(1))
+    assert raw[xref:xref + 5] == b"xref\n"
+    count = int(re.match(rb"xref\n0 (\d+)\n", raw[xref:]).group(1))
+    table = xref + len(b"xref\n0 %d\n" % count)
+    for num in range(1, count):
+        offset = int(raw[table + 20 * num:table + 20 * num + 10])
+        assert raw[offset:offset + len(b"%d 0 obj" % num)] == b"%d 0 obj" % num
+    reader = PdfReader(io.BytesIO(raw), strict=True)
+    reds = [o for o in _pdf_images(raw) if o.get("/Width") == 600 and o.get("/Height") == 600]
+    assert len(reds) == 1
+    assert reds[0].decode_as_image().convert("RGB").tobytes() == \
+        Image.open(FIXTURE / "icons" / "red.png").convert("RGB").tobytes()
+    assert len(reader.pages) == 2

@@ -9,6 +9,7 @@ embeds and shares them: each font subset, image and SVG image once per document.
 from __future__ import annotations
 
 import io
+import re
 
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
@@ -254,6 +255,63 @@ def png_stream(data: bytes) -> tuple[int, int, int, bytes] | None:
     return width, height, 3 if colour == 2 else 1, b"".join(idat)
 
 
+def defer_streams(canvas) -> None:
+    """Keep the pixel data of pass-through PNGs out of ReportLab: it then writes a short placeholder in each
+    image's stream, and `splice(pdf, canvas)` puts the pixels in the saved file. ReportLab formats a document
+    in memory, copying each stream several times (objects, formatted parts, the joined file, the buffer):
+    with 600 MB of card art that is 3 GB; spliced, the art is held twice (its bytes and the file)."""
+    canvas._pnp_streams = {}
+
+
+def splice(pdf: bytes, canvas) -> bytes:
+    """The saved `pdf` of a canvas given to `defer_streams`, with each placeholder replaced by its pixel data,
+    its /Length, the cross-reference table and startxref updated."""
+    import bisect
+
+    streams: dict[bytes, bytes] = getattr(canvas, "_pnp_streams", None) or {}
+    if not streams:
+        return pdf
+    edits: list[tuple[int, int, bytes]] = []
+    for placeholder, data in streams.items():
+        at = pdf.find(placeholder)
+        length = pdf.rfind(b"/Length ", max(0, at - 4096), at)
+        m = re.match(rb"/Length (\d+)", pdf[length:length + 32]) if at >= 0 and length >= 0 else None
+        if m is None or int(m.group(1)) != len(placeholder):
+            raise RuntimeError("svgpdf.splice: a deferred image stream is not where ReportLab should have put it")
+        edits.append((length, length + m.end(), b"/Length %d" % len(data)))
+        edits.append((at, at + len(placeholder), data))
+    edits.sort(key=lambda e: e[0])
+    starts = [e[0] for e in edits]
+    shift, total = [], 0
+    for start, end, new in edits:
+        total += len(new) - (end - start)
+        shift.append(total)
+
+    def moved(offset: int) -> int:
+        i = bisect.bisect_left(starts, offset)
+        return offset + (shift[i - 1] if i else 0)
+
+    xref = pdf.rindex(b"\nxref\n") + 1
+    head = re.match(rb"xref\n0 (\d+)\n", pdf[xref:xref + 32])
+    count = int(head.group(1))
+    table_at = xref + head.end()
+    entries = []
+    for i in range(count):
+        line = pdf[table_at + 20 * i:table_at + 20 * i + 20]
+        if line.endswith(b" n \n"):
+            line = b"%010d" % moved(int(line[:10])) + line[10:]
+        entries.append(line)
+    tail = pdf[table_at + 20 * count:]
+    tail = re.sub(rb"startxref\n\d+\n", b"startxref\n%d\n" % moved(xref), tail)
+    parts, pos = [], 0
+    for start, end, new in edits:
+        parts += [pdf[pos:start], new]
+        pos = end
+    parts += [pdf[pos:xref], pdf[xref:table_at], *entries, tail]
+    canvas._pnp_streams = {}
+    return b"".join(parts)
+
+
 def _png_passthrough(c, key: str, data: bytes) -> bool:
     """Draw a PNG into the unit square by copying its compressed pixels into the image XObject (no decoding,
     no re-compression: the PDF holds the file's own IDAT data, so it is about the PNG's size); False when the
@@ -286,6 +344,11 @@ def _png_passthrough(c, key: str, data: bytes) -> bool:
         img = _PngImage(name)
         img.width, img.height = width, height
         img.colorSpace = "DeviceRGB" if colours == 3 else "DeviceGray"
+        deferred = getattr(c, "_pnp_streams", None)
+        if deferred is not None:  # the caller splices the pixels in after saving (defer_streams)
+            placeholder = f"pnp-deferred-image-{key}-{len(deferred)}".encode()
+            deferred[placeholder] = stream
+            stream = placeholder
         img.streamContent = stream
         img.mask = None
         c._setXObjects(img)
