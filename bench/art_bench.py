@@ -100,8 +100,9 @@ def main() -> None:
     tmp = Path(tmp_ctx.name) if tmp_ctx else args.keep
     try:
         t = time.perf_counter()
-        write_deck(tmp / "art-deck", args.cards, art=True)
-        write_deck(tmp / "plain-deck", args.cards, art=False)
+        for name, art in (("art-deck", True), ("plain-deck", False)):
+            if not (tmp / name / "cards.csv").is_file():  # --keep DIR made before: its decks are reused
+                write_deck(tmp / name, args.cards, art=art)
         art_bytes = sum(p.stat().st_size for p in (tmp / "art-deck" / "art").iterdir())
         print(f"{args.cards} cards, {args.cards} distinct 750 x 1050 PNGs ({art_bytes / 1e6:.0f} MB), made in "
               f"{time.perf_counter() - t:.0f} s; {os.cpu_count()} cores")
