@@ -154,6 +154,17 @@ def test_low_resolution_is_warned_with_template_line_file_and_dpi(tmp_path):
     assert result.output.count("prints at") == 1  # red.png: 600 px over 43 mm is 354 dpi
 
 
+def _png_header(width: int, height: int) -> bytes:
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IEND", b""))
+
+
 @pytest.mark.parametrize("href, message", [
     ("icons/none.png", "<image> 'icons/none.png' not found (filling row d/cards.csv:2); expected a PNG, JPEG, WebP, "
                        "GIF or SVG file inside the design folder (a path relative to it) d/"),
@@ -167,6 +178,9 @@ def test_low_resolution_is_warned_with_template_line_file_and_dpi(tmp_path):
     ("data:image/png;base64,AAAA", "<image> data: URI: not a readable PNG, JPEG, WebP or SVG file "
                                    "(UnidentifiedImageError) (filling row d/cards.csv:2); expected a PNG, JPEG, WebP, "
                                    "GIF or SVG file inside the design folder (a path relative to it)"),
+    ("icons/huge.png", "<image> icons/huge.png: more than 50 million pixels; scale it down (filling row "
+                       "d/cards.csv:2); expected a PNG, JPEG, WebP, GIF or SVG file inside the design folder (a path "
+                       "relative to it)"),
     ("https://example.com/a.png", "<image>: image 'https://example.com/a.png' is a URL; expected a PNG, JPEG, WebP, "
                                   "GIF or SVG file inside the design folder (a path relative to it) (filling row "
                                   "d/cards.csv:2)"),
@@ -176,6 +190,7 @@ def test_a_bad_image_is_a_file_line_error_and_nothing_is_written(tmp_path, href,
     (tmp_path / "secret.png").write_bytes((d / "icons" / "red.png").read_bytes())
     (d / "icons" / "fake.png").write_text("not an image")
     (d / "icons" / "notes.bmp").write_bytes(b"BM")
+    (d / "icons" / "huge.png").write_bytes(_png_header(8000, 8000))  # 64 million pixels, only the header
     csv = (d / "cards.csv").read_text().replace("Sword,icons/red.png,2", f"Sword,\"{href}\",2")
     (d / "cards.csv").write_text(csv)
     result = run(["build", "d", "--out", "out", "--no-exports"], tmp_path)
