@@ -26,6 +26,7 @@ from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
 from pnp.parallel import cores, prun, prun_each
 from pnp.registry import FaceSpec
+from pnp.render.art import repeat_warnings
 from pnp.render.faces import ComponentFaces, design_faces
 
 PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3"}
@@ -128,7 +129,8 @@ def _succeeded(status: str, value, report: ErrorReport) -> bool:
     raise value
 
 
-def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport) -> dict[str, str]:
+def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,
+                folder: Path | None = None) -> dict[str, str]:
     """Every face's SVG: from the cache, else painted (on all cores when there are many)."""
     svgs: dict[str, str] = {}
     todo: list[tuple[str, FaceSpec]] = []
@@ -138,6 +140,8 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
             hit = cache.get("svg", face.cache_key) if face.cache_key else None
             if hit is not None:
                 svgs[path] = hit
+                if folder is not None:
+                    repeat_warnings(hit, folder)
             else:
                 todo.append((path, face))
     for (path, face), (status, value) in zip(todo, prun([face.paint for _, face in todo])):
@@ -179,7 +183,7 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
     report = ErrorReport()
     components = design_faces(design, report)
     bar.step(f"{design.slug}: faces")
-    svgs = render_svgs(components, cache, report)
+    svgs = render_svgs(components, cache, report, design.folder)
     report.raise_if_any()
     built = BuiltDesign(design, components, svgs)
     bar.step(f"{design.slug}: print sheets")
@@ -193,7 +197,7 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
         book_paper = rulebook_paper(built.paper)
         built.extra_files.update(cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
                                               lambda: _rulebooks(design, components, svgs, book_paper)))
-    built.dirs["svg"] = {n.removeprefix("svg/"): t for n, t in svgs.items()}
+    built.dirs["svg"] = _svg_files(design, svgs)
     built.export_options = dict(export_options or {})
     if exports:
         bar.step(f"{design.slug}: {', '.join(sorted(exports))} exports")
@@ -206,22 +210,35 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
     return built
 
 
+def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
+    """svg/: every face, standing alone (the art it shows copied under svg/art/, read when published)."""
+    from pnp.render.art import ArtFiles, output_svg
+
+    files = ArtFiles(design.folder)
+    copies: dict[str, object] = {}
+    out: dict = {n.removeprefix("svg/"): output_svg(t, files, copies) for n, t in svgs.items()}
+    out.update(copies)
+    return out
+
+
 def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache: Cache) -> None:
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
     from pnp.layout import pdf as pdf_layout
     from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
+    from pnp.render.art import ArtFiles
 
     design, components, svgs = built.design, built.components, built.svgs
     opts = SheetOptions.from_print(design.print, paper)
     sheets = plan(components, opts, face_path)
     meta = design.meta
+    art = ArtFiles(design.folder)
     layout_file = (templates_dir() / "sheets" / "layout.yaml").read_bytes()
     built.paper = opts.paper
     built.pdf_name = f"{design.slug}-{opts.paper}{'-proof' if opts.proof else ''}.pdf"
     built.pdf = cache.cached(
         "sheets", key_of("sheets", repr(sheets), svgs, meta.title, meta.author, opts.paper, layout_file),
         lambda: pdf_layout.render_pdf(sheets, svgs, title=meta.title, author=meta.author, cache=cache,
-                                      subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})"))
+                                      resources=art, subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})"))
     built.sheets = len(sheets)
     built.sheet_plan = sheets
     built.sheets_per_paper = sheets_needed(components, opts, face_path)
@@ -230,7 +247,7 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache
         built.extra_files[f"{design.slug}-print-shop.pdf"] = cache.cached(
             "sheets", key_of("print-shop", repr(shop), svgs, meta.title, meta.author),
             lambda: pdf_layout.render_pdf(shop, svgs, title=meta.title, author=meta.author, cache=cache,
-                                          subject=f"{meta.title}: one face per page"))
+                                          resources=art, subject=f"{meta.title}: one face per page"))
 
 
 def _index_stage(built: BuiltDesign, cache: Cache) -> None:
@@ -249,10 +266,12 @@ def _index_stage(built: BuiltDesign, cache: Cache) -> None:
 def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str]) -> None:
     """PNG faces, Tabletop Simulator, print services and the print-and-play kit, as asked (pnp.export)."""
     from pnp import export
+    from pnp.render.art import ArtFiles
 
     components, svgs, design = built.components, built.svgs, built.design
+    art = ArtFiles(design.folder)  # the images and fonts the faces name, read for every raster and PDF
     if "png" in exports:
-        pngs = export.png_faces(components, svgs, face_path, cache)
+        pngs = export.png_faces(components, svgs, face_path, cache, resources=art)
         built.dirs["png"] = {n.removeprefix("png/"): b for n, b in pngs.items()}
     if "tts" in exports or any(e.startswith(PRINT_SERVICE) for e in exports):
         entries = manifest(built)
@@ -262,12 +281,13 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
         books = [(lang, rulebook_name(design, lang, built.paper)) for lang in ("en", "fr")
                  if rulebook_name(design, lang, built.paper) in built.extra_files]
         base = built.export_options.get("tts_base_url") or built.export_options.get("tts_folder", "")
-        tts, problems = export.tts_export(entries, components, svgs, face_path, books, base, cache)
+        tts, problems = export.tts_export(entries, components, svgs, face_path, books, base, cache, resources=art)
         built.dirs["tts"] = {n.removeprefix("tts/"): b for n, b in tts.items()}
         built.notes += [f"tts: {p}" for p in problems]
     for name in sorted(e for e in exports if e.startswith(PRINT_SERVICE)):
         service = name.removeprefix(PRINT_SERVICE)
-        files, problems = export.print_service_export(entries, components, svgs, face_path, service, cache)
+        files, problems = export.print_service_export(entries, components, svgs, face_path, service, cache,
+                                                      resources=art)
         built.dirs.setdefault("print", {}).update({n.removeprefix("print/"): b for n, b in files.items()})
         built.notes += problems
     if ("kit" in exports or "kit-ink-saver" in exports) and any("-rules-" in pat for pat in built.later):
@@ -279,7 +299,7 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
                  if rulebook_name(design, lang, built.paper) in built.extra_files}
         built.extra_files.update(export.kit_files(design, built.paper, built.sheet_plan, built.pdf, books, components,
                                                   svgs, face_path, cache, rules_paper=rulebook_paper(built.paper),
-                                                  ink_saver="kit-ink-saver" in exports))
+                                                  ink_saver="kit-ink-saver" in exports, resources=art))
     built.exports = sorted(exports)
 
 

@@ -32,7 +32,8 @@ from pnp.render.faces import ComponentFaces
 TTS_DPI = 150
 
 
-def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache) -> dict[str, bytes]:
+def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache,
+              resources=None) -> dict[str, bytes]:
     """{"png/<name>.png": PNG bytes} for every face, rasterised on all cores, cached by content."""
     from pnp.render.raster import Face, raster_faces
 
@@ -40,7 +41,8 @@ def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path,
     for cf in components:
         for face in cf.fronts + ([cf.back] if cf.back else []):
             path = face_path(cf.component_id, face)
-            faces["png/" + path.removeprefix("svg/").removesuffix(".svg") + ".png"] = Face.of(face, svgs[path])
+            name = "png/" + path.removeprefix("svg/").removesuffix(".svg") + ".png"
+            faces[name] = Face.of(face, svgs[path], resources=resources)
     return dict(raster_faces(faces, cache=cache))
 
 
@@ -53,7 +55,8 @@ def _faces_by_path(components: list[ComponentFaces], face_path) -> dict:
 
 
 def tts_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str, str], face_path,
-               rulebooks: list[tuple[str, str]], base: str, cache: Cache) -> tuple[dict[str, bytes], list[str]]:
+               rulebooks: list[tuple[str, str]], base: str, cache: Cache,
+               resources=None) -> tuple[dict[str, bytes], list[str]]:
     """({"tts/...": bytes}, problems): the saved object `tts/<design>.json` and every image it names.
 
     `manifest` is the build's (pnp.build.manifest); `rulebooks` (language, PDF file name in the
@@ -71,7 +74,7 @@ def tts_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str,
 
     def face(stem: str, px=None) -> Face:
         path = by_stem[stem]
-        return Face.of(specs[path], svgs[path], px)
+        return Face.of(specs[path], svgs[path], px, resources=resources)
 
     out: dict[str, bytes] = {}
     sheets = []
@@ -90,7 +93,7 @@ def tts_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str,
 
 
 def print_service_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str, str], face_path,
-                         service: str, cache: Cache) -> tuple[dict[str, bytes], list[str]]:
+                         service: str, cache: Cache, resources=None) -> tuple[dict[str, bytes], list[str]]:
     """({"print/<service>/...": bytes}, problems): one image per planned file and the reports."""
     from pnp.data.services import load_services
     from pnp.exports.print_service import components_from_manifest, plan_print_service
@@ -108,7 +111,7 @@ def print_service_export(manifest: dict, components: list[ComponentFaces], svgs:
             box_w, box_h = box_h, box_w
         sx, sy = box_w / spec.width, box_h / spec.height  # px per mm: the trim fills the trim box exactly
         page_px = (round((spec.width + 2 * spec.bleed) * sx), round((spec.height + 2 * spec.bleed) * sy))
-        pages[f.path] = Face(svgs[f.source], float(spec.bleed), False, page_px)
+        pages[f.path] = Face(svgs[f.source], float(spec.bleed), False, page_px, resources)
         placing[f.path] = (f, round(spec.bleed * sx), round(spec.bleed * sy))
     out: dict[str, bytes] = {}
     by_dpi: dict[int, dict[str, Face]] = {}
@@ -191,7 +194,7 @@ def _service_report_text(report: dict) -> str:
 
 def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: dict[str, bytes],
               components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache, *,
-              rules_paper: str = "a4", ink_saver: bool = False) -> dict[str, bytes]:
+              rules_paper: str = "a4", ink_saver: bool = False, resources=None) -> dict[str, bytes]:
     """{"<design>-kit-<lang>-<paper>.pdf": bytes} for every rulebook language (one kit, without rules, for a
     design that has none); with `ink_saver`, the `-kit-ink-saver-` versions too. `sheets` is the sheet
     plan `sheets_pdf` was drawn from; `rulebooks` language -> that rulebook's PDF, on `rules_paper`."""
@@ -205,7 +208,7 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
     variants = [False, True] if ink_saver else [False]
 
     def thumbs(ink: bool) -> list:  # one face of each component for the cover (compiled only when drawn)
-        faces = [pdf_layout.compile_face(svgs[face_path(cf.component_id, cf.fronts[0])], cache)
+        faces = [pdf_layout.compile_face(svgs[face_path(cf.component_id, cf.fronts[0])], cache, resources)
                  for cf in components if cf.fronts]
         return [saver(f) for f in faces] if ink else faces
     pdfs = {False: sheets_pdf}
@@ -214,7 +217,7 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                                   lambda: pdf_layout.render_pdf(
                                       sheets, svgs, title=meta.title, author=meta.author, cache=cache,
                                       subject=f"{meta.title} print-and-play sheets, ink saver ({paper.upper()})",
-                                      transform=saver))
+                                      transform=saver, resources=resources))
     out: dict[str, bytes] = {}
     titles = [s.title for s in sheets]
     books: list[tuple[str, bytes | None]] = [(lang, pdf) for lang, pdf in sorted(rulebooks.items())] or [("en", None)]

@@ -20,6 +20,7 @@ from pnp.cache import NO_CACHE, Cache, key_of
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
 from pnp.render import fonts
 from pnp.render.svgpdf import Compiled, Resources, SvgWarning, compile_svg, form
+from pnp.render.svgpdf.player import defer_streams, splice
 from pnp.units import mm_to_pt as pt
 
 rl_config.useA85 = 0  # binary streams: smaller files, no ASCII85 encoding pass
@@ -60,6 +61,7 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
     c.setAuthor(author)
     c.setSubject(subject)
     c.setCreator("pnp")
+    defer_streams(c)  # card art goes into the file after ReportLab has made it (memory: see defer_streams)
     forms: dict[str, str] = {}
     for sheet in sheets:
         c.setPageSize((pt(sheet.width), pt(sheet.height)))
@@ -75,7 +77,9 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
         _draw_sheet(c, sheet, forms, title, cfg)
         c.showPage()
     c.save()
-    return buf.getvalue()
+    pdf = buf.getvalue()
+    buf.close()
+    return splice(pdf, c)
 
 
 def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg: LayoutConfig) -> None:
