@@ -153,7 +153,7 @@ def _cross_check(doc: Document, files: DesignFiles, report: ErrorReport) -> None
 def _check_fonts(doc: Document, files: DesignFiles, report: ErrorReport, fonts_section: dict) -> None:
     """Each font file of `fonts:` is in the design folder, bounded, and a TrueType font ReportLab can embed."""
     from pnp.confine import FileRefused
-    from pnp.render import fonts
+    from pnp.render.fonts import FONT_EXTENSIONS, register_data
 
     for family, faces in fonts_section.items():
         if not isinstance(faces, dict):
@@ -162,7 +162,7 @@ def _check_fonts(doc: Document, files: DesignFiles, report: ErrorReport, fonts_s
             if not isinstance(name, str) or slot not in ("regular", "bold", "italic", "bold_italic"):
                 continue  # the model says what is wrong
             where = (doc.path, doc.line(("fonts", family, slot)))
-            if not name.lower().endswith(fonts.FONT_EXTENSIONS):
+            if not name.lower().endswith(FONT_EXTENSIONS):
                 report.add(*where, f"fonts.{family}.{slot}: '{name}' is not a .ttf or .otf file; expected a "
                            "TrueType font file in the design folder")
                 continue
@@ -176,7 +176,7 @@ def _check_fonts(doc: Document, files: DesignFiles, report: ErrorReport, fonts_s
                 report.add(*where, exc.message)
                 continue
             try:
-                fonts.register_data(data)
+                register_data(data)
             except ValueError as exc:
                 report.add(*where, f"fonts.{family}.{slot}: '{name}' cannot be used: {exc}")
 
