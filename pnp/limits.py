@@ -48,6 +48,8 @@ LIMITS: dict[str, Limit] = {
     "render_seconds": Limit(60, "seconds", "time one rendering may take (a last resort: the steps run out first)"),
     "range": Limit(10_000, "items", "range(n) in a template or rules text"),
     "face_grid_columns": Limit(20, "columns", "face_grid(columns=N) in a rules text"),
+    "textbox_chars": Limit(20_000, "characters", "text set in one textbox() of a template"),
+    "textbox_lines": Limit(2_000, "lines", "lines one textbox() of a template sets"),
 }
 
 

@@ -26,6 +26,7 @@ from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource
 from pnp.registry import FaceSpec, GeneratorContext
+from pnp.render import textbox as _textbox
 from pnp.render.svg import wrap_fragment
 from pnp.tables import load_rows
 
@@ -218,11 +219,13 @@ def _jsonable(context: dict) -> dict:
 @lru_cache(maxsize=16)
 def _environment(design_folder: Path, extra: tuple[Path, ...]) -> jinja2.Environment:
     files = DesignFiles(design_folder, extra)
-    return sandbox.environment(
+    env = sandbox.environment(
         files, template_bases(design_folder), "template_bytes",
         autoescape=True,  # data text such as "Salt & Pepper" must not break the SVG
         keep_trailing_newline=True,
     )
+    env.globals["textbox"] = _textbox.textbox
+    return env
 
 
 _SVG_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
@@ -235,6 +238,9 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
     def paint() -> str:
         env = _environment(Path(os.path.abspath(folder)), extra)  # a relative folder means another one elsewhere
         row = f" (filling row {_disp(where[0])}:{where[1]})" if is_row and where[1] else ""
+        painting = _textbox.Painting(DesignFiles(folder, extra), folder,
+                                     f"{_disp(where[0])}:{where[1]}" if is_row and where[1] else None)
+        token = _textbox.PAINTING.set(painting)
         try:
             template = env.get_template(name)
             fragment = sandbox.render(template, context)
@@ -255,11 +261,17 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
         except sandbox.RENDER_ERRORS as exc:
             file, line = _template_line(exc, path)
             raise DesignError([Problem(_disp(file), line, f"{sandbox.describe(exc)}{row}")]) from None
+        except _textbox.TextboxError as exc:
+            file, line = _template_line(exc, path)
+            what, _, expected = exc.message.partition("; expected")
+            raise DesignError([Problem(_disp(file), line, f"{what}{row}; expected{expected}")]) from None
         except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError) as exc:
             file, line = _template_line(exc, path)
             raise DesignError([Problem(_disp(file), line, f"{type(exc).__name__}: {exc}{row}; expected an "
                                        "expression that works on the row's values (CSV cells are text: "
                                        "use |int or |float for numbers)")]) from None
+        finally:
+            _textbox.PAINTING.reset(token)
         svg = wrap_fragment(fragment, w, h, bleed)
         try:
             root = etree.fromstring(svg.encode("utf-8"), _SVG_PARSER)
