@@ -333,7 +333,8 @@ def test_players_are_bounded(tmp_path):
     ("{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}",
      "recursion too deep (a macro or include that calls itself without end?); expected a template that ends"),
     ("{{ label + 1 }}", 'TypeError: can only concatenate str (not "int") to str (filling row d/design.yaml:20); '
-     "expected an expression that works on the row's values (CSV cells are text: use |int or |float for numbers)"),
+     "expected an expression that works on the row's values (a text cell needs |int or |float, or the column "
+     "declared in columns: {name: number})"),
     ("{{ [1].append(2) }}", "access to attribute 'append' of 'list' object is unsafe. (filling row "
      "d/design.yaml:20); expected every name used to be a column of the data table or one of: index, width, height, "
      "bleed, safe, component, design"),

@@ -128,7 +128,8 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             report.extend(exc)
             return []
         if comp.data is not None and src is comp:
-            rows = load_rows(comp.data, design.folder, doc, ("components", cid, "data"), comp.count, report, files)
+            rows = load_rows(comp.data, design.folder, doc, ("components", cid, "data"), comp.count, report, files,
+                             columns=comp.columns, sheet=comp.sheet)
         else:
             rows = [None]
         if "templates" not in hashes:
@@ -268,8 +269,8 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
         except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError) as exc:
             file, line = _template_line(exc, path)
             raise DesignError([Problem(_disp(file), line, f"{type(exc).__name__}: {exc}{row}; expected an "
-                                       "expression that works on the row's values (CSV cells are text: "
-                                       "use |int or |float for numbers)")]) from None
+                                       "expression that works on the row's values (a text cell needs |int or "
+                                       "|float, or the column declared in columns: {name: number})")]) from None
         finally:
             _textbox.PAINTING.reset(token)
         svg = wrap_fragment(fragment, w, h, bleed)
