@@ -27,7 +27,7 @@ def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path,
 
     faces = {}
     for cf in components:
-        for face in cf.fronts + ([cf.back] if cf.back else []):
+        for face in cf.sides:
             path = face_path(cf.component_id, face)
             faces["png/" + path.removeprefix("svg/").removesuffix(".svg") + ".png"] = Face.of(face, svgs[path])
     return dict(raster_faces(faces, cache=cache))
