@@ -42,19 +42,26 @@ def tts_decks(components: list[ComponentFaces], svgs: dict[str, str], face_path,
         if cf.component.kind != "card" or cf.back is None or not cf.copies:
             continue
         face = {f.key: Face.of(f, svgs[face_path(cf.component_id, f)]) for f in cf.fronts}
-        back = Face.of(cf.back, svgs[face_path(cf.component_id, cf.back)])
-        copies = [face[f.key] for f in cf.fronts for _ in range(f.count)]
-        sheets = []
-        for n, sheet in enumerate(tts_sheets(copies, back, TTS_DPI, cache=cache), start=1):
-            name = f"tts/{cf.component_id}-{n}.png"
-            out[name] = sheet.image
-            sheets.append({"file": name.removeprefix("tts/"), "cards": sheet.cards, "width": sheet.cols,
-                           "height": sheet.rows})
-        [(_, back_png)] = raster_faces({"back": back}, TTS_DPI, trim=True, cache=cache)
-        out[f"tts/{cf.component_id}-back.png"] = back_png
-        out[f"tts/{cf.component_id}.json"] = (json.dumps({
-            "component": cf.component_id, "back": f"{cf.component_id}-back.png", "sheets": sheets,
-            "note": "Tabletop Simulator: Objects > Components > Custom > Deck; face = a sheet, back = the back image, "
-                    "width/height = the sheet's grid, number = cards. The last slot of each sheet is the hidden card.",
-        }, indent=2) + "\n").encode("utf-8")
+        several = len(cf.backs) > 1
+        for back_face in cf.backs:  # backs per row: one deck per back (a deck in TTS has one back image)
+            deck = f"{cf.component_id}-{back_face.key}" if several else cf.component_id
+            back = Face.of(back_face, svgs[face_path(cf.component_id, back_face)])
+            copies = [face[f.key] for f in cf.fronts if cf.back_of(f) is back_face for _ in range(f.count)]
+            if not copies:
+                continue
+            sheets = []
+            for n, sheet in enumerate(tts_sheets(copies, back, TTS_DPI, cache=cache), start=1):
+                name = f"tts/{deck}-{n}.png"
+                out[name] = sheet.image
+                sheets.append({"file": name.removeprefix("tts/"), "cards": sheet.cards, "width": sheet.cols,
+                               "height": sheet.rows})
+            [(_, back_png)] = raster_faces({"back": back}, TTS_DPI, trim=True, cache=cache)
+            back_name = f"{deck}.png" if several else f"{deck}-back.png"
+            out[f"tts/{back_name}"] = back_png
+            out[f"tts/{deck}.json"] = (json.dumps({
+                "component": cf.component_id, "back": back_name, "sheets": sheets,
+                "note": "Tabletop Simulator: Objects > Components > Custom > Deck; face = a sheet, back = the back "
+                        "image, width/height = the sheet's grid, number = cards. The last slot of each sheet is the "
+                        "hidden card.",
+            }, indent=2) + "\n").encode("utf-8")
     return out
