@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.cache import NO_CACHE, Cache, default_cache, key_of
-from pnp.errors import DesignError, ErrorReport, display_path
+from pnp.errors import DesignError, ErrorReport, display_path, replay_warnings
 from pnp.loader import select_designs, templates_dir
 from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
@@ -130,6 +130,7 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
             hit = cache.get("svg", face.cache_key) if face.cache_key else None
             if hit is not None:
                 svgs[path] = hit
+                replay_warnings(hit)
             else:
                 todo.append((path, face))
     for (path, face), (status, value) in zip(todo, prun([face.paint for _, face in todo])):

@@ -229,6 +229,25 @@ def with_source_comment(svg: str, folder: Path, file: str | Path,
 
 
 _MARK = re.compile(r"<!-- made by pnp from (.+?)(?: \(row (.+?)\))? -->")
+_WARNED = re.compile(r"<!-- pnp warning (\d*): (.*?) -->")
+
+
+def warning_comments(warnings: list[tuple[str, int | None, str]]) -> str:
+    """XML comments that carry a face's own warnings (a text box that overflows...) in its SVG, so that a rebuild
+    that takes the face from the cache reports them again (`replay_warnings`). The file is the face's source
+    comment."""
+    return "".join(f"<!-- pnp warning {line or ''}: {' '.join(message.split()).replace('--', '%2D%2D')} -->\n"
+                   for _, line, message in warnings)
+
+
+def replay_warnings(svg: str) -> None:
+    """The warnings a cached face's SVG carries, recorded again against its template (and row)."""
+    if "<!-- pnp warning" not in svg:
+        return
+    source = _marked(svg)
+    file = source[0] if source else "pnp"
+    for m in _WARNED.finditer(svg):
+        warn(file, int(m.group(1)) if m.group(1) else None, m.group(2).replace("%2D%2D", "--"))
 
 
 def _shown(path: str) -> str:

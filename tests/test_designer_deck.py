@@ -157,6 +157,8 @@ def test_a_long_text_shrinks_to_fit_and_a_longer_one_overflows_with_a_warning(tm
     assert warnings[0].startswith("d/templates/front.svg.j2:4: warning: text box overflows: \"Overflow Overflow")
     assert "at size 2 need" in warnings[0] and "the box is 30 mm high" in warnings[0]
     assert warnings[0].endswith("(row d/cards.csv:4)")
+    again = build(tmp_path, "--print-shop")  # every face from the cache: the warning is still reported
+    assert [ln for ln in again.output.splitlines() if "warning" in ln] == warnings
 
 
 def test_bold_italic_line_breaks_and_icons_flow_with_the_words(tmp_path):

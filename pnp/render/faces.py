@@ -21,7 +21,7 @@ from pnp import registry, sandbox
 from pnp.cache import key_of
 from pnp.confine import DesignFiles, FileRefused, check_parsed
 from pnp.errors import (DesignError, ErrorReport, Problem, display_path, remember_design_folder, warn,
-                        with_source_comment)
+                        warning_comments, with_source_comment)
 from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource
@@ -378,6 +378,8 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
             problem = exc.problems[0]
             raise DesignError([Problem(_disp(path), None, problem.message.replace("the SVG", f"the SVG it makes{row}",
                                                                                   1))]) from None
+        if painting.warnings:  # carried in the SVG, so a cached face reports them again
+            svg = svg.replace("\n", "\n" + warning_comments(painting.warnings), 1)
         return with_source_comment(svg, folder, path, where if is_row else None)
 
     return paint
