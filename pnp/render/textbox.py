@@ -347,7 +347,7 @@ def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = 
             what = (f"{len(lines)} lines at size {chosen:g} need {need:.1f} mm and the box is {height:g} mm high")
         else:
             what = f"a line is {widest:.1f} mm wide and the box is {width:g} mm"
-        start = " ".join("".join(p.text for p in w) for w in (paragraphs[0][:6] if paragraphs and paragraphs[0]
+        start = " ".join("".join(f":{p.text}:" if p.icon else p.text for p in w) for w in (paragraphs[0][:6] if paragraphs and paragraphs[0]
                                                               else []))
         _warn(f"text box overflows: \"{start[:40]}...\": {what}; expected shorter text, a larger box or a smaller "
               "min_size")
