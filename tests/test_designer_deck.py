@@ -486,3 +486,21 @@ def test_a_template_error_is_reported_once_with_its_rows_counted_and_sorted_by_n
         '<text x="5" y="5">{% if title in ("r1", "r9") %}{{ titel }}{% endif %}</text>\n')
     result = build(tmp_path)
     assert "(filling 2 rows: d/cards.csv:2, d/cards.csv:10)" in result.output
+
+
+def test_text_box_markup_rules():
+    from pnp.render.textbox import _paragraphs
+
+    asked = []
+
+    def words(text):
+        paras = _paragraphs(text, lambda name: asked.append(name))
+        return [[["".join(("B" if p.bold else "") + ("I" if p.italic else "") + ":" + p.text) for p in w]
+                 for w in para] for para in paras]
+
+    assert words("a **b** *c*") == [[[":a"], ["B:b"], ["I:c"]]]
+    assert words("5 * 3 = 15") == [[[":5"], [":*"], [":3"], [":="], [":15"]]]  # a lone star is text
+    assert words("\\*x\\*") == [[[":*x*"]]]
+    assert words("one\\ntwo\nthree") == [[[":one"]], [[":two"]], [[":three"]]]
+    assert words("at 10:30:00 :sword:") == [[[":at"], [":10:30:00"], ["::sword:"]]]
+    assert asked == ["sword"]  # a time is not an icon name

@@ -106,7 +106,7 @@ class Icon:
     uri: str = ""  # a raster icon: a data: URI, when not drawn by href
 
 
-_TOKEN = re.compile(r"\\\*|\*\*|\*|:([A-Za-z0-9_-]{1,64}):| +|\n")
+_TOKEN = re.compile(r"\\\*|\*\*|\*|:([A-Za-z][A-Za-z0-9_-]{0,63}):| +|\n")
 
 
 def _paragraphs(text: str, resolve_icon) -> list[list[list[Part]]]:
