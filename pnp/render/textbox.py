@@ -184,19 +184,25 @@ class _Fonts:
         from pnp.render.svgpdf.text import metrics
 
         self.ascent, self.descent, _ = metrics(self.names[False, False])
+        self._unit: dict[tuple[str, bool, bool], float] = {}  # widths at size 1: a width scales with the size
+
+    def _measure(self, text: str, bold: bool, italic: bool) -> float:
+        key = (text, bold, italic)
+        w = self._unit.get(key)
+        if w is None:
+            from reportlab.pdfbase.pdfmetrics import stringWidth
+
+            w = self._unit[key] = stringWidth(text, self.names[bold, italic], 1000) / 1000
+        return w
 
     def width(self, part: Part, size: float) -> float:
         if part.icon is not None:
             return size * part.icon.aspect
-        from reportlab.pdfbase.pdfmetrics import stringWidth
-
-        return stringWidth(part.text, self.names[part.bold, part.italic], size)
+        return self._measure(part.text, part.bold, part.italic) * size
 
     def space(self, part: Part, size: float) -> float:
-        from reportlab.pdfbase.pdfmetrics import stringWidth
-
         b, i = (part.bold, part.italic) if part.icon is None else (False, False)
-        return stringWidth(" ", self.names[b, i], size)
+        return self._measure(" ", b, i) * size
 
 
 @dataclass
@@ -233,24 +239,30 @@ def _split_word(word: list[Part], room: float, f: _Fonts, size: float) -> list[l
 
 
 def _break(paragraphs: list[list[list[Part]]], width: float, f: _Fonts, size: float) -> list[_Line]:
+    """Greedy lines: as many words as fit the width at `size` (word widths are measured once, at size 1)."""
     most = limit("textbox_lines")
+    room = width / size + 1e-9  # in sizes: the widths below are at size 1
     lines: list[_Line] = []
     for para in paragraphs:
-        words: list[list[Part]] = []
+        words: list[tuple[list[Part], float]] = []
         for word in para:
-            ww = sum(f.width(p, size) for p in word)
-            words += [word] if ww <= width + 1e-9 else _split_word(word, width, f, size)
+            ww = sum(f.width(p, 1.0) for p in word)
+            if ww <= room:
+                words.append((word, ww))
+            else:
+                words += [(w, sum(f.width(p, 1.0) for p in w)) for w in _split_word(word, room, f, 1.0)]
         cur = _Line([], [], [], False)
-        for word in words:
-            ww = sum(f.width(p, size) for p in word)
-            sp = f.space(word[0], size) if cur.words else 0.0
-            if cur.words and cur.width + sp + ww > width + 1e-9:
+        used = 0.0
+        for word, ww in words:
+            sp = f.space(word[0], 1.0) if cur.words else 0.0
+            if cur.words and used + sp + ww > room:
                 lines.append(cur)
                 cur = _Line([], [], [], False)
-                sp = 0.0
+                sp = used = 0.0
             cur.words.append(word)
-            cur.widths.append(ww)
-            cur.spaces.append(sp)
+            cur.widths.append(ww * size)
+            cur.spaces.append(sp * size)
+            used += sp + ww
         cur.last = True
         lines.append(cur)  # an empty paragraph is an empty line
         if len(lines) > most:
@@ -329,7 +341,7 @@ def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = 
             chosen, lines = min_size, lines_min
         else:
             lo, hi, best = min_size, size, (min_size, lines_min)
-            for _ in range(14):  # to about 1/16000 of the range
+            while hi - lo > 0.01:  # to a hundredth of a mm: at most 18 rounds, 8 for a usual range
                 mid = round((lo + hi) / 2, 3)
                 if mid in (lo, hi):
                     break
