@@ -504,3 +504,14 @@ def test_text_box_markup_rules():
     assert words("one\\ntwo\nthree") == [[[":one"]], [[":two"]], [[":three"]]]
     assert words("at 10:30:00 :sword:") == [[[":at"], [":10:30:00"], ["::sword:"]]]
     assert asked == ["sword"]  # a time is not an icon name
+
+
+def test_an_icon_is_an_image_href_once_the_art_pipeline_draws_design_files(monkeypatch):
+    from pnp.render import textbox as tb
+
+    icon = tb.Icon("coin", "icons/coin.svg", 1.5, view_box="0 0 15 10", inner="<rect/>")
+    monkeypatch.setattr(tb, "ICON_HREFS", True)
+    assert tb._icon_markup(icon, 1, 2, 6, 4) == '<image x="1" y="2" width="6" height="4" href="icons/coin.svg"/>'
+    monkeypatch.setattr(tb, "ICON_HREFS", False)
+    assert tb._icon_markup(icon, 1, 2, 6, 4) == ('<svg x="1" y="2" width="6" height="4" viewBox="0 0 15 10" '
+                                                 'preserveAspectRatio="xMidYMid meet"><rect/></svg>')
