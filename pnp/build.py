@@ -396,7 +396,9 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
     slugs = [d.slug for d in designs]
     built.sort(key=lambda b: slugs.index(b.design.slug))  # workers finish in any order; report in the designs'
     with OutputLock(Path(out), echo):
-        return [write_design(b, Path(out)) for b in built]
+        written = [write_design(b, Path(out)) for b in built]
+    cache.flush()
+    return written
 
 
 def _exports_for(design: Design, out: Path, asked) -> frozenset[str]:

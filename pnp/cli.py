@@ -9,12 +9,22 @@ Warnings (pnp's own and those of the libraries it drives) are printed at the end
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
-import click
 
-from pnp.errors import PnpError
+def _stopped_early(signum, frame):  # Ctrl-C while Python is still importing: nothing started, nothing to undo
+    os._exit(130)
+
+
+if (__name__ == "__main__" or os.path.basename(sys.argv[0]) == "pnp") and \
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _stopped_early)  # the command itself installs its own handler (_Group.invoke)
+
+import click  # noqa: E402
+
+from pnp.errors import PnpError  # noqa: E402
 
 BUG_EXIT = 3
 
@@ -54,7 +64,7 @@ class _Group(click.Group):
         _STOPS.clear()
         before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
         for sig, handler in before.items():  # Ctrl-C and SIGTERM end a command cleanly, nothing half-written
-            if handler in (signal.SIG_DFL, signal.default_int_handler):
+            if handler in (signal.SIG_DFL, signal.default_int_handler, _stopped_early):
                 signal.signal(sig, _stop)
         capture_library_output()
         try:

@@ -6,6 +6,7 @@ config, so a designer fixes every problem of a design in one pass.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -112,13 +113,18 @@ _FLAGS = {"--proof", "--print-shop", "--exports", "--no-exports", "--cache", "--
 
 def display_path(path: str | Path) -> str:
     """A path as the designer typed it: relative to the working directory when below it."""
+    return _display(os.fspath(path), os.getcwd())
+
+
+@functools.lru_cache(maxsize=4096)
+def _display(path: str, cwd: str) -> str:
     p = Path(os.path.abspath(path))  # links keep their own name: a design.yaml linked elsewhere is still d/design.yaml
-    for cwd in (Path(os.path.abspath(os.getcwd())), Path.cwd().resolve()):
+    for base in (Path(os.path.abspath(cwd)), Path(cwd).resolve()):
         try:
-            return str(p.relative_to(cwd))
+            return str(p.relative_to(base))
         except ValueError:
             continue
-    return str(path)
+    return path
 
 
 # --- warnings --------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import difflib
 import os
 import types
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Union
 
@@ -126,7 +127,6 @@ def load_designs(folders: list[Path]) -> list[Design]:
 
 def _cross_check(doc: Document, files: DesignFiles, report: ErrorReport) -> None:
     """Checks the model cannot make alone: registered game and generators, generator params, files."""
-    registry.discover()
     data = doc.data
     game = data.get("game")
     spec = registry.get_game(game) if isinstance(game, str) else None
@@ -219,7 +219,7 @@ def _check_rules(doc: Document, report: ErrorReport, model: type[BaseModel], raw
             report.add(doc.path, doc.line(("rules",) + tuple(err["loc"])), describe_rules_error(err, model))
 
 
-def describe_rules_error(err: dict, model: type[BaseModel]) -> str:
+def describe_rules_error(err: Mapping[str, Any], model: type[BaseModel]) -> str:
     """describe_error under `rules.`; a missing key says what it holds (its field description)."""
     loc = tuple(err["loc"])
     if err["type"] == "missing" and loc:
@@ -263,7 +263,7 @@ def find_template(name: str, design_folder: Path) -> Path | None:
 # --- pydantic errors as designer messages ------------------------------------------------
 
 
-def describe_error(err: dict, root: type[BaseModel], prefix: Loc = ()) -> str:
+def describe_error(err: Mapping[str, Any], root: type[BaseModel], prefix: Loc = ()) -> str:
     """`where: what is wrong; what is expected` for one pydantic error."""
     loc = tuple(err["loc"])
     where = ".".join(str(p) for p in prefix + loc) or "top level"

@@ -30,7 +30,7 @@ import re
 import signal
 import stat
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -240,7 +240,7 @@ def _remove(target: Path, rel: PurePosixPath) -> bool:
     return True
 
 
-def publish(target: Path, files: dict[str, bytes | str], *, keep: set[str] | frozenset[str] = frozenset(),
+def publish(target: Path, files: Mapping[str, bytes | str], *, keep: set[str] | frozenset[str] = frozenset(),
             manifest: Callable[[list[str]], bytes | str] | None = None) -> Published:
     """Make `target` hold `files` (relative name -> content) as one unit; see the module docstring.
 
@@ -311,7 +311,7 @@ def publish(target: Path, files: dict[str, bytes | str], *, keep: set[str] | fro
 _PAPER_FILE = re.compile(r"-(a4|letter|a3)(?:-proof)?\.pdf$")
 
 
-def publish_more(target: Path, files: dict[str, bytes | str]) -> Published:
+def publish_more(target: Path, files: Mapping[str, bytes | str]) -> Published:
     """Add or replace some files of a design's output (e.g. `pnp rules`), keeping the rest and the
     manifest's record of it."""
     before = previous_manifest(target)

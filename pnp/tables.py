@@ -529,7 +529,7 @@ def _rows(raw: list[tuple[Any, int | None]], path: Path, line: int | None, defau
         if "count" in values:
             text = values.pop("count")
             try:
-                if isinstance(text, bool) or isinstance(text, float) and not text.is_integer():
+                if isinstance(text, bool) or (isinstance(text, float) and not text.is_integer()):
                     raise ValueError
                 count = int(text)
             except (TypeError, ValueError, OverflowError):

@@ -10,13 +10,12 @@ import re
 
 import pdfplumber
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from pypdf import PdfReader
+from svgpdf_pixels import FIXTURES, compare, images, render_cairo, render_ours, render_svglib, side_by_side
 
 from pnp.render.svgpdf import Compiled, compile_svg, form, svg_to_pdf
 from pnp.render.svgpdf.geometry import segments
-from svgpdf_pixels import FIXTURES, compare, images, render_cairo, render_ours, render_svglib, side_by_side
 
 MM = 72 / 25.4
 FEATURES = sorted(p.stem for p in FIXTURES.glob("*.svg"))

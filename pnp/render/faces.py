@@ -20,8 +20,16 @@ from lxml import etree
 from pnp import registry, sandbox
 from pnp.cache import key_of
 from pnp.confine import DesignFiles, FileRefused, check_parsed
-from pnp.errors import (DesignError, ErrorReport, Problem, display_path, remember_design_folder, warn,
-                        warning_comments, with_source_comment)
+from pnp.errors import (
+    DesignError,
+    ErrorReport,
+    Problem,
+    display_path,
+    remember_design_folder,
+    warn,
+    warning_comments,
+    with_source_comment,
+)
 from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource

@@ -66,7 +66,6 @@ from itertools import islice
 
 from pnp.cache import NO_CACHE, Cache, key_of
 
-
 DPI = 300
 TTS_DPI = 150
 FORMATS = ("png", "jpeg")

@@ -15,8 +15,17 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Paragraph,
-                                Spacer, Table, TableStyle)
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp.layout.pdf import compile_face, define_form
@@ -267,7 +276,7 @@ def _component_table(design: Design, lang: str, layout: Layout, components: list
         rows.append([_thumbs(cf, drawings, cfg["thumb_height"] * mm, cfg["max_faces"], thumb_w - 8),
                      Paragraph(f"<b>{name}</b>{escape(extra)}", st["table"]), Paragraph(escape(copies), st["table"])])
     t = Table(rows, colWidths=[thumb_w, name_w, count_w], repeatRows=1, hAlign="LEFT")
-    t.setStyle(TableStyle([FONT_ALL, 
+    t.setStyle(TableStyle([FONT_ALL,
         ("BACKGROUND", (0, 0), (-1, 0), layout.colour("accent_light")),
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, layout.colour("accent")),
         ("LINEBELOW", (0, 1), (-1, -1), 0.3, layout.colour("muted")),

@@ -15,8 +15,17 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import (Flowable, HRFlowable, KeepTogether, ListFlowable, ListItem, Paragraph, Spacer, Table,
-                                TableStyle)
+from reportlab.platypus import (
+    Flowable,
+    HRFlowable,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from pnp.render import fonts
 from pnp.rulebook.layout import FONT_ALL, Layout
@@ -190,7 +199,7 @@ class _Converter:
             raise MarkdownError(str(exc), node.map[0] + 1 if node.map else None) from None
         t = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
         accent, light = self.layout.colour("accent"), self.layout.colour("accent_light")
-        t.setStyle(TableStyle([FONT_ALL, 
+        t.setStyle(TableStyle([FONT_ALL,
             ("BACKGROUND", (0, 0), (-1, 0), light),
             ("LINEBELOW", (0, 0), (-1, 0), 0.8, accent),
             ("LINEBELOW", (0, 1), (-1, -1), 0.3, self.layout.colour("muted")),
@@ -204,7 +213,7 @@ class _Converter:
     def note(self, node, width: float) -> Table:
         inner = self.blocks(node.children, width - 20, self.st["note"])
         t = Table([[inner]], colWidths=[width - 6], hAlign="LEFT")
-        t.setStyle(TableStyle([FONT_ALL, 
+        t.setStyle(TableStyle([FONT_ALL,
             ("BACKGROUND", (0, 0), (-1, -1), self.layout.colour("accent_light")),
             ("LINEBEFORE", (0, 0), (0, -1), 2.5, self.layout.colour("accent")),
             ("LEFTPADDING", (0, 0), (-1, -1), 9), ("RIGHTPADDING", (0, 0), (-1, -1), 8),

@@ -38,8 +38,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from pnp.render.svgpdf import geometry as geo
-from pnp.render.svgpdf import values as V
+from pnp.render.svgpdf import geometry as geo, values as V
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"

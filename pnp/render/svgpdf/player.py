@@ -64,8 +64,13 @@ def _ensure_fonts(names) -> None:
 
 
 def _shading(kind: str, coords, stops, extend: bool):
-    from reportlab.pdfbase.pdfdoc import (PDFArrayCompact, PDFAxialShading, PDFExponentialFunction,
-                                          PDFRadialShading, PDFStitchingFunction)
+    from reportlab.pdfbase.pdfdoc import (
+        PDFArrayCompact,
+        PDFAxialShading,
+        PDFExponentialFunction,
+        PDFRadialShading,
+        PDFStitchingFunction,
+    )
 
     pts = list(stops)
     if pts[0][0] > 0:

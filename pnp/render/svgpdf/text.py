@@ -14,8 +14,17 @@ import struct
 
 from pnp.render import fonts
 from pnp.render.svgpdf import values as V
-from pnp.render.svgpdf.compiler import (_CA_ONE, _CAS_ONE, _UNSUPPORTED, _alpha_op, _colour_op, _Ctx, _local, _r,
-                                        _TextPos)
+from pnp.render.svgpdf.compiler import (
+    _CA_ONE,
+    _CAS_ONE,
+    _UNSUPPORTED,
+    _alpha_op,
+    _colour_op,
+    _Ctx,
+    _local,
+    _r,
+    _TextPos,
+)
 
 _WS_RE = re.compile(r"[\n\r\t]")
 _SPACES_RE = re.compile(r"  +")
