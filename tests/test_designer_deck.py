@@ -71,8 +71,8 @@ BOX_RECT = f'<rect x="{BOX["x"]}" y="{BOX["y"]}" width="{BOX["w"]}" height="{BOX
 
 def textbox_front(**kw: str) -> str:
     args = ", ".join(f"{k}={v}" for k, v in kw.items())
-    return BOX_RECT + ("{{ textbox(text, x=%(x)s, y=%(y)s, width=%(w)s, height=%(h)s" % BOX) \
-        + (", " + args if args else "") + ") }}\n"
+    box = f"x={BOX['x']}, y={BOX['y']}, width={BOX['w']}, height={BOX['h']}"
+    return BOX_RECT + "{{ textbox(text, " + box + (", " + args if args else "") + ") }}\n"
 
 
 def svg_lines(svg: str) -> tuple[list[str], float]:
@@ -170,7 +170,7 @@ def test_bold_italic_line_breaks_and_icons_flow_with_the_words(tmp_path):
     result = build(tmp_path, "--print-shop")
     assert result.exit_code == 0, result.output
     svg = (tmp_path / "out" / "d" / "svg" / "cards-1.svg").read_text()
-    lines, size = svg_lines(svg)
+    lines, _ = svg_lines(svg)
     assert lines == ["Gain now.", "Then bold it"]  # a line break where the cell says \n
     root = etree.fromstring(svg.encode())
     icons = [e for e in root.iter(f"{SVG_NS}svg") if e.get("viewBox") == "0 0 10 10"]
@@ -229,8 +229,8 @@ def _hex(c) -> str:
 def per_row_backs(tmp_path: Path, extra: str = "", kind: str = "card", shape: str = "") -> Path:
     rows = ["title,type,count"] + [f"c{i},{t},{1 + i % 2}" for i, t in enumerate(
         ["hero", "villain", "hero", "item", "villain", "item", "hero", "hero", "villain", "item", "hero"])]
-    fronts = "{{ {%s}[type] }}" % ", ".join(f"'{t}': '{_hex(f)}'" for t, (f, _) in TYPES.items())
-    backs = "{{ {%s}[type] }}" % ", ".join(f"'{t}': '{_hex(b)}'" for t, (_, b) in TYPES.items())
+    fronts = "{{ {" + ", ".join(f"'{t}': '{_hex(f)}'" for t, (f, _) in TYPES.items()) + "}[type] }}"
+    backs = "{{ {" + ", ".join(f"'{t}': '{_hex(b)}'" for t, (_, b) in TYPES.items()) + "}[type] }}"
     d = design(tmp_path, "\n".join(rows) + "\n",
                f'<rect x="0" y="0" width="{{{{ width }}}}" height="{{{{ height }}}}" fill="{fronts}"/>\n',
                f'<rect x="0" y="0" width="{{{{ width }}}}" height="{{{{ height }}}}" fill="{backs}"/>\n', extra=extra,
@@ -334,7 +334,7 @@ def test_round_tokens_are_double_sided_with_backs_per_row(tmp_path, duplex):
     with pdfplumber.open(tmp_path / "out" / "d" / "d-a4.pdf") as doc:
         pages = [(p.width, p.height, _rects(p)) for p in doc.pages]
     if duplex == "long":
-        w, h, f = pages[0]
+        w, _, f = pages[0]
         _pairs(f, pages[1][2], lambda r: (w - r[2], r[1], w - r[0], r[3]))
     else:
         total = 0

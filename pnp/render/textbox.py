@@ -28,6 +28,7 @@ import base64
 import contextvars
 import re
 import sys
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ PAINTING: contextvars.ContextVar[Painting | None] = contextvars.ContextVar("pnp_
 
 def _template_line() -> tuple[str | None, int | None]:
     """The template file and line calling the helper: the innermost frame of compiled template code."""
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None:
         tmpl = frame.f_globals.get("__jinja_template__")
         if tmpl is not None and tmpl.filename:
@@ -359,8 +360,8 @@ def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = 
             what = (f"{len(lines)} lines at size {chosen:g} need {need:.1f} mm and the box is {height:g} mm high")
         else:
             what = f"a line is {widest:.1f} mm wide and the box is {width:g} mm"
-        start = " ".join("".join(f":{p.text}:" if p.icon else p.text for p in w) for w in (paragraphs[0][:6] if paragraphs and paragraphs[0]
-                                                              else []))
+        first = paragraphs[0][:6] if paragraphs and paragraphs[0] else []
+        start = " ".join("".join(f":{p.text}:" if p.icon else p.text for p in w) for w in first)
         _warn(f"text box overflows: \"{start[:40]}...\": {what}; expected shorter text, a larger box or a smaller "
               "min_size")
     return Markup(_svg(lines, f, x, y, width, height, chosen, align, valign, line_height, str(family), str(weight),
