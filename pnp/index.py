@@ -14,6 +14,7 @@ def render_index(design, components, face_path, files: list[str], report) -> str
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     links = [{"href": f, "label": _label(f)} for f in sorted(files) if f.endswith(".pdf")]
+    links += [{"href": f, "label": _label(f)} for f in sorted(files) if f.startswith(("tts/", "print/"))]
     links += [{"href": "manifest.json", "label": "manifest.json"}]
     comps = []
     for cf in components:
@@ -32,7 +33,15 @@ def render_index(design, components, face_path, files: list[str], report) -> str
 
 
 def _label(name: str) -> str:
+    if name.startswith("tts/"):
+        return "Tabletop Simulator saved object"
+    if name.startswith("print/"):
+        return f"Print service report ({name.split('/')[1]})"
     stem = Path(name).stem
+    if "-kit-" in stem:
+        lang, paper = stem.rsplit("-", 2)[1:]
+        ink = ", ink saver" if "-kit-ink-saver-" in stem else ""
+        return f"Print-and-play kit ({lang.upper()}, {'Letter' if paper == 'letter' else paper.upper()}{ink})"
     if "-rules-" in stem:
         lang, paper = stem.rsplit("-rules-", 1)[1].split("-", 1)
         return f"Rulebook ({lang.upper()}, {'Letter' if paper == 'letter' else paper.upper()})"

@@ -32,6 +32,10 @@ LIMITS: dict[str, Limit] = {
     "template_bytes": Limit(1_000_000, "bytes", "size of a Jinja2 SVG template (and of each file it includes)"),
     "rules_bytes": Limit(1_000_000, "bytes", "size of a rules text rules.<lang>.md (and of each file it includes)"),
     "svg_bytes": Limit(16_000_000, "bytes", "size of a ready SVG file (svg: faces, rulebook images)"),
+    "image_bytes": Limit(50_000_000, "bytes", "an image file a face draws (<image href=...>: PNG, JPEG, WebP, GIF, SVG)"),
+    "image_pixels": Limit(50_000_000, "pixels",
+                          "pixels of one raster image a face draws (width x height; A2 at 300 dpi is 35 million)"),
+    "font_bytes": Limit(30_000_000, "bytes", "a font file of the design's fonts: section (TTF/OTF)"),
     "design_files": Limit(10_000, "files", "template files (*.j2) in a design folder; files pnp new --from copies"),
     "copy_bytes": Limit(200_000_000, "bytes", "what pnp new --from copies"),
     # what a design asks pnp to make

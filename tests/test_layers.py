@@ -16,7 +16,7 @@ PNP = Path(__file__).resolve().parent.parent / "pnp"
 
 # the data layer: reading and checking a design; it knows nothing of what is made from it
 DATA = {"pnp.errors", "pnp.units", "pnp.limits", "pnp.yamlio", "pnp.confine", "pnp.sandbox", "pnp.tables",
-        "pnp.model", "pnp.loader", "pnp.output", "pnp.cache", "pnp.parallel", "pnp.progress"}
+        "pnp.model", "pnp.loader", "pnp.output", "pnp.cache", "pnp.parallel", "pnp.progress", "pnp.data"}
 # what sits above the drawing layers: commands and the products made from the drawings
 ABOVE_DRAWING = {"pnp.rulebook", "pnp.build", "pnp.export", "pnp.index", "pnp.validate", "pnp.simulate",
                  "pnp.sweep", "pnp.distributed", "pnp.watch", "pnp.scaffold", "pnp.cli"}
@@ -32,7 +32,7 @@ RULES = [
      "the rulebook layer is called by build and never calls it back"),
     ({"pnp.engine"}, {"pnp.render", "pnp.layout", "pnp.games"} | ABOVE_DRAWING,
      "an engine plays a design's rules; what prints them is not its business"),
-    ({"pnp.export", "pnp.index"}, {"pnp.games", "pnp.build", "pnp.rulebook"} | ENGINE_USERS,
+    ({"pnp.export", "pnp.exports", "pnp.index"}, {"pnp.games", "pnp.build", "pnp.rulebook"} | ENGINE_USERS,
      "products of a build are made from its faces and sheets"),
 ]
 

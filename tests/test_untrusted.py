@@ -393,8 +393,8 @@ def test_template_output_is_bounded(tmp_path, monkeypatch):
      'viewBox="0 0 63 88"'),
     (b'<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="20mm">\n'
      b'<image href="../secret.png" width="5" height="5"/></svg>',
-     "d/art.svg:2: the SVG refers to '../secret.png'; expected only #ids and data: URIs (embed images; pnp reads "
-     "no file an SVG names)"),
+     "d/art.svg:2: <image>: image '../secret.png' is outside the design folder; expected a file inside d/ (name a "
+     "shared folder with --allow-dir)"),  # art files of the design are drawn (issue 15), never from outside it
     (b'<html/>', "d/art.svg:1: the root element is <html>; expected an <svg> document"),
 ])
 def test_a_ready_svg_must_be_plain_well_formed_svg(tmp_path, svg, message):

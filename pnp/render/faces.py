@@ -35,6 +35,7 @@ from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource
 from pnp.registry import FaceSpec, GeneratorContext
 from pnp.render import textbox as _textbox
+from pnp.render.art import ArtFiles, art_hash, check_art, check_art_names, has_images
 from pnp.render.svg import wrap_fragment
 from pnp.tables import load_rows
 
@@ -178,6 +179,10 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             rows = [None]
         if "templates" not in hashes:
             hashes["templates"] = templates_hash(design.folder, files)
+        if "art" not in hashes:
+            hashes["art"] = art_hash(design.folder, files.extra)
+        if "fonts" not in hashes:
+            hashes["fonts"] = font_css(design, files)
         faces = []
         width = len(str(len(rows)))
         is_back = src is not comp and rows[0] is not None
@@ -195,24 +200,78 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
                 key = "back-" + slug("-".join(str(values[k]) for k in sorted(used) if k in values) or str(i))
             elif is_back:
                 key = f"back-{i:0{width}d}"
-            cache_key = key_of("template", hashes["templates"], src.template, _jsonable(keyed),
+            cache_key = key_of("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
+                               _jsonable(keyed),
                                size.width, size.height, bleed)
             faces.append(FaceSpec(
                 key=key, width=size.width, height=size.height, bleed=bleed,
                 paint=_template_painter(design.folder, src.template, path, context, size.width, size.height, bleed,
-                                        where, row is not None),
+                                        where, row is not None, hashes["fonts"]),
                 count=row.count if row else comp.count, data=values, shape=comp.shape, cache_key=cache_key,
             ))
         return faces
     # a ready SVG file
     try:
-        path, text = files.read_svg(src.svg, (doc.path, doc.line(loc + ("svg",))))
+        path, text = files.read_svg(src.svg, (doc.path, doc.line(loc + ("svg",))), images=True)
     except DesignError as exc:
         report.extend(exc)
         return []
+    if has_images(text):
+        try:
+            check_art_names(text, ArtFiles(design.folder, files.extra), path)
+        except DesignError as exc:
+            report.extend(exc)
+            return []
     text = with_source_comment(text, design.folder, path)
+    if has_images(text) and "art" not in hashes:
+        hashes["art"] = art_hash(design.folder, files.extra)
+    if "fonts" not in hashes:
+        hashes["fonts"] = font_css(design, files)
+    extra = [v for v in (hashes["art"] if has_images(text) else "", hashes["fonts"]) if v]
     return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,
-                     paint=lambda: text, count=comp.count, shape=comp.shape, cache_key=key_of("svg", text))]
+                     paint=_svg_painter(design.folder, files.extra, path, text, hashes["fonts"]), count=comp.count,
+                     shape=comp.shape, cache_key=key_of("svg", text, *extra))]
+
+
+def font_css(design: Design, files: DesignFiles) -> str:
+    """The design's `fonts:` as a <style> of CSS @font-face rules (one per file, with the file's content hash
+    in a comment), put into every face a template paints: browsers load the files (copied under svg/art/ with
+    the face), pnp.render.svgpdf draws and embeds the same files. "" for a design without fonts."""
+    from pnp.render.art import content_hash
+
+    rules = []
+    for family, faces in sorted(design.fonts.items()):
+        for slot, name in faces.files().items():
+            where = (design.source.path, design.source.line(("fonts", family, slot)))
+            data = files.read_bytes(files.resolve(name, where, what="font"), "font_bytes")
+            weight = "bold" if slot.startswith("bold") else "normal"
+            style = "italic" if slot.endswith("italic") else "normal"
+            rules.append(f'@font-face {{font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
+                         f'src: url("{name}")}} /* {content_hash(data)} */')
+    return "<style>\n" + "\n".join(rules) + "\n</style>" if rules else ""
+
+
+def with_style(svg: str, style: str) -> str:
+    """`svg` with `style` as the first child of its root element."""
+    if not style:
+        return svg
+    start = svg.find("<svg")
+    end = svg.find(">", start)
+    if start < 0 or end < 0:
+        return svg
+    return svg[:end + 1] + "\n" + style + svg[end + 1:]
+
+
+def _svg_painter(folder: Path, extra: tuple[Path, ...], path: Path, text: str, fonts_style: str = ""):
+    """A ready SVG file's face: as it is, its images checked and their content hashes added (pnp.render.art),
+    the design's fonts added."""
+    def paint() -> str:
+        if not has_images(text):
+            return with_style(text, fonts_style)
+        root = etree.fromstring(text.encode("utf-8"), _SVG_PARSER)
+        return with_style(check_art(text, root, ArtFiles(folder, extra), path), fonts_style)
+
+    return paint
 
 
 def _row_names(design: Design, files: DesignFiles, name: str) -> set[str] | None:
@@ -334,14 +393,15 @@ _SVG_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=
 
 
 def _template_painter(folder: Path, name: str, path: Path, context: dict[str, Any], w: float, h: float, bleed: float,
-                      where: tuple[Path, int | None], is_row: bool):
+                      where: tuple[Path, int | None], is_row: bool, fonts_style: str = ""):
     extra = DesignFiles(folder).extra
 
     def paint() -> str:
         env = _environment(Path(os.path.abspath(folder)), extra)  # a relative folder means another one elsewhere
         row = f" (filling row {_disp(where[0])}:{where[1]})" if is_row and where[1] else ""
         painting = _textbox.Painting(DesignFiles(folder, extra), folder,
-                                     f"{_disp(where[0])}:{where[1]}" if is_row and where[1] else None)
+                                     f"{_disp(where[0])}:{where[1]}" if is_row and where[1] else None,
+                                     fonts_style=fonts_style)
         token = _textbox.PAINTING.set(painting)
         try:
             template = env.get_template(name)
@@ -381,11 +441,12 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
             raise DesignError([Problem(_disp(where[0]), where[1], f"the SVG filled from {path.name} is not "
                                        f"well-formed ({exc.msg}); expected valid SVG markup")]) from None
         try:
-            check_parsed(root, svg, _disp(path))
+            check_parsed(root, svg, _disp(path), images=True)
         except DesignError as exc:
             problem = exc.problems[0]
             raise DesignError([Problem(_disp(path), None, problem.message.replace("the SVG", f"the SVG it makes{row}",
                                                                                   1))]) from None
+        svg = with_style(check_art(svg, root, ArtFiles(folder, extra), path, row), fonts_style)
         if painting.warnings:  # carried in the SVG, so a cached face reports them again
             svg = svg.replace("\n", "\n" + warning_comments(painting.warnings), 1)
         return with_source_comment(svg, folder, path, where if is_row else None)

@@ -55,6 +55,34 @@ class Painting:
     row: str | None  # "cards.csv:3" as messages show it, or None outside a data table
     warnings: list[tuple[str, int | None, str]] = field(default_factory=list)  # (file, line, message)
     icons: dict[str, Any] = field(default_factory=dict)  # icon path -> parsed icon (or None when unreadable)
+    fonts_style: str = ""  # the design's fonts: as the @font-face <style> pnp.render.faces puts in the face
+    font_faces: dict[str, dict[str, str]] | None = None  # family (lower case) -> slot -> ReportLab name, read once
+
+
+_FONT_FACE = re.compile(r'@font-face \{font-family: "([^"]+)"; font-weight: (\w+); font-style: (\w+); '
+                        r'src: url\("([^"]+)"\)\}')
+
+
+def _design_fonts() -> dict[str, dict[str, str]]:
+    """The design's own font files (its `fonts:`), registered as pnp.render.svgpdf registers them: a text box
+    measures with the very file the PDF embeds."""
+    painting = PAINTING.get()
+    if painting is None or not painting.fonts_style:
+        return {}
+    if painting.font_faces is None:
+        from pnp.render import fonts
+
+        faces: dict[str, dict[str, str]] = {}
+        for family, weight, style, name in _FONT_FACE.findall(painting.fonts_style):
+            try:
+                path = painting.files.locate(name, what="font")
+                if path is not None:
+                    data = painting.files.read_bytes(path, "font_bytes")
+                    faces.setdefault(family.lower(), {})[fonts.face_slot(weight, style)] = fonts.register_data(data)
+            except Exception:  # the build reports a bad font file where it reads it; here the shipped fonts measure
+                continue
+        painting.font_faces = faces
+    return painting.font_faces
 
 
 PAINTING: contextvars.ContextVar[Painting | None] = contextvars.ContextVar("pnp_textbox_painting", default=None)
@@ -178,10 +206,12 @@ class _Fonts:
         self.base_bold = fonts.is_bold(weight)
         self.base_italic = fonts.is_italic(style)
         self.names = {}
+        own = _design_fonts()
         for b in (False, True):
             for i in (False, True):
-                self.names[b, i] = fonts.resolve(family, "bold" if (b or self.base_bold) else "normal",
-                                                 "italic" if (i or self.base_italic) else "normal")
+                weight_, style_ = ("bold" if (b or self.base_bold) else "normal",
+                                   "italic" if (i or self.base_italic) else "normal")
+                self.names[b, i] = _own_face(own, family, weight_, style_) or fonts.resolve(family, weight_, style_)
         from pnp.render.svgpdf.text import metrics
 
         self.ascent, self.descent, _ = metrics(self.names[False, False])
@@ -204,6 +234,22 @@ class _Fonts:
     def space(self, part: Part, size: float) -> float:
         b, i = (part.bold, part.italic) if part.icon is None else (False, False)
         return self._measure(" ", b, i) * size
+
+
+def _own_face(own: dict[str, dict[str, str]], family: str, weight: str, style: str) -> str | None:
+    """The design's face for a CSS family list, chosen as pnp.render.svgpdf chooses it (the slot, else the nearest
+    one the family has); None when the family is not one of the design's."""
+    from pnp.render import fonts
+
+    for raw in family.split(","):
+        faces = own.get(raw.strip().strip("'\"").strip().lower())
+        if faces:
+            slot = fonts.face_slot(weight, style)
+            for k in (slot, "bold" if slot == "bold_italic" else "italic" if slot == "italic" else slot, "regular"):
+                if k in faces:
+                    return faces[k]
+            return next(iter(faces.values()))
+    return None
 
 
 @dataclass

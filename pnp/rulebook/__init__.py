@@ -101,7 +101,9 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
                 except DesignError as exc:
                     report.extend(exc)
         report.raise_if_any()
-    drawings = _Drawings(svgs)
+    from pnp.render.art import ArtFiles
+
+    drawings = _Drawings(svgs, ArtFiles(design.folder))
     out: dict[str, bytes] = {}
     report = ErrorReport()
     for lang in langs:
