@@ -515,3 +515,25 @@ def test_an_icon_is_an_image_href_once_the_art_pipeline_draws_design_files(monke
     monkeypatch.setattr(tb, "ICON_HREFS", False)
     assert tb._icon_markup(icon, 1, 2, 6, 4) == ('<svg x="1" y="2" width="6" height="4" viewBox="0 0 15 10" '
                                                  'preserveAspectRatio="xMidYMid meet"><rect/></svg>')
+
+
+def test_a_text_box_in_the_design_s_own_font_breaks_as_the_pdf_draws_it(tmp_path):
+    from pnp.render.fonts import FONT_DIR
+
+    table = f'text\n"{RULES}"\n'
+    d = design(tmp_path, table, textbox_front(size=3, align="'justify'", family="'Deck Serif'"))
+    (d / "fonts").mkdir()
+    (d / "fonts" / "serif.ttf").write_bytes((FONT_DIR / "DejaVuSerif.ttf").read_bytes())
+    (d / "fonts" / "serif-bold.ttf").write_bytes((FONT_DIR / "DejaVuSerif-Bold.ttf").read_bytes())
+    text = (d / "design.yaml").read_text()
+    (d / "design.yaml").write_text(text.replace("components:\n", "fonts:\n  Deck Serif:\n    regular: "
+                                                "fonts/serif.ttf\n    bold: fonts/serif-bold.ttf\ncomponents:\n"))
+    result = build(tmp_path, "--print-shop")
+    assert result.exit_code == 0, result.output
+    lines, _ = svg_lines((tmp_path / "out" / "d" / "svg" / "cards-1.svg").read_text())
+    plines, chars = pdf_lines(tmp_path / "out" / "d" / "d-print-shop.pdf")
+    assert plines == lines
+    inside = [c for c in chars if c["text"].strip()]
+    right = max(c["x1"] for c in inside) / MM - 3
+    assert abs(right - (BOX["x"] + BOX["w"])) < 0.2  # justified to the edge with the serif's own widths
+    assert all("Sans" not in c["fontname"] for c in inside)
