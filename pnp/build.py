@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.cache import NO_CACHE, Cache, default_cache, key_of
-from pnp.errors import DesignError, ErrorReport, display_path
+from pnp.errors import DesignError, ErrorReport, display_path, replay_warnings
 from pnp.loader import select_designs, templates_dir
 from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
@@ -135,11 +135,12 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
     svgs: dict[str, str] = {}
     todo: list[tuple[str, FaceSpec]] = []
     for cf in components:
-        for face in cf.fronts + ([cf.back] if cf.back else []):
+        for face in cf.sides:
             path = face_path(cf.component_id, face)
             hit = cache.get("svg", face.cache_key) if face.cache_key else None
             if hit is not None:
                 svgs[path] = hit
+                replay_warnings(hit)
                 if folder is not None:
                     repeat_warnings(hit, folder)
             else:
@@ -203,7 +204,7 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
         bar.step(f"{design.slug}: {', '.join(sorted(exports))} exports")
         _exports_stage(built, cache, exports)
     _index_stage(built, cache)
-    built.faces = sum(len(cf.fronts) + (1 if cf.back else 0) for cf in components)
+    built.faces = sum(len(cf.sides) for cf in components)
     built.copies = sum(cf.copies for cf in components)
     built.manifest = manifest(built)
     built.seconds = time.perf_counter() - started
@@ -371,7 +372,7 @@ def manifest(built: BuiltDesign) -> dict:
                 "trim_mm": [round(face.width, 3), round(face.height, 3)],
                 "bleed_mm": round(face.bleed, 3),
                 "face": face_path(cf.component_id, face),
-                "back": face_path(cf.component_id, cf.back) if cf.back else None,
+                "back": face_path(cf.component_id, cf.back_of(face)) if cf.back else None,
                 "data": face.data,
             })
     return {
@@ -532,7 +533,7 @@ def describe_designs(args: tuple[str, ...] | list[str]) -> str:
         about = ", ".join(str(x) for x in (m.title, m.author, m.year) if x)
         lines.append(f"{design.slug}  ({about}; {m.players} players)  from {_origin(design.folder)}")
         for cf in design_faces(design):
-            back = ", 1 shared back" if cf.back else ""
+            back = (f", {len(cf.backs)} backs by row" if len(cf.backs) > 1 else ", 1 shared back") if cf.back else ""
             name = cf.component.display_name("en")
             lines.append(f"  {cf.component_id:<20} {cf.component.kind:<6} {len(cf.fronts):>3} faces, "
                          f"{cf.copies:>3} copies{back}   {name}")

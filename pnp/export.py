@@ -39,7 +39,7 @@ def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path,
 
     faces = {}
     for cf in components:
-        for face in cf.fronts + ([cf.back] if cf.back else []):
+        for face in cf.sides:
             path = face_path(cf.component_id, face)
             name = "png/" + path.removeprefix("svg/").removesuffix(".svg") + ".png"
             faces[name] = Face.of(face, svgs[path], resources=resources)
@@ -48,7 +48,7 @@ def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path,
 
 def _faces_by_path(components: list[ComponentFaces], face_path) -> dict:
     """"svg/<component>-<key>.svg" -> its FaceSpec."""
-    return {face_path(cf.component_id, f): f for cf in components for f in cf.fronts + ([cf.back] if cf.back else [])}
+    return {face_path(cf.component_id, f): f for cf in components for f in cf.sides}
 
 
 # --- Tabletop Simulator --------------------------------------------------------------------------------

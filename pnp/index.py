@@ -20,9 +20,10 @@ def render_index(design, components, face_path, files: list[str], report) -> str
     for cf in components:
         faces = [{"src": face_path(cf.component_id, f), "count": f.count, "label": f.label or f.key,
                   "alt": f"{cf.component_id} {f.key}"} for f in cf.fronts]
-        if cf.back is not None:
-            faces.append({"src": face_path(cf.component_id, cf.back), "count": cf.copies, "label": "back",
-                          "alt": f"{cf.component_id} back"})
+        for back in cf.backs:
+            count = cf.copies if len(cf.backs) == 1 else back.count
+            faces.append({"src": face_path(cf.component_id, back), "count": count, "label": back.key,
+                          "alt": f"{cf.component_id} {back.key}"})
         comps.append({"id": cf.component_id, "name": cf.component.display_name("en") or cf.component_id,
                       "kind": cf.component.kind, "faces": faces, "copies": cf.copies, "fronts": len(cf.fronts),
                       "back": cf.back is not None})

@@ -271,7 +271,11 @@ class Component(FaceSource):
     data: str | list[dict[str, Any]] | None = Field(
         None, description="Data table: a CSV/YAML file or an inline list, one row per face"
     )
-    back: FaceSource | None = Field(None, description="The shared back face")
+    back: FaceSource | None = Field(None, description="The back face: shared, or filled from each front's row")
+    columns: dict[str, Literal["text", "int", "number"]] | None = Field(
+        None, description="Types of data-table columns: text, int or number (default: sniffed for CSV, the "
+                          "sheet's own types for .xlsx/.ods)")
+    sheet: str | None = Field(None, description="The sheet of an .xlsx/.ods data table (default: the first)")
 
     @model_validator(mode="after")
     def _table_needs_template(self) -> "Component":

@@ -95,7 +95,7 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
         report = ErrorReport()
         svgs = {}
         for cf in components:
-            for face in cf.fronts + ([cf.back] if cf.back else []):
+            for face in cf.sides:
                 try:
                     svgs[f"svg/{cf.component_id}-{face.key}.svg"] = face.paint()
                 except DesignError as exc:

@@ -250,7 +250,7 @@ def _block(block: Block, design: Design, lang: str, layout: Layout, components: 
 
 def _thumbs(cf: ComponentFaces, drawings: _Drawings, height: float, max_faces: int, width: float) -> list:
     faces = cf.fronts[:max_faces]
-    shown = faces + ([cf.back] if cf.back else [])
+    shown = faces + cf.backs[:max_faces]
     ds = [(drawings.get(_face_key(cf.component_id, f)), _face_key(cf.component_id, f)) for f in shown]
     gap = 1.5 * mm
     natural = sum(d.width * height / d.height for d, _ in ds) + gap * (len(ds) - 1)
