@@ -86,7 +86,7 @@ def component_views(components: list[ComponentFaces], lang: str) -> dict[str, Co
         out[cf.component_id] = ComponentView(
             id=cf.component_id, kind=cf.component.kind, name=cf.component.display_name(lang) or cf.component_id,
             faces=len(cf.fronts), copies=cf.copies, count=counts.pop() if len(counts) == 1 else None,
-            back=cf.back is not None, data=[dict(f.data) for f in cf.fronts])
+            back=cf.back is not None, data=[{"count": f.count, **f.data} for f in cf.fronts])  # a row's copies too
     return out
 
 
