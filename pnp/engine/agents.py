@@ -48,6 +48,16 @@ class RandomAgent:
         return actions[int(rng.random() * len(actions))]
 
 
+def action_values(state: State, actions: list[int]) -> list[float]:
+    """`state.action_value` of each action: through the engine's batch `action_values(actions)` when it has
+    one (the same numbers, worked out once per position), else one call per action."""
+    batch = getattr(state, "action_values", None)
+    if batch is not None:
+        return batch(actions)
+    value = state.action_value
+    return [value(a) for a in actions]
+
+
 class GreedyAgent:
     """The legal action with the highest `state.action_value`; ties broken at random."""
 
@@ -55,15 +65,10 @@ class GreedyAgent:
 
     def step(self, state: State, rng: random.Random) -> int:
         actions = state.legal_actions()
-        best: list[int] = []
-        best_value = float("-inf")
-        for a in actions:
-            v = state.action_value(a)
-            if v > best_value:
-                best, best_value = [a], v
-            elif v == best_value:
-                best.append(a)
-        return best[int(rng.random() * len(best))]
+        values = action_values(state, actions)
+        top = max(values)
+        best = [a for a, v in zip(actions, values) if v == top]
+        return best[int(rng.random() * len(best))]  # one draw a move, even when forced: games replay by seed
 
 
 class MCTSAgent:
