@@ -228,16 +228,11 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     from pnp.export import png_faces, tts_decks
 
     components, svgs = built.components, built.svgs
-    pngs = png_faces(svgs, cache)
     if "png" in exports:
+        pngs = png_faces(components, svgs, face_path, cache)
         built.dirs["png"] = {n.removeprefix("png/"): b for n, b in pngs.items()}
     if "tts" in exports:
-        decks = [cf for cf in components if cf.component.kind == "card" and cf.back is not None]
-        deck_svgs = {p: svgs[p] for cf in decks
-                     for p in (face_path(cf.component_id, f) for f in cf.fronts + [cf.back])}
-        deck_key = key_of("tts", deck_svgs, [(cf.component_id, [(f.key, f.count) for f in cf.fronts])
-                                             for cf in decks])
-        tts = cache.cached("tts", deck_key, lambda: tts_decks(components, pngs, face_path)) if decks else {}
+        tts = tts_decks(components, svgs, face_path, cache)
         built.dirs["tts"] = {n.removeprefix("tts/"): b for n, b in tts.items()}
     built.exports = sorted(exports)
 

@@ -1,11 +1,14 @@
 """The `pnp` command: parses arguments and calls the library, nothing more.
 
-Problems in the user's input (pnp.errors.PnpError) print as messages and exit 2;
-anything else is a bug and keeps its traceback.
+Problems in the user's input (pnp.errors.PnpError) print as messages and exit 2.
+Anything else is a bug in pnp: one line names the command and the design and asks for
+a report (exit 3); `pnp --debug ...` shows the traceback. Ctrl-C stops with exit 130.
+Warnings (pnp's own and those of the libraries it drives) are printed at the end.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -13,16 +16,47 @@ import click
 
 from pnp.errors import PnpError
 
+BUG_EXIT = 3
+
+
+def _allow_dirs(ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]) -> tuple[Path, ...]:
+    from pnp.confine import allow_dirs
+
+    allow_dirs(value)
+    return value
+
+
+_ALLOW_DIR = dict(type=click.Path(exists=True, file_okay=False, path_type=Path), multiple=True, metavar="PATH",
+                  callback=_allow_dirs, help="A folder whose files designs may read too (shared art, data, templates); "
+                  "repeatable. Designs read nothing outside their own folder otherwise.")
+
+
+def allow_dir_option(fn):
+    """`--allow-dir PATH` on a command (the same as before the command name)."""
+    return click.option("--allow-dir", "allow_dir", expose_value=False, **_ALLOW_DIR)(fn)
+
 
 class _Group(click.Group):
+    def make_context(self, info_name, args, parent=None, **extra):
+        from pnp.confine import reset_allowed_dirs
+
+        reset_allowed_dirs()  # each command line names its own (tests run many in one process)
+        given = list(args)
+        ctx = super().make_context(info_name, args, parent, **extra)
+        ctx.meta["pnp.args"] = given
+        return ctx
+
     def invoke(self, ctx: click.Context):
         import signal
+
+        from pnp.errors import bug_report, capture_library_output, drain_warnings, format_warnings
 
         _STOPS.clear()
         before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
         for sig, handler in before.items():  # Ctrl-C and SIGTERM end a command cleanly, nothing half-written
             if handler in (signal.SIG_DFL, signal.default_int_handler):
                 signal.signal(sig, _stop)
+        capture_library_output()
         try:
             return super().invoke(ctx)
         except PnpError as exc:
@@ -32,13 +66,21 @@ class _Group(click.Group):
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
             _interrupted()
-        except Exception:
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except Exception as exc:
             if _STOPS:
                 _interrupted()
-            raise
+            if ctx.params.get("debug") or os.environ.get("PNP_DEBUG"):
+                raise
+            click.echo(bug_report(ctx.meta.get("pnp.args", []), ctx.invoked_subcommand, exc), err=True)
+            ctx.exit(BUG_EXIT)
         finally:
             for sig, handler in before.items():
                 signal.signal(sig, handler)
+            warnings = drain_warnings()
+            if warnings:
+                click.echo(format_warnings(warnings), err=True)
 
 
 _STOPS: list[int] = []  # the signals that asked the running command to stop
@@ -52,22 +94,26 @@ def _stop(signum, frame):
 def _interrupted() -> None:
     """One line, exit 130. Exits at once: the work is already undone, and an interrupt that hit an
     import would otherwise make Python end by SIGINT."""
-    import os
-
     click.echo("interrupted: the output holds the last complete build", err=True)
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(130)
+    _exit(130)
+
+
+_exit = os._exit  # tests that run the CLI in their own process replace it
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pnp")
-def main() -> None:
+@click.option("--debug", is_flag=True, help="Show the traceback of an internal error (a bug in pnp).")
+@click.option("--allow-dir", "allow_dir", expose_value=False, **_ALLOW_DIR)
+def main(debug: bool) -> None:
     """pnp: print-and-play components, print sheets and rules checks from YAML designs.
 
     A design is a folder with a design.yaml (see docs/design-format.md). With no
     DESIGN argument, commands use every design under ./designs (or the four
-    embedded games).
+    embedded games). A design reads only files inside its own folder (and pnp's
+    templates), unless --allow-dir names another folder.
     """
 
 
@@ -95,6 +141,7 @@ def main() -> None:
               help="Make no exports, and remove those earlier builds made.")
 @click.option("--cache/--no-cache", "use_cache", default=True, show_default=True,
               help="Reuse what earlier builds made (<out>/.cache); --no-cache makes everything again.")
+@allow_dir_option
 def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: str | None, duplex: str | None,
           back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool, export: tuple[str, ...],
           no_exports: bool, use_cache: bool) -> None:
@@ -134,6 +181,7 @@ def _export_command(kind: str, summary: str):
                   show_default=True, help="Folder to write into; each design gets a subfolder.")
     @click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None,
                   help="Sheet size of the build; overrides the design's print.paper.")
+    @allow_dir_option
     def command(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
         from pnp.build import build_designs
 
@@ -150,6 +198,7 @@ _export_command("tts", "Tabletop Simulator deck sheets (10 x 7) and backs of eve
 
 @main.command(name="list")
 @click.argument("designs", nargs=-1)
+@allow_dir_option
 def list_(designs: tuple[str, ...]) -> None:
     """List designs and their components with counts."""
     from pnp.build import describe_designs
@@ -180,6 +229,7 @@ def _run_options(fn):
               + AGENT_HELP)
 @click.option("--build/--no-build", "build_check", default=True, show_default=True,
               help="First check that the design builds (faces, sheets, rulebooks; nothing is written).")
+@allow_dir_option
 def validate(designs: tuple[str, ...], games: int, seed: int, agent: str | None, build_check: bool) -> None:
     """Check each DESIGN against its game's rules; exit 0 all pass, 1 a check fails, 2 bad input or no build."""
     from pnp.validate import exit_code, format_report, validate as run_validate
@@ -245,6 +295,7 @@ def sweep(design: str, settings: tuple[str, ...], players: str | None, games: in
               show_default=True, help="Folder to write into; each design gets a subfolder.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None,
               help="Page size; default the design's print.paper (A3 designs get A4 rulebooks).")
+@allow_dir_option
 def rules(designs: tuple[str, ...], lang: str | None, out: Path, paper: str | None) -> None:
     """Compile the rulebook PDFs of each DESIGN from its rules.<lang>.md.
 
@@ -261,6 +312,7 @@ def rules(designs: tuple[str, ...], lang: str | None, out: Path, paper: str | No
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True, help="Folder to write into.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None, help="Sheet size override.")
+@allow_dir_option
 def watch(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
     """Build DESIGNS, then rebuild on every save of a design, data, rules or template file.
 

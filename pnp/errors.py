@@ -6,6 +6,9 @@ config, so a designer fixes every problem of a design in one pass.
 
 from __future__ import annotations
 
+import os
+import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,10 +35,32 @@ class DesignError(PnpError):
 
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(set(problems), key=lambda p: (p.file, p.line or 0, p.message))
-        super().__init__("\n".join(str(p) for p in self.problems))
+        super().__init__("\n".join(str(p) for p in _collapse_rows(self.problems)))
 
     def __reduce__(self):  # pickles with its problems (faces are painted in worker processes)
         return (DesignError, (self.problems,))
+
+
+_ROW = re.compile(r" \(filling row ([^()]+)\)")
+
+
+def _collapse_rows(problems: list[Problem], shown: int = 3) -> list[Problem]:
+    """The same template mistake for many rows of a data table is one line listing the first rows."""
+    groups: dict[tuple, list[str]] = {}
+    for p in problems:
+        m = _ROW.search(p.message)
+        key = (p.file, p.line, _ROW.sub(" (filling row *)", p.message)) if m else (p.file, p.line, p.message)
+        groups.setdefault(key, []).append(m.group(1) if m else "")
+    out = []
+    for (file, line, message), rows in groups.items():
+        if len(rows) <= shown or not all(rows):
+            out += [Problem(file, line, message.replace("(filling row *)", f"(filling row {r})")) if r else
+                    Problem(file, line, message) for r in rows]
+        else:
+            rows = sorted(rows, key=_row_order)
+            listed = f"(filling rows {', '.join(rows[:shown])} and {len(rows) - shown} more)"
+            out.append(Problem(file, line, message.replace("(filling row *)", listed)))
+    return out
 
 
 @dataclass
@@ -58,10 +83,225 @@ class ErrorReport:
             raise DesignError(self.problems)
 
 
+def bug_report(args: list[str], command: str | None, exc: BaseException) -> str:
+    """One line for an exception that is not a design problem: the command line, the designs it names, the
+    exception, and what to do."""
+    words, skip = [], False
+    after = args[args.index(command) + 1:] if command in args else []
+    for word in after:  # the designs: words after the command that are not options or their values
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = "=" not in word and word not in _FLAGS
+        else:
+            words.append(word)
+    designs = "design " + ", ".join(words) if words else "every design under ./designs"
+    text = " ".join(str(exc).split())
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return (f"pnp: internal error in `pnp {' '.join(args)}` ({designs}): {type(exc).__name__}: {text}; this is a "
+            "bug in pnp, please report it with the design (`pnp --debug ...` shows the traceback)")
+
+
+_FLAGS = {"--proof", "--print-shop", "--exports", "--no-exports", "--cache", "--no-cache", "--json", "--first-game",
+          "--debug", "-h", "--help"}
+
+
 def display_path(path: str | Path) -> str:
     """A path as the designer typed it: relative to the working directory when below it."""
-    p = Path(path)
-    try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(p)
+    p = Path(os.path.abspath(path))  # links keep their own name: a design.yaml linked elsewhere is still d/design.yaml
+    for cwd in (Path(os.path.abspath(os.getcwd())), Path.cwd().resolve()):
+        try:
+            return str(p.relative_to(cwd))
+        except ValueError:
+            continue
+    return str(path)
+
+
+# --- warnings --------------------------------------------------------------------------
+#
+# A warning does not stop the build: a component with no copies, a library's complaint
+# about an SVG (svglib, cairosvg, reportlab log them; Python `warnings`). They are
+# collected here — never printed raw — with the file (and line) of the template, SVG or
+# design they came from, and the command reports them at its end as
+# `file:line: warning: what`. Work done in forked workers sends its warnings back
+# with its results (pnp.parallel).
+
+_WARNINGS: dict[Problem, None] = {}  # insertion-ordered set
+_SOURCE: list[tuple[str, int | None]] = []  # stack of what is being worked on, for library messages
+
+LIBRARY_LOGGERS = ("svglib", "cairosvg", "cssselect2", "tinycss2", "reportlab", "PIL", "fontTools")
+
+
+def warn(file: str | Path, line: int | None, message: str) -> None:
+    """Record a warning about `file:line`."""
+    _WARNINGS.setdefault(Problem(display_path(file), line, message), None)
+
+
+def add_warnings(problems: list[Problem]) -> None:
+    for p in problems:
+        _WARNINGS.setdefault(p, None)
+
+
+def drain_warnings() -> list[Problem]:
+    """Every warning recorded so far, in order, and forget them."""
+    out = list(_WARNINGS)
+    _WARNINGS.clear()
+    return out
+
+
+def format_warnings(problems: list[Problem], most: int = 50) -> str:
+    """One line per warning, `file:line: warning: what`; the same warning about many rows of a data table is one
+    line listing the rows."""
+    groups: dict[tuple[str, int | None, str], list[str]] = {}
+    for p in problems:
+        file, _, row = p.file.partition(" (row ")
+        groups.setdefault((file, p.line, p.message), []).append(row.rstrip(")"))
+    lines = []
+    for (file, line, message), rows in groups.items():
+        rows = sorted((r for r in rows if r), key=_row_order)
+        where = f"{file}:{line}" if line else file
+        if rows:
+            shown = ", ".join(rows[:3]) + (f" and {len(rows) - 3} more" if len(rows) > 3 else "")
+            message += f" (row{'s' if len(rows) > 1 else ''} {shown})"
+        lines.append(f"{where}: warning: {message}")
+    if len(lines) > most:
+        lines = lines[:most] + [f"... and {len(lines) - most} more warnings"]
+    return "\n".join(lines)
+
+
+def _row_order(row: str) -> tuple[str, int]:
+    file, _, line = row.rpartition(":")
+    return (file, int(line)) if line.isdigit() else (row, 0)
+
+
+class warnings_from:
+    """`with warnings_from(path, line):` library messages while this runs are warnings about `path:line`."""
+
+    def __init__(self, file: str | Path, line: int | None = None):
+        self.where = (display_path(file), line)
+
+    def __enter__(self):
+        _SOURCE.append(self.where)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _SOURCE.pop()
+
+
+_DESIGN_FOLDERS: dict[str, Path] = {}  # design folder name -> folder, to read source comments back
+
+
+def remember_design_folder(folder: Path) -> None:
+    """So that warnings about this design's faces show its paths as messages do (call before forking workers)."""
+    _DESIGN_FOLDERS[Path(folder).name] = Path(folder)
+
+
+def source_comment(folder: Path, file: str | Path, row: tuple[str | Path, int | None] | None = None) -> str:
+    """The XML comment a face's SVG carries to name what it was made from, e.g.
+    `<!-- made by pnp from x/templates/front.svg.j2 (row x/cards.csv:3) -->`, paths from the design folder's
+    parent (the same wherever pnp runs): a designer opening the SVG sees it, and a library warning about this SVG
+    is reported against it."""
+    folder = Path(folder)
+    remember_design_folder(folder)
+
+    def rel(path: str | Path) -> str:
+        try:
+            return str(Path(folder.name) / Path(path).relative_to(folder))
+        except ValueError:
+            return Path(path).name
+
+    text = rel(file) + (f" (row {rel(row[0])}:{row[1]})" if row else "")
+    return f"<!-- made by pnp from {text.replace('--', '%2D%2D')} -->"
+
+
+def with_source_comment(svg: str, folder: Path, file: str | Path,
+                        row: tuple[str | Path, int | None] | None = None) -> str:
+    """`svg` with its source comment after the XML declaration (or first)."""
+    comment = source_comment(folder, file, row)
+    if svg.startswith("<?xml"):
+        end = svg.find("?>") + 2
+        return svg[:end] + "\n" + comment + svg[end:]
+    return comment + "\n" + svg
+
+
+_MARK = re.compile(r"<!-- made by pnp from (.+?)(?: \(row (.+?)\))? -->")
+
+
+def _shown(path: str) -> str:
+    """A path of a source comment as messages show it (relative to the working directory)."""
+    path = path.replace("%2D%2D", "--")
+    head, _, rest = path.partition("/")
+    folder = _DESIGN_FOLDERS.get(head)
+    return display_path(folder / rest) if folder is not None and rest else path
+
+
+def _marked(value: object) -> tuple[str, int | None] | None:
+    head = value[:600] if isinstance(value, (str, bytes, bytearray)) else None
+    if head is None:
+        return None
+    if not isinstance(head, str):
+        head = bytes(head).decode("utf-8", "replace")
+    m = _MARK.search(head)
+    if not m:
+        return None
+    if m.group(2):
+        file, _, line = m.group(2).rpartition(":")
+        return f"{_shown(m.group(1))} (row {_shown(file)}:{line})", None
+    return _shown(m.group(1)), None
+
+
+def _current_source() -> tuple[str, int | None]:
+    """What the warning is about: the innermost `warnings_from`, else the face whose SVG a library is reading (its
+    source comment, found among the callers' arguments), else pnp itself."""
+    if _SOURCE:
+        return _SOURCE[-1]
+    frame = sys._getframe(1)
+    for _ in range(60):
+        if frame is None:
+            break
+        for value in frame.f_locals.values():
+            found = _marked(value)
+            if found:
+                return found
+        frame = frame.f_back
+    return ("pnp", None)
+
+
+class _Collector:
+    """A logging handler and a `warnings.showwarning` that turn library output into pnp warnings."""
+
+    installed = False
+
+    def __init__(self) -> None:
+        import logging
+
+        class Handler(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                try:
+                    text = record.getMessage()
+                except Exception:  # a library's malformed log call must not stop the build
+                    text = str(record.msg)
+                name = record.name.split(".")[0]
+                warn(*_current_source(), f"{name}: {' '.join(text.split())}")
+
+        self.handler = Handler(level=logging.WARNING)
+
+
+def _showwarning(message, category, filename, lineno, file=None, line=None) -> None:
+    warn(*_current_source(), f"{category.__name__}: {' '.join(str(message).split())}")
+
+
+def capture_library_output() -> None:
+    """From now on, library log messages and Python warnings become pnp warnings (idempotent)."""
+    import logging
+    import warnings
+
+    warnings.showwarning = _showwarning  # again each time: a `catch_warnings` block may have put its own back
+    if _Collector.installed:
+        return
+    collector = _Collector()
+    for name in LIBRARY_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.addHandler(collector.handler)
+        logger.propagate = False
+    _Collector.installed = True

@@ -1,6 +1,10 @@
 """Exports for trying a prototype before printing it: PNG faces and Tabletop Simulator decks.
 
-- `png/<component>-<face>.png`: every face at 300 dpi, bleed included (as the SVG).
+Made on demand (`pnp export png|tts`, or `pnp build --export ...`), by pnp.render.raster:
+pdfium rasterises each face's PDF page drawn by the same renderer as the print sheets.
+
+- `png/<component>-<face>.png`: every face at 300 dpi, bleed included (as the SVG); shaped
+  pieces are transparent outside their outline.
 - `tts/<component>-<n>.png`: deck sheets for Tabletop Simulator, up to 10 x 7 card
   fronts each (one slot per copy, trimmed), the 70th slot holding the back (TTS shows it
   for hidden cards); `tts/<component>-back.png`; `tts/<component>.json` says how many
@@ -9,88 +13,48 @@
 
 from __future__ import annotations
 
-import io
 import json
-import math
 
-from pnp.cache import Cache, key_of
-from pnp.parallel import prun
+from pnp.cache import Cache
 from pnp.render.faces import ComponentFaces
 
-TTS_COLS, TTS_ROWS = 10, 7
 TTS_DPI = 150
 
 
-def png_faces(svgs: dict[str, str], cache: Cache) -> dict[str, bytes]:
-    """{"png/<name>.png": PNG bytes} for every SVG face, rasterised on all cores, cached by content."""
-    from pnp.render.raster import DPI, svg_to_png
+def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache) -> dict[str, bytes]:
+    """{"png/<name>.png": PNG bytes} for every face, rasterised on all cores, cached by content."""
+    from pnp.render.raster import Face, raster_faces
 
-    out: dict[str, bytes] = {}
-    todo = []
-    for path, svg in sorted(svgs.items()):
-        key = key_of("png", svg, DPI)
-        hit = cache.get("png", key)
-        name = "png/" + path.removeprefix("svg/").removesuffix(".svg") + ".png"
-        if hit is not None:
-            out[name] = hit
-        else:
-            todo.append((name, key, svg))
-    for (name, key, svg), (status, value) in zip(todo, prun([lambda s=svg: svg_to_png(s) for _, _, svg in todo])):
-        if status != "ok":
-            raise value  # a bug: the same SVG was drawn in the PDF already
-        cache.put("png", key, value)
-        out[name] = value
-    return out
+    faces = {}
+    for cf in components:
+        for face in cf.fronts + ([cf.back] if cf.back else []):
+            path = face_path(cf.component_id, face)
+            faces["png/" + path.removeprefix("svg/").removesuffix(".svg") + ".png"] = Face.of(face, svgs[path])
+    return dict(raster_faces(faces, cache=cache))
 
 
-def tts_decks(components: list[ComponentFaces], pngs: dict[str, bytes], face_path) -> dict[str, bytes]:
+def tts_decks(components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache) -> dict[str, bytes]:
     """Tabletop Simulator deck sheets for every card component with a back."""
-    from PIL import Image
-
-    from pnp.render.raster import DPI, crop_bleed
+    from pnp.render.raster import Face, raster_faces, tts_sheets
 
     out: dict[str, bytes] = {}
     for cf in components:
         if cf.component.kind != "card" or cf.back is None or not cf.copies:
             continue
-        scale = TTS_DPI / DPI
-
-        def card(face) -> Image.Image:
-            img = crop_bleed(pngs[_png(face_path(cf.component_id, face))], face.bleed)
-            if scale == 0.5:  # 300 -> 150 dpi: average 2x2 blocks, exact and fast
-                return img.reduce(2)
-            return img.resize((round(img.width * scale), round(img.height * scale)), Image.LANCZOS)
-
-        back = card(cf.back)
-        fronts = {f.key: card(f) for f in cf.fronts if f.count}
-        copies = [f.key for f in cf.fronts for _ in range(f.count)]
-        per = TTS_COLS * TTS_ROWS - 1
+        face = {f.key: Face.of(f, svgs[face_path(cf.component_id, f)]) for f in cf.fronts}
+        back = Face.of(cf.back, svgs[face_path(cf.component_id, cf.back)])
+        copies = [face[f.key] for f in cf.fronts for _ in range(f.count)]
         sheets = []
-        for n in range(math.ceil(len(copies) / per)):
-            chunk = copies[n * per:(n + 1) * per]
-            cols = min(TTS_COLS, len(chunk) + 1)
-            rows = math.ceil((len(chunk) + 1) / cols)
-            sheet = Image.new("RGB", (cols * back.width, rows * back.height), "white")
-            for i, key in enumerate(chunk):
-                sheet.paste(fronts[key], ((i % cols) * back.width, (i // cols) * back.height))
-            sheet.paste(back, (((cols * rows) - 1) % cols * back.width, (rows - 1) * back.height))
-            name = f"tts/{cf.component_id}-{n + 1}.png"
-            out[name] = _png_bytes(sheet)
-            sheets.append({"file": name.removeprefix("tts/"), "cards": len(chunk), "width": cols, "height": rows})
-        out[f"tts/{cf.component_id}-back.png"] = _png_bytes(back)
+        for n, sheet in enumerate(tts_sheets(copies, back, TTS_DPI, cache=cache), start=1):
+            name = f"tts/{cf.component_id}-{n}.png"
+            out[name] = sheet.image
+            sheets.append({"file": name.removeprefix("tts/"), "cards": sheet.cards, "width": sheet.cols,
+                           "height": sheet.rows})
+        [(_, back_png)] = raster_faces({"back": back}, TTS_DPI, trim=True, cache=cache)
+        out[f"tts/{cf.component_id}-back.png"] = back_png
         out[f"tts/{cf.component_id}.json"] = (json.dumps({
             "component": cf.component_id, "back": f"{cf.component_id}-back.png", "sheets": sheets,
             "note": "Tabletop Simulator: Objects > Components > Custom > Deck; face = a sheet, back = the back image, "
                     "width/height = the sheet's grid, number = cards. The last slot of each sheet is the hidden card.",
         }, indent=2) + "\n").encode("utf-8")
     return out
-
-
-def _png(svg_path: str) -> str:
-    return "png/" + svg_path.removeprefix("svg/").removesuffix(".svg") + ".png"
-
-
-def _png_bytes(img) -> bytes:
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()

@@ -19,6 +19,7 @@ from typing import Any, Union
 from pydantic import BaseModel, ValidationError
 
 from pnp import registry
+from pnp.confine import DesignFiles
 from pnp.errors import DesignError, ErrorReport, display_path
 from pnp.model import Design
 from pnp.yamlio import Document, Loc, load_yaml
@@ -86,13 +87,14 @@ def load_design(folder: Path) -> Design:
     """Load and validate one design folder; raises DesignError listing every problem."""
     folder = Path(os.path.abspath(folder))
     path = folder / DESIGN_FILE
-    doc = load_yaml(path)
+    files = DesignFiles(folder)
+    doc = load_yaml(path, files)
     report = ErrorReport()
     if not isinstance(doc.data, dict):
         report.add(path, doc.line(()), "the file does not hold a mapping of keys; expected 'meta:', "
                    "'print:' and 'components:' at the top level")
         report.raise_if_any()
-    _cross_check(doc, folder, report)  # runs on the raw data, so its problems join the model's
+    _cross_check(doc, files, report)  # runs on the raw data, so its problems join the model's
     try:
         design = Design.model_validate(doc.data)
     except ValidationError as exc:
@@ -122,7 +124,7 @@ def load_designs(folders: list[Path]) -> list[Design]:
 # --- stage 3: cross-checks -------------------------------------------------------------
 
 
-def _cross_check(doc: Document, folder: Path, report: ErrorReport) -> None:
+def _cross_check(doc: Document, files: DesignFiles, report: ErrorReport) -> None:
     """Checks the model cannot make alone: registered game and generators, generator params, files."""
     registry.discover()
     data = doc.data
@@ -139,11 +141,11 @@ def _cross_check(doc: Document, folder: Path, report: ErrorReport) -> None:
         if not isinstance(comp, dict):
             continue
         loc = ("components", cid)
-        _check_source(doc, folder, report, loc, comp)
+        _check_source(doc, files, report, loc, comp)
         if isinstance(comp.get("back"), dict):
-            _check_source(doc, folder, report, loc + ("back",), comp["back"])
+            _check_source(doc, files, report, loc + ("back",), comp["back"])
         if isinstance(comp.get("data"), str):
-            _check_file(doc, report, loc + ("data",), comp["data"], folder)
+            _check_file(doc, report, loc + ("data",), comp["data"], files)
 
 
 def _unknown(what: str, name: str, known: dict) -> str:
@@ -157,7 +159,7 @@ def _unknown(what: str, name: str, known: dict) -> str:
     return f"unknown {what} '{name}'; expected one of: {', '.join(sorted(known)) or '(none)'}"
 
 
-def _check_source(doc: Document, folder: Path, report: ErrorReport, loc: Loc, src: dict) -> None:
+def _check_source(doc: Document, files: DesignFiles, report: ErrorReport, loc: Loc, src: dict) -> None:
     name = src.get("generate")
     if isinstance(name, str):
         gen = registry.get_generator(name)
@@ -177,17 +179,25 @@ def _check_source(doc: Document, folder: Path, report: ErrorReport, loc: Loc, sr
             report.add(doc.path, doc.line(loc + ("params",)),
                        f"generator '{name}' takes no parameters; expected no 'params:'")
     template = src.get("template")
-    if isinstance(template, str) and find_template(template, folder) is None:
-        report.add(doc.path, doc.line(loc + ("template",)),
-                   f"template '{template}' not found; expected it in {display_path(folder)}/, "
-                   f"{display_path(folder / 'templates')}/ or {display_path(templates_dir())}/")
+    if isinstance(template, str):
+        folder = files.folder
+        try:
+            files.resolve(template, (doc.path, doc.line(loc + ("template",))), bases=template_bases(folder),
+                          shared=True, what="template",
+                          expected=f"expected it in {display_path(folder)}/, {display_path(folder / 'templates')}/ "
+                                   f"or {display_path(templates_dir())}/")
+        except DesignError as exc:
+            report.extend(exc)
     if isinstance(src.get("svg"), str):
-        _check_file(doc, report, loc + ("svg",), src["svg"], folder)
+        _check_file(doc, report, loc + ("svg",), src["svg"], files)
 
 
-def _check_file(doc: Document, report: ErrorReport, loc: Loc, name: str, folder: Path) -> None:
-    if not (folder / name).is_file():
-        report.add(doc.path, doc.line(loc), f"file '{name}' not found; expected it in {display_path(folder)}/")
+def _check_file(doc: Document, report: ErrorReport, loc: Loc, name: str, files: DesignFiles) -> None:
+    """A file the design names exists, inside the design folder, and is a regular file (read later, bounded)."""
+    try:
+        files.resolve(name, (doc.path, doc.line(loc)))
+    except DesignError as exc:
+        report.extend(exc)
 
 
 def _attach_params(design: Design) -> None:
@@ -232,11 +242,22 @@ def _attach_rules(design: Design) -> None:
         design._game_rules = spec.rules.model_validate(design.rules)
 
 
+def template_bases(design_folder: Path) -> list[Path]:
+    """Where templates are looked for, in order: the design folder, its templates/, the folders given with
+    --allow-dir, pnp's templates/."""
+    from pnp.confine import allowed_dirs
+
+    return [Path(design_folder), Path(design_folder) / "templates", *allowed_dirs(), templates_dir()]
+
+
 def find_template(name: str, design_folder: Path) -> Path | None:
-    for base in (design_folder, design_folder / "templates", templates_dir()):
-        if (base / name).is_file():
-            return base / name
-    return None
+    """The template `name` (see template_bases), None when missing or refused (pnp.confine)."""
+    from pnp.confine import FileRefused
+
+    try:
+        return DesignFiles(design_folder).locate(name, template_bases(design_folder), shared=True, what="template")
+    except FileRefused:
+        return None
 
 
 # --- pydantic errors as designer messages ------------------------------------------------
@@ -265,6 +286,16 @@ def describe_error(err: dict, root: type[BaseModel], prefix: Loc = ()) -> str:
         what = "negative" if isinstance(value, (int, float)) and value < 0 else "too small"
         return f"{where}: {value!r} is {what}; expected {bound} {op}" if op != "exclusive" \
             else f"{where}: {value!r} is {what}; expected more than {bound}"
+    if kind in ("less_than_equal", "less_than"):
+        bound = err["ctx"].get("le", err["ctx"].get("lt"))
+        return f"{where}: {value!r} is too large; expected at most {bound}" if kind == "less_than_equal" \
+            else f"{where}: {value!r} is too large; expected less than {bound}"
+    if kind == "too_long":
+        most = err["ctx"].get("max_length")
+        found = err["ctx"].get("actual_length")
+        return f"{where}: {found} items; expected at most {most}"
+    if kind == "too_short":
+        return f"{where}: {err['ctx'].get('actual_length')} items; expected at least {err['ctx'].get('min_length')}"
     if kind.startswith("int_"):
         return f"{where}: {value!r} is not a whole number; expected an integer such as 3"
     if kind.startswith("float_"):

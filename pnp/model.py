@@ -12,12 +12,43 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, field_validator,
+                      model_validator)
 
-from pnp.units import parse_length
+from pnp.limits import limit
+from pnp.units import fmt_mm, parse_length
 
-Length = Annotated[float, BeforeValidator(parse_length)]
-"""A physical length: '63mm', '6.3cm', '2.5in', '12pt' (stored in mm)."""
+
+def _bounded_length(mm: float) -> float:
+    if abs(mm) > limit("length"):
+        raise ValueError(f"{fmt_mm(mm)} mm is too long; expected at most {limit('length')} mm")
+    return mm
+
+
+Length = Annotated[float, BeforeValidator(parse_length), AfterValidator(_bounded_length)]
+"""A physical length: '63mm', '6.3cm', '2.5in', '12pt' (stored in mm), at most pnp.limits `length`."""
+
+_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+
+
+def _colour(value: Any) -> str:
+    if not isinstance(value, str) or not _COLOUR.match(value.strip()):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ValueError(f"{shown} is not a colour; expected #rrggbb or #rgb, e.g. #0072B2")
+    return value.strip()
+
+
+Colour = Annotated[str, BeforeValidator(_colour)]
+"""A colour as generators and templates draw it: #rrggbb or #rgb."""
+
+Count = Annotated[int, Field(ge=0, le=limit("count"))]
+"""Copies of something: 0 to pnp.limits `count`."""
+
+GridIndex = Annotated[int, Field(ge=-limit("grid"), le=limit("grid"))]
+"""A row, column or radius on a board: at most pnp.limits `grid` either way."""
+
+MAX_ITEMS = limit("list_items")
+"""Entries of a list in a generator's params (Field(max_length=MAX_ITEMS))."""
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -54,8 +85,8 @@ class RulesSection(BaseModel):
 
 
 class Players(Strict):
-    min: int = Field(ge=1, description="Fewest players")
-    max: int = Field(ge=1, description="Most players")
+    min: int = Field(ge=1, le=limit("players"), description="Fewest players")
+    max: int = Field(ge=1, le=limit("players"), description="Most players")
 
     @model_validator(mode="before")
     @classmethod
@@ -226,7 +257,8 @@ class Component(FaceSource):
     name: Text = Field("", description="Display name (per language allowed)")
     shape: Shape = Field("rect", description="Cut shape: rect, triangle, hexagon, circle, {polygon} or {path}")
     size: Size | None = Field(None, description="Trim size; a preset (poker...) or {width, height}")
-    count: int = Field(1, ge=0, description="Copies of each face (a data table's count column overrides)")
+    count: int = Field(1, ge=0, le=limit("count"),
+                       description="Copies of each face (a data table's count column overrides)")
     bleed: Length | None = Field(None, ge=0, description="Overrides print.bleed for this component")
     data: str | list[dict[str, Any]] | None = Field(
         None, description="Data table: a CSV/YAML file or an inline list, one row per face"

@@ -42,6 +42,22 @@ def _run_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
     return [fn(x) for x in chunk]
 
 
+def _in_worker(fn: Callable, *args):
+    """fn(*args) in a worker, with the warnings it recorded (pnp.errors), for the parent to report."""
+    from pnp.errors import drain_warnings
+
+    drain_warnings()  # the parent's, inherited by the fork: the parent reports them itself
+    return fn(*args), drain_warnings()
+
+
+def _gather(result):
+    from pnp.errors import add_warnings
+
+    value, warnings = result
+    add_warnings(warnings)
+    return value
+
+
 def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64) -> list[R]:
     """[fn(x) for x in items], in order, on every core when there is enough work to pay for the workers.
 
@@ -55,10 +71,10 @@ def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64) -> list[
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(len(chunks) - 1, initializer=_worker_init) as pool:
-        pending = [pool.apply_async(_run_chunk, (fn, chunk)) for chunk in chunks[1:]]
+        pending = [pool.apply_async(_in_worker, (_run_chunk, fn, chunk)) for chunk in chunks[1:]]
         results = _run_chunk(fn, chunks[0])
         for p in pending:
-            results.extend(p.get())
+            results.extend(_gather(p.get()))
     return results
 
 
@@ -94,9 +110,13 @@ def prun_each(tasks: list) -> list[tuple[str, object]]:
     _flush()
     try:
         with multiprocessing.get_context("fork").Pool(n, initializer=_worker_init) as pool:
-            return list(pool.imap(_run_task, range(len(_TASKS)), chunksize=1))
+            return [_gather(r) for r in pool.imap(_run_task_in_worker, range(len(_TASKS)), chunksize=1)]
     finally:
         _TASKS = outer
+
+
+def _run_task_in_worker(i: int):
+    return _in_worker(_run_task, i)
 
 
 def _call(task) -> tuple[str, object]:

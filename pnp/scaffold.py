@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import stat
 from pathlib import Path
 
-from pnp.errors import ErrorReport
-from pnp.loader import resolve_design
+from pnp.errors import DesignError, ErrorReport, Problem, display_path
+from pnp.limits import LIMITS, limit
+from pnp.loader import DESIGN_FILE, resolve_design
 
 DESIGN = """\
 # {title}: a new pnp design. Build it with `pnp build {slug}`; the format is in docs/design-format.md.
@@ -113,35 +116,108 @@ Décrivez ici la fin de la partie et le vainqueur.
 
 
 def new_design(name: str, source: str | None = None, root: Path | None = None) -> Path:
-    """Create designs/NAME (under `root`, default the working directory); returns the folder."""
+    """Create designs/NAME (under `root`, default the working directory); returns the folder.
+
+    Every check runs before anything is written: the name (a short slug), the target (new), the source of
+    `--from` (a design folder: a readable design.yaml holding a mapping, no link out of it, no special file,
+    of bounded size). If writing fails half-way, what was written is removed.
+    """
     import datetime
 
     report = ErrorReport()
     slug = name.strip().lower()
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", slug):
+    most = limit("name_chars")
+    if len(slug) > most:
+        report.add(f"{name[:20]}...", None, f"the name has {len(slug)} characters; expected at most {most}, e.g. "
+                   "my-game")
+    elif not re.fullmatch(r"[a-z0-9][a-z0-9-]*", slug):
         report.add(name, None, "not a design name; expected lower-case letters, digits and '-', e.g. my-game")
+    report.raise_if_any()
     target = (root or Path.cwd()) / "designs" / slug
-    if target.exists():
+    if target.exists() or target.is_symlink():
         report.add(str(target), None, "already exists; expected a new name (nothing was changed)")
     report.raise_if_any()
-    if source:
-        shutil.copytree(resolve_design(source), target, ignore=shutil.ignore_patterns("__pycache__"))
-        design = target / "design.yaml"
-        text = design.read_text(encoding="utf-8")
-        title = name.replace("-", " ").title()
-        text = re.sub(r"(?m)^(  title:).*$", rf"\1 {title}", text, count=1)
-        design.write_text(text, encoding="utf-8")
-        return target
     title = name.replace("-", " ").title()
-    (target / "templates").mkdir(parents=True)
-    (target / "design.yaml").write_text(DESIGN.format(title=title, slug=slug, year=datetime.date.today().year),
-                                        encoding="utf-8")
-    (target / "cards.csv").write_text(CARDS, encoding="utf-8")
-    (target / "templates" / "front.svg.j2").write_text(FRONT, encoding="utf-8")
-    (target / "templates" / "back.svg.j2").write_text(BACK, encoding="utf-8")
-    for lang, text in RULES.items():
-        (target / f"rules.{lang}.md").write_text(text, encoding="utf-8")
+    if source:
+        origin = _check_source(source, target)
+        try:
+            shutil.copytree(origin, target, ignore=shutil.ignore_patterns("__pycache__"))
+            design = target / "design.yaml"
+            text = design.read_text(encoding="utf-8")
+            text = re.sub(r"(?m)^(  title:).*$", lambda m: f"{m.group(1)} {title}", text, count=1)
+            design.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            _undo(target)
+            raise DesignError([Problem(display_path(target), None, f"cannot copy the design ({exc.strerror or exc}); "
+                                       "expected a folder pnp may write (nothing was left behind)")]) from None
+        return target
+    try:
+        (target / "templates").mkdir(parents=True)
+        (target / "design.yaml").write_text(DESIGN.format(title=title, slug=slug, year=datetime.date.today().year),
+                                            encoding="utf-8")
+        (target / "cards.csv").write_text(CARDS, encoding="utf-8")
+        (target / "templates" / "front.svg.j2").write_text(FRONT, encoding="utf-8")
+        (target / "templates" / "back.svg.j2").write_text(BACK, encoding="utf-8")
+        for lang, text in RULES.items():
+            (target / f"rules.{lang}.md").write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _undo(target)
+        raise DesignError([Problem(display_path(target), None, f"cannot create the design ({exc.strerror or exc}); "
+                                   "expected a folder pnp may write (nothing was left behind)")]) from None
     return target
+
+
+def _undo(target: Path) -> None:
+    if target.is_dir() and not target.is_symlink():
+        shutil.rmtree(target, ignore_errors=True)
+
+
+def _check_source(source: str, target: Path) -> Path:
+    """The folder `--from` names, when it is a design that may be copied; DesignError otherwise (nothing copied)."""
+    from pnp.confine import DesignFiles, FileRefused
+    from pnp.yamlio import load_yaml
+
+
+    origin = resolve_design(source)
+    shown = display_path(origin)
+    files = DesignFiles(origin, extra=())
+    try:
+        path = files.locate(DESIGN_FILE, what="design file")
+    except FileRefused as exc:
+        raise DesignError([Problem(shown, None, f"{exc.message} (nothing was copied)")]) from None
+    if path is None:
+        raise DesignError([Problem(shown, None, f"not a design: no {DESIGN_FILE}; expected --from to name a design "
+                                   "folder or a design under designs/ (nothing was copied)")])
+    doc = load_yaml(path, files)
+    if not isinstance(doc.data, dict) or "meta" not in doc.data:
+        raise DesignError([Problem(display_path(path), doc.line(()), "not a design file: no 'meta:' mapping; "
+                                   "expected --from to name a design folder (nothing was copied)")])
+    real_origin, real_target = os.path.realpath(origin), os.path.realpath(target.parent)
+    if real_target == real_origin or real_target.startswith(real_origin + os.sep):
+        raise DesignError([Problem(shown, None, f"the new design {display_path(target)} would be inside the design "
+                                   "it copies; expected a design folder elsewhere (nothing was copied)")])
+    count = size = 0
+    for folder, dirs, names in os.walk(origin, followlinks=False):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for entry in [*dirs, *names]:
+            full = Path(folder) / entry
+            real = os.path.realpath(full)
+            if real != real_origin and not real.startswith(real_origin + os.sep):
+                raise DesignError([Problem(shown, None, f"'{full.relative_to(origin)}' is a link to {real}, outside "
+                                           "the design; expected a design whose files are its own (nothing was "
+                                           "copied)")])
+            st = os.stat(real)
+            if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+                raise DesignError([Problem(shown, None, f"'{full.relative_to(origin)}' is not a regular file; "
+                                           "expected a design of plain files and folders (nothing was copied)")])
+            if stat.S_ISREG(st.st_mode):
+                count += 1
+                size += st.st_size
+        if count > limit("design_files") or size > limit("copy_bytes"):
+            lim = LIMITS["design_files" if count > limit("design_files") else "copy_bytes"]
+            raise DesignError([Problem(shown, None, f"more than {lim.value} {lim.unit} to copy; expected at most "
+                                       f"{lim.value} {lim.unit} (nothing was copied)")])
+    return origin
 
 
 # --- `pnp new NAME --engine`: a game in its own package ---------------------------------------

@@ -25,6 +25,7 @@ class Watcher:
     paper: str | None = None
     echo: Callable[[str], None] = print
     cache: Cache = field(default=None)  # type: ignore[assignment]
+    last_sheets_seconds: float = 0.0  # the last rebuild, to the faces and print sheets written
 
     def __post_init__(self) -> None:
         if self.cache is None:
@@ -58,7 +59,7 @@ class Watcher:
         try:
             results = build_designs(args, out=self.out, paper=self.paper, cache=self.cache, show_progress=False,
                                     rulebooks=False)
-            sheets_done = time.perf_counter() - started
+            sheets_done = self.last_sheets_seconds = time.perf_counter() - started
             made, hits, sheets = self.cache.made("svg"), self.cache.stats["svg.hit"], self.cache.made("sheets")
             build_designs(args, out=self.out, paper=self.paper, cache=self.cache, show_progress=False)
         except PnpError as exc:

@@ -9,6 +9,7 @@ exactly the same scale and are compared on their common area.
 from __future__ import annotations
 
 import io
+import os
 import math
 import re
 from dataclasses import dataclass
@@ -86,10 +87,25 @@ def render_ours(svg: str, files: dict[str, bytes] | None = None, dpi: int = DPI)
     return page.render(scale=s).to_pil().convert("RGB")
 
 
-def render_cairo(svg: str, files: dict[str, bytes] | None = None, dpi: int = DPI) -> Image.Image:
-    from pnp.render import raster
+def svg_to_png(svg: str, dpi: int = DPI) -> bytes:
+    """cairosvg's PNG of an SVG, with the fonts pnp ships (pnp/fonts/fonts.conf): the reference
+    renderer svgpdf is compared with (and the PNG exports' renderer before issue 16)."""
+    os.environ["FONTCONFIG_FILE"] = str(Path(__file__).resolve().parent.parent / "pnp" / "fonts" / "fonts.conf")
+    from cairosvg.parser import Tree
+    from cairosvg.surface import PNGSurface
 
-    png = raster.svg_to_png(with_data_uris(svg, files or {}), dpi=dpi)
+    surface = PNGSurface(Tree(bytestring=svg.encode("utf-8"), unsafe=False), None, dpi)
+    image = surface.cairo
+    image.flush()
+    pixels = Image.frombuffer("RGBA", (image.get_width(), image.get_height()), bytes(image.get_data()),
+                              "raw", "BGRa", image.get_stride(), 1)  # cairo: premultiplied BGRA rows
+    buf = io.BytesIO()
+    pixels.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def render_cairo(svg: str, files: dict[str, bytes] | None = None, dpi: int = DPI) -> Image.Image:
+    png = svg_to_png(with_data_uris(svg, files or {}), dpi=dpi)
     im = Image.open(io.BytesIO(png)).convert("RGBA")
     white = Image.new("RGBA", im.size, "white")
     white.alpha_composite(im)

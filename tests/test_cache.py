@@ -83,7 +83,7 @@ def test_a_pickle_planted_in_the_cache_is_never_run(tmp_path):
     payload = _Payload()
     payload.marker = marker
     planted = pickle.dumps(payload)
-    for kind in ("svg", "sheets", "png", "tts", "checks"):
+    for kind in ("svg", "sheets", "raster", "sheet", "checks"):
         for entry in (cache_dir / kind).rglob("*"):
             if entry.is_file():
                 entry.write_bytes(planted)

@@ -43,19 +43,19 @@ def test_changing_one_card_re_renders_that_card_only(deck, tmp_path):
     out, cache = tmp_path / "out", Cache(tmp_path / "cache")
     build(deck, out, cache)
     faces = 4 + 1 + 2  # 4 card rows, the card back, 2 token rows
-    assert cache.made("svg") == faces and cache.made("png") == faces
+    assert cache.made("svg") == faces and cache.made("raster") == faces + 1  # + the TTS back, trimmed, 150 dpi
     svg_dir = out / "deck-csv" / "svg"
     before = {p.name: p.stat().st_mtime_ns for p in svg_dir.iterdir()}
 
     build(deck, out, cache)  # nothing changed: nothing is made again
-    assert cache.made("svg") == cache.made("compiled") == cache.made("png") == 0
+    assert cache.made("svg") == cache.made("compiled") == cache.made("raster") == 0
     assert cache.made("sheets") == 0
 
     csv = deck / "cards.csv"
     csv.write_text(csv.read_text().replace("Water,5", "Water,6"))
     build(deck, out, cache)
     assert cache.made("svg") == 1  # the Water card alone
-    assert cache.made("compiled") == 1 and cache.made("png") == 1
+    assert cache.made("compiled") == 1 and cache.made("raster") == 1
     assert cache.made("sheets") == 1  # the sheets PDF is assembled again around it
     after = {p.name: p.stat().st_mtime_ns for p in svg_dir.iterdir()}
     changed = sorted(n for n in after if after[n] != before[n])
@@ -68,7 +68,7 @@ def test_a_fresh_process_reuses_the_disk_cache(deck, tmp_path):
     build(deck, out, Cache(tmp_path / "cache"))
     cold = Cache(tmp_path / "cache")  # a new process: empty memory, same disk
     build(deck, out, cold)
-    assert cold.made("svg") == cold.made("png") == cold.made("compiled") == 0
+    assert cold.made("svg") == cold.made("raster") == cold.made("compiled") == 0
     assert cold.stats["svg.hit"] == 7
 
 

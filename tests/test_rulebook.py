@@ -289,7 +289,9 @@ def test_error_inside_an_extended_text_names_that_file(tmp_path):
     at = next(i for i, line in enumerate(lines) if line.startswith("# Setup"))
     lines.insert(at + 1, "{{ facts.no_such_fact }}")
     base.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    result = _run(["rules", str(tmp_path / "three-stars-lozenge"), "--lang", "en", "--out", str(tmp_path / "o")])
+    # the lozenge text extends "three-stars/rules.en.md": the copy beside it, once its folder is allowed
+    result = _run(["rules", str(tmp_path / "three-stars-lozenge"), "--lang", "en", "--out", str(tmp_path / "o"),
+                   "--allow-dir", str(tmp_path)])
     assert result.exit_code == 2
     assert re.search(rf"three-stars/rules\.en\.md:{at + 2}: .*no_such_fact", result.output), result.output
 

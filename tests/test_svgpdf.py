@@ -100,17 +100,21 @@ def design_faces():
 
 
 def test_design_faces_match_svglib_exactly_and_cairosvg(design_faces, tmp_path):
-    """Against svglib + renderPDF (what the sheets use today, same rasteriser): the same pixels,
-    so svgpdf can replace it without moving anything. Against cairosvg (the PNG exports):
-    within the thresholds of the feature fixtures."""
+    """Against svglib + renderPDF (the renderer svgpdf replaced, same rasteriser): the same pixels
+    wherever svglib draws the SVG right, so nothing moved. Against cairosvg: within the thresholds
+    of the feature fixtures. (svglib gets group opacity wrong: the circle board's faint links and
+    numerals are 3x further from cairosvg in svglib than in svgpdf, so there cairosvg decides.)"""
     pytest.importorskip("svglib")
     assert len(design_faces) >= 10
     for name, text in design_faces:
         assert compile_svg(text).warnings == ()
-        ours = render_ours(text)
-        lib = compare(ours, render_svglib(text), shift=0)
-        assert lib.mean < 0.1 and lib.share < 0.05, f"{name} vs svglib: {lib}"
-        ref = render_cairo(text)
+        ours, ref = render_ours(text), render_cairo(text)
+        old = render_svglib(text)
+        lib = compare(ours, old, shift=0)
+        if "opacity=" not in text:
+            assert lib.mean < 0.1 and lib.share < 0.05, f"{name} vs svglib: {lib}"
+        else:
+            assert compare(ours, ref).mean <= compare(old, ref).mean, f"{name}: svglib closer to cairosvg than svgpdf"
         cairo = compare(ours, ref)
         limits = TEXT if "<text" in text else STRICT
         if not _within(cairo, limits):

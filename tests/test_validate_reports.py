@@ -29,7 +29,9 @@ def test_a_design_that_does_not_build_is_bad_input(tmp_path):
     assert "all checks pass" not in out.output and "Traceback" not in out.output
     (folder / "templates" / "token.svg.j2").write_text("<svg>{{ 1 / 0 }}</svg>\n", encoding="utf-8")
     out = validate(str(folder))
-    assert out.exit_code == 2 and "the design does not build (ZeroDivisionError: division by zero)" in out.output
+    assert out.exit_code == 2, out.output
+    assert "templates/token.svg.j2:1: ZeroDivisionError: division by zero" in out.output
+    assert "all checks pass" not in out.output and "Traceback" not in out.output
 
 
 def test_a_design_without_a_game_says_no_rules_checks_ran():

@@ -36,6 +36,7 @@ def languages(design: Design) -> list[str]:
     A design without any rules file has no rulebook yet (nothing to build); one with
     some but not all of its declared languages is an error.
     """
+    _check_rules_files(design)
     declared = list(design.meta.languages)
     present = [lang for lang in declared if (design.folder / f"rules.{lang}.md").is_file()]
     if present and len(present) < len(declared):
@@ -44,6 +45,27 @@ def languages(design: Design) -> list[str]:
                                                  f"{', '.join(f'rules.{m}.md' for m in missing)} missing; "
                                                  "expected one rules file per declared language")])
     return present
+
+
+def _check_rules_files(design: Design) -> None:
+    """Every rules.*.md of the design folder is a regular file inside it, of bounded size (pnp.confine): the build
+    reads them all (for its cache key) before any rules text is rendered."""
+    import os
+
+    from pnp.confine import DesignFiles, FileRefused, too_large
+    from pnp.limits import limit
+
+    files = DesignFiles(design.folder)
+    problems = []
+    for path in sorted(design.folder.glob("rules.*.md")):
+        try:
+            found = files.locate(path.name, what="rules text")
+            if found is not None and os.stat(found).st_size > limit("rules_bytes"):
+                raise FileRefused(too_large(found, os.stat(found).st_size, "rules_bytes"))
+        except FileRefused as exc:
+            problems.append(Problem(display_path(path), None, exc.message))
+    if problems:
+        raise DesignError(problems)
 
 
 def _meta_problem(design: Design, message: str) -> Problem:
@@ -85,11 +107,49 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     for lang in langs:
         try:
             text = render_text(design, lang, components)
-            out[rulebook_name(design, lang, paper)] = build_pdf(design, lang, text, components, drawings, paper)
+            out[rulebook_name(design, lang, paper)] = _build_pdf(build_pdf, design, lang, text, components, drawings,
+                                                                 paper)
         except DesignError as exc:
             report.extend(exc)
     report.raise_if_any()
     return out
+
+
+def _build_pdf(build_pdf, design: Design, lang: str, text, components, drawings, paper: str) -> bytes:
+    """The PDF of one rules text; what ReportLab cannot lay out is a problem of that text (file:line)."""
+    from reportlab.platypus.doctemplate import LayoutError
+
+    from pnp.errors import warnings_from
+    from pnp.rulebook.markdown import MarkdownError
+
+    shown = display_path(text.source)
+    try:
+        with warnings_from(text.source):
+            return build_pdf(design, lang, text, components, drawings, paper)
+    except MarkdownError as exc:
+        raise DesignError([Problem(shown, _source_line(text, exc.line), exc.message)]) from None
+    except LayoutError as exc:
+        what = " ".join(str(exc).split())
+        raise DesignError([Problem(shown, None, f"the rulebook cannot be laid out ({what[:160]}); expected "
+                                   "text, tables and images that fit the page")]) from None
+
+
+def _source_line(text, line: int | None) -> int | None:
+    """The rules-text line of a line of the rendered Markdown: the same when Jinja moved nothing, else the first
+    source line with the same text."""
+    if line is None:
+        return None
+    rendered = text.markdown.splitlines()
+    if not 0 < line <= len(rendered):
+        return line
+    want = rendered[line - 1].strip()
+    try:
+        source = text.source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeError):
+        return line
+    if line <= len(source) and source[line - 1].strip() == want:
+        return line
+    return next((i for i, s in enumerate(source, start=1) if s.strip() == want), line)
 
 
 def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"),

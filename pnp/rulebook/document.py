@@ -19,7 +19,6 @@ from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, 
                                 Spacer, Table, TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from pnp.errors import DesignError, Problem, display_path
 from pnp.layout.pdf import compile_face, define_form
 from pnp.model import Design
 from pnp.render import fonts
@@ -137,15 +136,11 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     def image(src: str, alt: str, line: int | None) -> list[Flowable]:
         if src.startswith("pnp:"):
             return _block(text.blocks[int(src[4:])], design, lang, layout, components, drawings, width)
-        path = (design.folder / src)
-        if not src.lower().endswith(".svg") or not path.is_file():
-            what = "is not an SVG file" if path.is_file() else "was not found"
-            source = text.source.read_text(encoding="utf-8").splitlines()
-            line = next((i for i, s in enumerate(source, start=1) if f"]({src})" in s), line)  # Jinja may shift lines
-            raise DesignError([Problem(display_path(text.source), line, f"image {src!r} {what}; expected an SVG "
-                                       "file in the design folder (images stay vector) or a {{ diagram(...) }}")])
-        drawing = drawings.get(f"file:{path}", path.read_text(encoding="utf-8"))
-        return _figure(SvgFlowable(drawing, f"file:{path}"), alt, layout)
+        from xml.sax.saxutils import escape
+
+        svg = text.images[src]  # read and checked by render_text (pnp.confine): no file is read here
+        key = "file:" + hashlib.sha1(svg.encode("utf-8")).hexdigest()
+        return _figure(SvgFlowable(drawings.get(key, svg), key), escape(alt), layout)
 
     story: list[Flowable] = _title_page(design, lang, layout, components, drawings, width)
     toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([

@@ -24,6 +24,14 @@ from pnp.rulebook.layout import FONT_ALL, Layout
 ImageFn = Callable[[str, str, int | None], list[Flowable]]  # (src, alt, source line) -> flowables
 
 
+class MarkdownError(ValueError):
+    """Markdown that cannot be set on the page (a table too wide...); `line` is its line in the Markdown."""
+
+    def __init__(self, message: str, line: int | None):
+        super().__init__(message)
+        self.message, self.line = message, line
+
+
 class Heading(Paragraph):
     """A heading: listed in the table of contents and the PDF outline."""
 
@@ -176,7 +184,10 @@ class _Converter:
         ncols = max(len(r) for r in rows)
         for r in rows:
             r.extend([""] * (ncols - len(r)))
-        widths = _column_widths(plain_rows, ncols, width, st)
+        try:
+            widths = _column_widths(plain_rows, ncols, width, st)
+        except ValueError as exc:
+            raise MarkdownError(str(exc), node.map[0] + 1 if node.map else None) from None
         t = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
         accent, light = self.layout.colour("accent"), self.layout.colour("accent_light")
         t.setStyle(TableStyle([FONT_ALL, 
@@ -243,6 +254,10 @@ def _plain(node) -> str:
     return "".join(_plain(c) for c in node.children)
 
 
+MIN_COLUMN = 14.0
+"""Points of text a table column always keeps (about two letters): longer words are split to fit."""
+
+
 def _column_widths(rows: list[list[str]], ncols: int, width: float, style: ParagraphStyle) -> list[float]:
     """Natural widths when they fit; otherwise share the width, never below a column's longest word."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -258,9 +273,17 @@ def _column_widths(rows: list[list[str]], ncols: int, width: float, style: Parag
             minimum[i] = max(minimum[i], max(stringWidth(w, font, style.fontSize) for w in words) + pad)
     if sum(natural) <= width:
         return natural
+    floor = pad + MIN_COLUMN  # a column never narrower than its padding and a few letters: long words split
+    if ncols * floor > width:
+        raise ValueError(f"a table of {ncols} columns does not fit the page; expected at most "
+                         f"{int(width // floor)} columns")
+    minimum = [min(m, width - floor * (ncols - 1)) for m in minimum]
     spare = width - sum(minimum)
     if spare <= 0:
-        return [width * m / sum(minimum) for m in minimum]
+        share = [max(floor, width * m / sum(minimum)) for m in minimum]
+        excess = sum(share) - width
+        wide = sum(w - floor for w in share) or 1.0
+        return [w - excess * (w - floor) / wide for w in share]
     extra = [n - m for n, m in zip(natural, minimum)]
     total = sum(extra) or 1.0
     return [m + spare * e / total for m, e in zip(minimum, extra)]

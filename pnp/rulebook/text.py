@@ -5,20 +5,30 @@ typed twice. Things that are not text — diagrams, the component list, a grid o
 are Jinja2 calls that leave a placeholder image `![](pnp:N)` in the Markdown and a
 `Block` that the PDF stage draws in its place.
 
+Images `![caption](art.svg)` are SVG files of the design folder, read here through
+pnp.confine (confined, bounded, checked) so the PDF stage reads no file itself. The text
+renders in pnp.sandbox (sandboxed, bounded; includes only from the design folder and
+pnp's templates/rulebook/).
+
 Every error is reported as `rules.<lang>.md:LINE: what is wrong; what is expected`.
 """
 
 from __future__ import annotations
 
+import math
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 
-from pnp import registry
+from pnp import registry, sandbox
+from pnp.confine import DesignFiles
 from pnp.errors import DesignError, Problem, display_path
+from pnp.limits import limit
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces
 
@@ -61,6 +71,7 @@ class RulesText:
     markdown: str
     blocks: list[Block]
     source: Path
+    images: dict[str, str] = field(default_factory=dict)  # image src as written -> the SVG file's text
 
 
 def rules_path(design: Design, lang: str) -> Path:
@@ -78,18 +89,33 @@ def component_views(components: list[ComponentFaces], lang: str) -> dict[str, Co
     return out
 
 
-def _environment(design: Design) -> SandboxedEnvironment:
-    from pnp.loader import templates_dir
+def _environment(design: Design, files: DesignFiles) -> jinja2.Environment:
+    """Texts are found in the design folder, the folders given with --allow-dir, the designs shipped with pnp
+    (`{% extends "three-stars/rules.en.md" %}`) and pnp's templates/rulebook/."""
+    from pnp.loader import package_root, templates_dir
 
-    search = [str(design.folder), str(design.folder.parent), str(templates_dir() / "rulebook")]
-    return SandboxedEnvironment(
-        loader=jinja2.FileSystemLoader(search),
-        undefined=jinja2.StrictUndefined,
+    bases = [design.folder, *files.extra, package_root() / "designs", templates_dir() / "rulebook"]
+    return sandbox.environment(
+        files, bases, "rules_bytes",
         autoescape=False,  # the output is Markdown, not HTML
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_params(name: str, params: dict[str, Any]) -> None:
+    """Diagram parameters are small: numbers of at most `range` (a step, a size...), short texts and lists."""
+    most = limit("range")
+    for key, value in params.items():
+        if _number(value) and abs(value) > most:
+            raise RulesTextError(f"diagram {name!r}: {key}={value!r} is too large; expected at most {most}")
+        if isinstance(value, (str, list, tuple, dict)) and len(value) > most:
+            raise RulesTextError(f"diagram {name!r}: {key} has {len(value)} items; expected at most {most}")
 
 
 def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> RulesText:
@@ -103,39 +129,53 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
         return f"![]({'pnp:'}{len(blocks) - 1})"
 
     def diagram(name: str, caption: str = "", width: float | None = None, **params: Any) -> str:
-        fn = registry.get_diagram(name)
+        fn = registry.get_diagram(name) if isinstance(name, str) else None
         if fn is None:
             known = ", ".join(sorted(registry.DIAGRAMS)) or "none registered"
             raise RulesTextError(f"unknown diagram {name!r}; expected one of: {known}")
+        if width is not None and not (_number(width) and 0 < width <= limit("length")):
+            raise RulesTextError(f"diagram {name!r}: width={width!r} is not a width in mm; expected a number "
+                                 f"above 0 and at most {limit('length')}, such as width=60")
+        _check_params(name, params)
         try:
             svg = fn(design, lang, **params)
-        except (TypeError, ValueError, KeyError, IndexError, LookupError) as exc:
+        except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError) as exc:
             raise RulesTextError(f"diagram {name!r} with {params}: {exc}; expected parameters it accepts "
                                  f"({(fn.__doc__ or '').strip().splitlines()[0] if fn.__doc__ else name})") from None
-        return placeholder(Block("diagram", svg=svg, caption=str(caption), width=width))
+        return placeholder(Block("diagram", svg=svg, caption=str(caption), width=float(width) if width else None))
 
     def component_list() -> str:
         return placeholder(Block("components"))
 
     def face_grid(component: str, columns: int = 8, caption: str = "") -> str:
-        if component not in views:
+        if not isinstance(component, str) or component not in views:
             raise RulesTextError(f"no component {component!r}; expected one of: {', '.join(views)}")
-        return placeholder(Block("faces", component=component, columns=int(columns), caption=str(caption)))
+        most = limit("face_grid_columns")
+        if not (isinstance(columns, int) and not isinstance(columns, bool) and 1 <= columns <= most):
+            raise RulesTextError(f"face_grid: columns={columns!r}; expected a whole number from 1 to {most}")
+        if not views[component].faces:
+            raise RulesTextError(f"face_grid: component {component!r} has no faces; expected a component with "
+                                 "faces")
+        return placeholder(Block("faces", component=component, columns=columns, caption=str(caption)))
 
     facts: Any = {}
     game = registry.get_game(design.game) if design.game else None
     if game is not None and game.rulebook_facts is not None:
-        facts = game.rulebook_facts(design, lang)
+        try:
+            facts = game.rulebook_facts(design, lang)
+        except (ValueError, LookupError, TypeError, ArithmeticError) as exc:  # the design is not one the game reads
+            raise DesignError([_facts_problem(design, exc)]) from None
 
     context = {
         "meta": design.meta, "players": design.meta.players, "rules": design.rules, "components": views,
         "print": design.print, "lang": lang, "facts": facts,
         "diagram": diagram, "component_list": component_list, "face_grid": face_grid,
     }
-    env = _environment(design)
+    files = DesignFiles(design.folder)
+    env = _environment(design, files)
     try:
         template = env.get_template(path.name)
-        text = template.render(**context)
+        text = sandbox.render(template, context, "rules_output")
     except jinja2.TemplateSyntaxError as exc:
         where = Path(exc.filename) if exc.filename else path
         raise DesignError([Problem(display_path(where), exc.lineno,
@@ -144,7 +184,8 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
     except jinja2.TemplateNotFound as exc:
         file, line = _template_line(exc, path)
         raise DesignError([Problem(display_path(file), line, f"template {exc.name!r} not found; expected a file "
-                                   f"in {display_path(design.folder)}/ or a design folder beside it")]) from None
+                                   f"in {display_path(design.folder)}/ or a design shipped with pnp (another "
+                                   "folder needs --allow-dir)")]) from None
     except jinja2.UndefinedError as exc:
         file, line = _template_line(exc, path)
         raise DesignError([Problem(display_path(file), line, f"{exc.message}; expected one of the names "
@@ -156,20 +197,81 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
         if isinstance(exc, jinja2.TemplateError):
             message = f"{message}; expected a valid Jinja2 expression"
         raise DesignError([Problem(display_path(file), line, message)]) from None
-    except (TypeError, ValueError, ArithmeticError, AttributeError, KeyError, IndexError) as exc:
+    except sandbox.RENDER_ERRORS as exc:
+        file, line = _template_line(exc, path)
+        raise DesignError([Problem(display_path(file), line, sandbox.describe(exc))]) from None
+    except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError) as exc:
         file, line = _template_line(exc, path)
         raise DesignError([Problem(display_path(file), line, f"{type(exc).__name__}: {exc}; expected an "
                                    "expression that works on the design's data")]) from None
-    return RulesText(text, blocks, path)
+    return RulesText(text, blocks, path, _images(text, blocks, path, files))
+
+
+_WHERE = re.compile(r"^(\S+?):(\d+): (.+)$", re.S)
+
+
+def _facts_problem(design: Design, exc: Exception) -> Problem:
+    """A game's rulebook facts could not be read from the design: its message, at the file:line it names, else at
+    design.yaml."""
+    text = " ".join(str(exc).split())
+    m = _WHERE.match(text)
+    if m:
+        return Problem(m.group(1), int(m.group(2)), m.group(3))
+    doc = design.source
+    return Problem(display_path(doc.path) if doc is not None else "design.yaml", None,
+                   f"the rulebook's facts cannot be read from this design ({text}); expected a design its game can "
+                   "play")
+
+
+_PNP_SRC = re.compile(r"^pnp:(\d+)$")
+
+
+def _images(markdown: str, blocks: list[Block], path: Path, files: DesignFiles) -> dict[str, str]:
+    """Every image of the Markdown: `pnp:N` must be a block this text made; any other is an SVG file of the
+    design folder, read and checked here (pnp.confine). Returns {src: SVG text}."""
+    from pnp.rulebook.markdown import parser
+
+    found: dict[str, str] = {}
+    source: list[str] | None = None
+    for token in parser().parse(markdown):
+        for child in token.children or []:
+            if child.type != "image":
+                continue
+            src = str(child.attrs.get("src", ""))
+            if src in found:
+                continue
+            if source is None:
+                try:
+                    source = files.read_text(path, "rules_bytes").splitlines()
+                except DesignError:
+                    source = []
+            # the line in the rules text (Jinja may shift lines), else the line in the rendered Markdown
+            line = next((i for i, s in enumerate(source, start=1) if f"]({src}" in s),
+                        token.map[0] + 1 if token.map else None)
+            m = _PNP_SRC.match(src)
+            if src.startswith("pnp:"):
+                if not m or int(m.group(1)) >= len(blocks):
+                    raise DesignError([Problem(display_path(path), line, f"image {src!r} is not one of this text's "
+                                               "diagrams; expected {{ diagram(...) }}, {{ component_list() }} or "
+                                               "{{ face_grid(...) }} (they make the pnp:N images)")])
+                continue
+            if not src.lower().endswith(".svg"):
+                raise DesignError([Problem(display_path(path), line, f"image {src!r} is not an SVG file; expected an "
+                                           "SVG file in the design folder (images stay vector) or a "
+                                           "{{ diagram(...) }}")])
+            _, found[src] = files.read_svg(unquote(src), (path, line), what="image", expected="expected an SVG "
+                                           "file in the design folder (images stay vector) or a {{ diagram(...) }}")
+    return found
 
 
 def _template_line(exc: BaseException, default: Path) -> tuple[Path, int | None]:
-    """The template file and line where `exc` happened: the innermost Jinja2 frame of a .md file."""
+    """The template file and line where `exc` happened: the innermost frame of a template (Jinja2 rewrites the
+    traceback so that template code shows with its own file and line)."""
     tb = exc.__traceback__
     found: tuple[Path, int | None] = (default, None)
     while tb is not None:
         name = tb.tb_frame.f_code.co_filename
-        if name.endswith(".md"):
+        if not name.endswith(".py") and not name.startswith("<") and os.path.isfile(name):
             found = (Path(name), tb.tb_lineno)
         tb = tb.tb_next
     return found

@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from pnp.games.ishi_hama.geometry import SIDE_NAMES, mask_name, mask_of, side_of
-from pnp.model import Length
+from pnp.model import MAX_ITEMS, Colour, Count, Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Hub, PathStyle, Spoke, draw_tile, square
 from pnp.render.svg import Canvas
@@ -36,7 +36,7 @@ TILES_GENERATOR = "ishi_hama.tiles"
 class MixEntry(_Params):
     name: str = Field(description="Name of the tile shape, e.g. corner")
     paths: list[str] = Field(description="Sides the path reaches from the centre, e.g. [N, E]")
-    count: int = Field(ge=0, description="Tiles of this shape per colour")
+    count: Count = Field(description="Tiles of this shape per colour")
 
     @field_validator("paths")
     @classmethod
@@ -53,7 +53,7 @@ class MixEntry(_Params):
 
 class ColourSpec(_Params):
     name: str = Field(description="Colour name, e.g. orange (the player who owns these tiles at the start)")
-    colour: str = Field(description="Path colour, e.g. #E69F00")
+    colour: Colour = Field(description="Path colour, e.g. #E69F00")
     symbol: Symbol = Field("circle", description="Mark on the hub, for black-and-white print")
     pattern: Literal["solid", "rail"] = Field("solid", description="solid path, or rail: dark cross-ties along it")
 
@@ -61,8 +61,9 @@ class ColourSpec(_Params):
 class TilesParams(_Params):
     cell: Length = Field(18.0, gt=0, description="Side of a tile: the board's cell")
     path_width: Length = Field(4.5, gt=0, description="Width of the printed path")
-    mix: list[MixEntry] = Field(min_length=1, description="Tile shapes and how many of each per colour")
-    colours: list[ColourSpec] = Field(min_length=1, description="One entry per tile colour")
+    mix: list[MixEntry] = Field(min_length=1, max_length=MAX_ITEMS,
+                                description="Tile shapes and how many of each per colour")
+    colours: list[ColourSpec] = Field(min_length=1, max_length=MAX_ITEMS, description="One entry per tile colour")
 
 
 def hub_symbol(c: Canvas, kind: str, x: float, y: float, r: float) -> None:

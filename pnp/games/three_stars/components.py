@@ -9,14 +9,15 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from pnp.games.three_stars.geometry import (
     SQRT3_2, Board, Region, placements as all_placements, region_centres, triangle_xy,
     unit_star_polygons, vertex_xy,
 )
 from pnp.geometry import region_boundaries
-from pnp.model import Length
+from pnp.limits import limit
+from pnp.model import MAX_ITEMS, Colour, GridIndex, Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol
@@ -126,16 +127,24 @@ def card_back(ctx: GeneratorContext) -> list[FaceSpec]:
 
 
 class RegionSpec(_Params):
-    players: int = Field(ge=1, description="Smallest player count that uses this region")
-    columns: tuple[int, int] = Field(description="First and last star column, e.g. [0, 3]")
-    rows: tuple[int, int] = Field(description="First and last star row, e.g. [0, 2]")
-    tint: str = Field("#eeeeee", description="Fill colour of the region's triangles")
+    players: int = Field(ge=1, le=limit("players"), description="Smallest player count that uses this region")
+    columns: tuple[GridIndex, GridIndex] = Field(description="First and last star column, e.g. [0, 3]")
+    rows: tuple[GridIndex, GridIndex] = Field(description="First and last star row, e.g. [0, 2]")
+    tint: Colour = Field("#eeeeee", description="Fill colour of the region's triangles")
+
+    @field_validator("columns", "rows")
+    @classmethod
+    def _forward(cls, value: tuple[int, int]) -> tuple[int, int]:
+        if value[0] > value[1]:
+            raise ValueError(f"{list(value)} runs backwards; expected [first, last] with first <= last")
+        return value
 
 
 class BoardParams(_Params):
     triangle: Length = Field(30.0, gt=0, description="Side of one triangle (= piece side)")
     margin: Length = Field(10.0, ge=0, description="Paper around the triangles")
-    regions: dict[str, RegionSpec] = Field(description="Regions by name; a game for P players uses those with players <= P")
+    regions: dict[str, RegionSpec] = Field(min_length=1, max_length=MAX_ITEMS,
+                                           description="Regions by name; a game for P players uses those with players <= P")
 
 
 def board_geometry(params: BoardParams) -> Board:
@@ -204,7 +213,7 @@ def _region_edges(geo: Board, tris: list) -> list[tuple[tuple[float, float], tup
 
 class PieceColour(_Params):
     name: str
-    colour: str = Field(description="Fill colour, e.g. #0072B2")
+    colour: Colour = Field(description="Fill colour, e.g. #0072B2")
     symbol: Symbol = Field(
         description="Mark that tells the colour apart in black-and-white print")
 
@@ -213,7 +222,7 @@ class PieceParams(_Params):
     side: Length = Field(30.0, gt=0, description="Side of the triangle: the board's triangle side")
     diameter: Length | None = Field(None, gt=0, description="Diameter of a round piece (component shape: circle), "
                                                             "e.g. 16mm; default: side")
-    colours: list[PieceColour] = Field(min_length=1, description="One entry per player colour")
+    colours: list[PieceColour] = Field(min_length=1, max_length=MAX_ITEMS, description="One entry per player colour")
 
 
 @generator("three_stars.pieces", params=PieceParams)

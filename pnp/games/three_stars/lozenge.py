@@ -20,7 +20,8 @@ from pydantic import Field
 
 from pnp.games.three_stars.components import INK, orientation_mark
 from pnp.games.three_stars.engine import board_geometry_for
-from pnp.model import Length
+from pnp.limits import limit
+from pnp.model import MAX_ITEMS, Colour, Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 from pnp.geometry import region_boundaries
@@ -68,15 +69,17 @@ def hex_distance(v: Centre) -> int:
 
 
 class LozengeRegion(_Params):
-    players: int = Field(ge=1, description="Smallest player count that uses this region")
-    radius: int = Field(ge=0, description="Star centres with |q|, |r|, |q+r| <= radius (2 -> 19 stars)")
-    tint: str = Field("#eeeeee", description="Fill colour of the region's lozenges")
+    players: int = Field(ge=1, le=limit("players"), description="Smallest player count that uses this region")
+    radius: int = Field(ge=0, le=limit("grid"),
+                        description="Star centres with |q|, |r|, |q+r| <= radius (2 -> 19 stars)")
+    tint: Colour = Field("#eeeeee", description="Fill colour of the region's lozenges")
 
 
 class LozengeBoardParams(_Params):
     lozenge: Length = Field(20.0, gt=0, description="Side of one lozenge")
     margin: Length = Field(10.0, ge=0, description="Paper around the lozenges")
-    regions: dict[str, LozengeRegion] = Field(description="Regions by name; a game for P players uses those "
+    regions: dict[str, LozengeRegion] = Field(min_length=1, max_length=MAX_ITEMS,
+                                              description="Regions by name; a game for P players uses those "
                                                           "with players <= P")
 
 

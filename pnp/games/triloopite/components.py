@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from pnp.games.triloopite.geometry import Variety, norm_line
-from pnp.model import Design, Length
+from pnp.model import MAX_ITEMS, Colour, Count, Design, Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Arc, Link, PathStyle, TileShape, draw_tile, geometry, hexagon
 from pnp.render.svg import Canvas
@@ -31,9 +31,9 @@ INK = "#1a1a1a"
 class VarietySpec(_Params):
     id: str = Field(description="Short id, e.g. crab or t3 (names the face files)")
     name: str | dict[str, str] = Field("", description="Display name, plain or {en: ..., fr: ...}")
-    lines: list[tuple[int, int]] = Field(
+    lines: list[tuple[int, int]] = Field(max_length=MAX_ITEMS,
         description="Port pairs at rotation 0 (0 top, clockwise to 5 upper-left); later lines pass over earlier")
-    count: int = Field(1, ge=0, description="Tiles of this variety in the box")
+    count: Count = Field(1, description="Tiles of this variety in the box")
     start: bool = Field(False, description="The start tile (placed first, in the middle of the table)")
     family: Literal["crab", "trilobite"] = Field("crab", description="Crab or trilobite (decides the tint)")
     mark: str = Field("", description="A short label printed in a blank corner, e.g. T3")
@@ -54,11 +54,12 @@ class VarietySpec(_Params):
 class TilesParams(_Params):
     side: Length = Field(20.0, gt=0, description="Side of a hexagon (flat-top: width 2 x side)")
     path_width: Length = Field(4.2, gt=0, description="Width of the printed lines")
-    line_colour: str = Field("#E69F00", description="Colour of the lines (dark outline kept for B&W print)")
-    crab_tint: str = Field("#fdf3e1", description="Background of crab tiles")
-    trilobite_tint: str = Field("#e6eef7", description="Background of trilobite tiles")
-    start_tint: str = Field("#fff7b8", description="Background of the start tile")
-    varieties: list[VarietySpec] = Field(min_length=1, description="Tile varieties, with their lines and counts")
+    line_colour: Colour = Field("#E69F00", description="Colour of the lines (dark outline kept for B&W print)")
+    crab_tint: Colour = Field("#fdf3e1", description="Background of crab tiles")
+    trilobite_tint: Colour = Field("#e6eef7", description="Background of trilobite tiles")
+    start_tint: Colour = Field("#fff7b8", description="Background of the start tile")
+    varieties: list[VarietySpec] = Field(min_length=1, max_length=MAX_ITEMS,
+                                         description="Tile varieties, with their lines and counts")
 
 
 def tile_shape(side: float) -> TileShape:

@@ -13,7 +13,7 @@ from pydantic import Field, model_validator
 from pnp.games.tubo.geometry import (
     SIDE_NAMES, Board, Zone, connector_name, connector_of, connectors, side_of,
 )
-from pnp.model import Length
+from pnp.model import MAX_ITEMS, Colour, GridIndex, Length
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Hub, Link, PathStyle, Spoke, Stub, draw_tile, square
 from pnp.render.svg import Canvas
@@ -29,11 +29,13 @@ PAPER = "#fbf8f0"
 
 
 class ZoneSpec(_Params):
-    columns: tuple[int, int] | None = Field(None, description="First and last column of a rectangle, 0-based")
-    rows: tuple[int, int] | None = Field(None, description="First and last row of a rectangle, 0-based")
-    cells: list[tuple[int, int]] = Field(default_factory=list, description="Single cells [x, y]")
+    columns: tuple[GridIndex, GridIndex] | None = Field(None,
+                                                        description="First and last column of a rectangle, 0-based")
+    rows: tuple[GridIndex, GridIndex] | None = Field(None, description="First and last row of a rectangle, 0-based")
+    cells: list[tuple[GridIndex, GridIndex]] = Field(default_factory=list, max_length=MAX_ITEMS,
+                                                     description="Single cells [x, y]")
     rest: bool = Field(False, description="Every cell of no other zone")
-    fill: str = Field("#bdbdbd", description="Colour of the zone's cells")
+    fill: Colour = Field("#bdbdbd", description="Colour of the zone's cells")
     label: str = Field("", description="Legend text under the board")
 
     @model_validator(mode="after")
@@ -51,8 +53,9 @@ class BoardParams(_Params):
     cell: Length = Field(25.0, gt=0, description="Side of a cell (= side of a piece)")
     margin: Length = Field(12.0, ge=6, description="Paper around the cells (coordinates, wrap marks)")
     start: tuple[int, int] = Field((3, 3), description="The Start cell [column, row], 0-based")
-    branches: list[str] = Field(default_factory=lambda: ["N", "E", "S", "W"], description="Start's branches")
-    zones: dict[str, ZoneSpec] = Field(description="Zones by name (e.g. grey, black)")
+    branches: list[str] = Field(default_factory=lambda: ["N", "E", "S", "W"], max_length=MAX_ITEMS,
+                                description="Start's branches")
+    zones: dict[str, ZoneSpec] = Field(max_length=MAX_ITEMS, description="Zones by name (e.g. grey, black)")
     path_width: Length = Field(6.0, gt=0, description="Width of the printed path lines")
 
     @model_validator(mode="after")
@@ -142,9 +145,9 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
 
 class StockSpec(_Params):
     name: str = Field(description="Colour name, e.g. orange")
-    colour: str = Field(description="Line colour, e.g. #E69F00")
+    colour: Colour = Field(description="Line colour, e.g. #E69F00")
     symbol: Symbol = Field(description="Mark that tells the stock apart in black-and-white print")
-    omit: list[str] = Field(default_factory=list,
+    omit: list[str] = Field(default_factory=list, max_length=MAX_ITEMS,
                             description="Connectors left out of this stock, e.g. [N-S] (variants; `pnp validate` flags it)")
 
     @model_validator(mode="after")
@@ -157,8 +160,8 @@ class StockSpec(_Params):
 class StocksParams(_Params):
     cell: Length = Field(25.0, gt=0, description="Side of a piece: the board's cell")
     path_width: Length = Field(6.0, gt=0, description="Width of the printed path lines (as on the board)")
-    close_pieces: int = Field(1, ge=0, description="Close pieces per stock")
-    stocks: list[StockSpec] = Field(min_length=1, description="One entry per colour stock")
+    close_pieces: int = Field(1, ge=0, le=MAX_ITEMS, description="Close pieces per stock (each a face of its own)")
+    stocks: list[StockSpec] = Field(min_length=1, max_length=MAX_ITEMS, description="One entry per colour stock")
 
 
 def stock_pieces(spec: StockSpec, close_pieces: int) -> list[tuple[str, tuple[int, int] | None]]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.errors import PnpError
 from pnp.layout.sheets.config import LayoutConfig, Paper, SheetOptions, papers
 from pnp.layout.sheets.sheet import Box, Placed, Point
 from pnp.registry import FaceSpec
@@ -75,7 +74,7 @@ def choose_grid(cf: ComponentFaces, base: Paper, gutter: float, opts: SheetOptio
             if cols * rows and (best is None or cols * rows > best[1] * best[2]):
                 best = (p, cols, rows, g, marks)
     if best is None:
-        raise PnpError(f"component '{cf.component_id}': a {w:g} x {h:g} mm face with {b:g} mm bleed does not fit "
+        raise cf.error(f"a {w:g} x {h:g} mm face with {b:g} mm bleed does not fit "
                        f"on {base.name.upper()}; expected a smaller size or a larger paper")
     p, cols, rows, g, marks = best
     block_w, block_h = cols * w + (cols - 1) * g, rows * h + (rows - 1) * g
@@ -159,4 +158,4 @@ def check_uniform(cf: ComponentFaces) -> None:
     """All fronts of a block share one size: the grid is computed from the first."""
     w, h, b = cf.fronts[0].width, cf.fronts[0].height, cf.fronts[0].bleed
     if any((f.width, f.height, f.bleed) != (w, h, b) for f in cf.fronts):
-        raise PnpError(f"component '{cf.component_id}': faces of different sizes cannot share a grid")
+        raise cf.error("faces of different sizes cannot share a grid")

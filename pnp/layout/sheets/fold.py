@@ -44,7 +44,7 @@ def fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
             if best is None or n > best[0]:
                 best = (n, p, axis, grid)
     if best is None:
-        raise PnpError(f"component '{cf.component_id}': a {w:g} x {h:g} mm face does not fit half a "
+        raise cf.error(f"a {w:g} x {h:g} mm face does not fit half a "
                        f"{base.name.upper()} sheet for gutter-fold; expected duplex long, short or none")
     per, p, axis, grid = best
     usable_h = p.height - cfg.footer

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from pnp.errors import PnpError
 from pnp.layout.sheets.config import LayoutConfig, Paper, SheetOptions, papers
 from pnp.layout.sheets.marks import merge_collinear
 from pnp.layout.sheets.outline import (
@@ -232,7 +231,7 @@ def pack_sheets(components: list[ComponentFaces], face_path, base: Paper, opts: 
             best = sheets
     if best is None:
         cf = components[0]
-        raise PnpError(f"component '{cf.component_id}': its faces do not fit on {base.name.upper()}; "
+        raise cf.error(f"its faces do not fit on {base.name.upper()}; "
                        "expected a smaller size or a larger paper")
     return best
 

@@ -12,7 +12,6 @@ back template draws the outline mirrored left to right, whatever the print mode.
 
 from __future__ import annotations
 
-from pnp.errors import PnpError
 from pnp.layout.sheets.block import Mirror, duplex_mirror
 from pnp.layout.sheets.config import LayoutConfig, Paper, SheetOptions, papers
 from pnp.layout.sheets.grid import duplex_words
@@ -33,7 +32,7 @@ def twosided_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, opts:
         if fronts is not None and (best is None or len(fronts) < len(best[1])):
             best = (p, fronts)
     if best is None:
-        raise PnpError(f"component '{cf.component_id}': its faces do not fit on {base.name.upper()}; "
+        raise cf.error(f"its faces do not fit on {base.name.upper()}; "
                        "expected a smaller size or a larger paper")
     p, fronts = best
     mirror = duplex_mirror(p, opts.duplex)
@@ -70,7 +69,7 @@ def twosided_fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, 
             if fronts is not None and (best is None or len(fronts) < len(best[0])):
                 best = (fronts, mirror, line)
     if best is None:
-        raise PnpError(f"component '{cf.component_id}': its faces do not fit half a {base.name.upper()} sheet "
+        raise cf.error(f"its faces do not fit half a {base.name.upper()} sheet "
                        "for gutter-fold; expected duplex long, short or none")
     fronts, mirror, line = best
     done = 0

@@ -1,0 +1,276 @@
+"""Fuzzing: hostile and careless mutations of the shipped designs and of the data-table fixture.
+
+Each example copies a design, applies a few mutations — values, keys, units, counts, file
+references (absolute, `..`, links out, a FIFO, /dev/zero), YAML structure (aliases, nesting,
+control characters, truncation), CSV cells and shape, template and rules-text snippets —
+and runs pnp on it. Every run must end with exit 0 or 2, print no traceback and no
+"internal error", touch no file outside its output folder, never copy the secret file
+beside the design into its output, and stay within a time and memory bound.
+
+The default suite runs a small fixed-seed set in-process (`pnp list` on the shipped
+designs, `pnp build --no-exports` on the data-table deck); `pytest -m slow` runs many more
+examples, each `pnp build` in a subprocess under an address-space limit and a timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = [ROOT / "tests" / "fixtures" / "deck-csv", *(p for p in sorted((ROOT / "designs").iterdir())
+                                                         if (p / "design.yaml").is_file())]
+SECRET = "PNP-FUZZ-SECRET-7f3a"  # in a file beside the design: must never reach the output
+
+VALUES = [0, -1, 1, 3, 10_001, 10 ** 9, 2 ** 63, 1.5, -0.0, float("inf"), float("nan"), True, None, "", " ",
+          "x" * 3000, "abc", "3mm", "-5mm", "0mm", "0.01mm", "2001mm", "99999mm", "1e9mm", "1/0in", "63", "poker",
+          "notacolour", "#12345", "#fff", "2-4", "4-2", "1-1000000", "a" * 70, "é\u202e", "{{ 7 * 7 }}",
+          "../secret.csv", "$SECRET", "/dev/zero", "link.csv", "fifo.csv", "zero.csv", "dir.csv", "cards.csv",
+          "front.svg.j2", "../x.svg", "art.svg", "link.svg", [], {}, [1, 2, 3], ["a"] * 50, {"a": 1},
+          {"width": "1mm", "height": "99999mm"}, [{"label": "A", "count": 10 ** 9}],
+          # plausible values, so that mutated designs also get past loading: faces, sheets, rulebooks
+          2, 50, "0.1mm", "1mm", "20mm", "500mm", "1999mm", "letter", "a3", "fold", "short", "none", "cut",
+          "landscape", "tarot", "square", "mini-usa", "hexagon", "circle", "triangle", "board", "card", "token",
+          "fr", ["fr"], ["en", "fr"], {"en": "Name", "fr": "Nom"}, {"width": "300mm", "height": "20mm"},
+          [3, 0], [0, 0], [-5, -1], [25, 25]]
+
+YAML_SNIPPETS = [
+    "rules_x: &b0 [a, a, a, a, a, a, a, a, a]\n" + "".join(
+        f"rules_{i}: &b{i} [" + ", ".join([f"*b{i - 1}"] * 9) + "]\n" for i in range(1, 9)),
+    "loop: &r {x: *r}\n", "deep: " + "[" * 500 + "]" * 500 + "\n", "bad: \x01\n", "bad: \x7f\x9b\n",
+    "\ttab: 1\n", "key: [\n", "- item\n", "dup: 1\ndup: 2\n", "evil: !!python/object/apply:os.system ['true']\n",
+    "alias: *nowhere\n", "big: " + "9" * 5000 + "\n", "date: 2024-13-45\n", "? [complex, key]\n: v\n",
+    "merge: {<<: [*nowhere]}\n", "\ufeffbom: 1\n", "str: '" + "q" * 5000 + "'\n", "---\nsecond: doc\n",
+]
+
+CSV_SNIPPETS = ["", "title,power,colour,count\n", 'title,power,colour,count\n"open quote,1,#fff,1\n',
+                "title,power,colour,count\nA,1,#fff,1\x00\n", "title,title,colour\nA,B,#fff\n",
+                ",power,colour\nA,1,#fff\n", "title,power,colour,count\nA,1,#fff,1,extra,cells\n",
+                "title,power,colour,count\n" + "A,1,#fff,1\n" * 10_001,
+                "title,power,colour,count\n" + "x" * 150_000 + ",1,#fff,1\n",
+                "title,power,colour,count\nA,1,#fff,1000000000\n", "title,power,colour,count\nA,1,#fff,-3\n",
+                "title,power,colour,count\nA,1,#fff,2.5\n", "\ufefftitle,power,colour\nA,1,#fff\n"]
+
+JINJA_SNIPPETS = [
+    "{{ 'x' * 10**9 }}", "{% for i in range(10**9) %}{% endfor %}", "{{ nope }}", "{% if %}", "{{ 1/0 }}",
+    "{% for i in range(3000) %}{% for j in range(3000) %}{% endfor %}{% endfor %}", "{{ ''.__class__ }}",
+    "{% include '../secret.csv' %}", "{% include 'link.csv' %}", "{% include 'fifo.csv' %}", "{% extends 'x' %}",
+    "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", "{{ 'x'|center(10**9) }}", "{{ '%999999999d' % 1 }}",
+    "<image href='../secret.csv'/>", "<rect fill='notacolour' width='1' height='1'/>", "</svg>", "<", "&nope;",
+    "{{ diagram('nope') }}", "{{ diagram('three_stars.board', width='abc') }}", "![](pnp:99)", "![](../x.svg)",
+    "![](link.svg)", "![](art.svg)", "{{ face_grid('nope') }}", "{{ component_list() }}", "{{ rules.nope }}",
+    "| a | b |\n|---|---|\n| " + "w" * 30000 + " | y |\n", "{{ range(10)|join('-') }}", "\x00", "{{",
+    # Markdown that is hard to set on a page
+    "\n" + "> " * 60 + "deep\n", "\n" + "".join("  " * i + "- item\n" for i in range(40)), "\n# " + "W" * 5000 + "\n",
+    "\n| ![](art.svg) | ![](pnp:0) |\n|---|---|\n| x | y |\n", "`" * 1001, "<b>&amp;</b> & <", "*" * 999,
+    "[a](javascript:alert(1))", "![t](art.svg \"title\")", "![](%2e%2e/x.svg)", "![](art.svg)" * 40,
+    "\n```\n" + "code " * 20000 + "\n```\n", "\n1. " + "\n1. ".join(["x"] * 3000) + "\n",
+]
+
+
+def _paths(data, seen=None):
+    """Every (parent, key) of the YAML tree, in a fixed order (a value reached twice, as aliases make, once)."""
+    seen = set() if seen is None else seen
+    out = []
+    if id(data) in seen or len(seen) > 5000:
+        return out
+    seen.add(id(data))
+    if isinstance(data, dict):
+        for k in list(data):
+            out.append((data, k))
+            out += _paths(data[k], seen)
+    elif isinstance(data, list):
+        for i in range(len(data)):
+            out.append((data, i))
+            out += _paths(data[i], seen)
+    return out
+
+
+op = st.one_of(
+    st.tuples(st.just("set"), st.integers(0, 10 ** 6), st.sampled_from(range(len(VALUES)))),
+    st.tuples(st.just("delete"), st.integers(0, 10 ** 6)),
+    st.tuples(st.just("add"), st.integers(0, 10 ** 6), st.sampled_from(["count", "size", "data", "svg", "template",
+                                                                        "bleed", "zzz", "generate", "params"]),
+              st.sampled_from(range(len(VALUES)))),
+    st.tuples(st.just("yaml"), st.integers(0, 10 ** 6), st.sampled_from(range(len(YAML_SNIPPETS)))),
+    st.tuples(st.just("truncate"), st.integers(0, 10 ** 6)),
+    st.tuples(st.just("csv"), st.sampled_from(range(len(CSV_SNIPPETS)))),
+    st.tuples(st.just("cell"), st.integers(0, 10 ** 6), st.integers(0, 10), st.sampled_from(range(len(VALUES)))),
+    st.tuples(st.just("jinja"), st.integers(0, 10 ** 6), st.integers(0, 10 ** 6),
+              st.sampled_from(range(len(JINJA_SNIPPETS)))),
+)
+case = st.tuples(st.sampled_from(range(len(SOURCES))), st.lists(op, min_size=1, max_size=3))
+
+
+def make_case(root: Path, source: int, ops: list[tuple]) -> Path:
+    """The mutated design at root/d, with bait around it: a secret file, links out, a FIFO."""
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    d = root / "d"
+    shutil.copytree(SOURCES[source], d)
+    (root / "secret.csv").write_text(f"title,power,colour,count\n{SECRET},1,#ffffff,1\n")
+    (root / "x.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="9mm" height="9mm"><text>{SECRET}'
+                                '</text></svg>')
+    (d / "link.csv").symlink_to(root / "secret.csv")
+    (d / "link.svg").symlink_to(root / "x.svg")
+    (d / "zero.csv").symlink_to("/dev/zero")
+    os.mkfifo(d / "fifo.csv")
+    (d / "dir.csv").mkdir()
+    (d / "art.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="9mm" height="9mm"/>')
+    design = d / "design.yaml"
+    for o in ops:
+        kind = o[0]
+        if kind in ("set", "delete", "add"):
+            try:
+                data = yaml.safe_load(design.read_text(encoding="utf-8"))
+            except Exception:  # an earlier text mutation broke it: leave it broken
+                continue
+            paths = _paths(data)
+            if not paths:
+                continue
+            parent, key = paths[o[1] % len(paths)]
+            if kind == "set":
+                parent[key] = _value(VALUES[o[2]], root)
+            elif kind == "delete":
+                del parent[key]
+            elif isinstance(parent[key], dict):
+                parent[key][o[2]] = _value(VALUES[o[3]], root)
+            try:
+                text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+            except (yaml.YAMLError, RecursionError, ValueError):
+                continue
+            design.write_text(text, encoding="utf-8")
+        elif kind == "yaml":
+            lines = design.read_text(encoding="utf-8").splitlines(keepends=True)
+            at = o[1] % (len(lines) + 1)
+            design.write_text("".join(lines[:at]) + YAML_SNIPPETS[o[2]] + "".join(lines[at:]), encoding="utf-8")
+        elif kind == "truncate":
+            text = design.read_text(encoding="utf-8")
+            design.write_text(text[: o[1] % (len(text) + 1)], encoding="utf-8")
+        elif kind == "csv":
+            (d / "cards.csv").write_text(CSV_SNIPPETS[o[1]], encoding="utf-8")
+        elif kind == "cell" and (d / "cards.csv").is_file():
+            rows = [r.split(",") for r in (d / "cards.csv").read_text(encoding="utf-8").splitlines()]
+            if rows:
+                row = rows[o[1] % len(rows)]
+                row[o[2] % len(row)] = str(_value(VALUES[o[3]], root)).replace(",", ";").replace("\n", " ")
+                (d / "cards.csv").write_text("\n".join(",".join(r) for r in rows) + "\n", encoding="utf-8")
+        elif kind == "jinja":
+            texts = sorted(p for p in d.rglob("*") if p.suffix in (".j2", ".md") and p.is_file()
+                           and not p.is_symlink())
+            if texts:
+                path = texts[o[1] % len(texts)]
+                text = path.read_text(encoding="utf-8")
+                at = o[2] % (len(text) + 1)
+                path.write_text(text[:at] + JINJA_SNIPPETS[o[3]] + text[at:], encoding="utf-8")
+    return d
+
+
+def _value(value, root: Path):
+    return str(root / "secret.csv") if value == "$SECRET" else value
+
+
+def snapshot(root: Path) -> dict[str, tuple]:
+    """Every file and folder under root but the output, with what would show a change."""
+    out = {}
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        dirs[:] = [x for x in dirs if Path(folder, x) != root / "out"]
+        for name in dirs + names:
+            p = Path(folder) / name
+            st_ = os.lstat(p)
+            out[str(p.relative_to(root))] = (st_.st_mode, st_.st_size, st_.st_mtime_ns)
+    return out
+
+
+def check_output(root: Path, before: dict) -> None:
+    assert snapshot(root) == before, "a file outside the output folder changed"
+    out = root / "out"
+    if out.exists():
+        for p in out.rglob("*"):
+            if p.is_file() and p.suffix in (".svg", ".json", ".html", ".csv"):
+                assert SECRET.encode() not in p.read_bytes(), f"the secret beside the design reached {p}"
+
+
+def command(source: int, slow: bool) -> list[str]:
+    if SOURCES[source].name == "deck-csv" or slow:
+        return ["build", "d", "--out", "out", "--no-exports", "--no-cache"]
+    return ["list", "d"]
+
+
+# --- the default suite: fixed seed, in-process ----------------------------------------------------
+
+IN_PROCESS_SECONDS = 120  # generous: the machine may be busy; a hang or an alias bomb takes far longer
+MEMORY_KB = 3_000_000
+
+
+@settings(max_examples=20, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(case)
+def test_mutated_designs_end_in_a_message(tmp_path_factory, example):
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    source, ops = example
+    root = tmp_path_factory.mktemp("fuzz")
+    make_case(root, source, ops)
+    before = snapshot(root)
+    old = os.getcwd()
+    os.chdir(root)
+    started = time.monotonic()
+    try:
+        result = CliRunner().invoke(main, command(source, slow=False))
+    finally:
+        os.chdir(old)
+    seconds = time.monotonic() - started
+    assert result.exit_code in (0, 2), (ops, result.output, result.exception)
+    assert "Traceback" not in result.output and "internal error" not in result.output, (ops, result.output)
+    assert seconds < IN_PROCESS_SECONDS, (ops, seconds)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < MEMORY_KB, ops
+    check_output(root, before)
+    shutil.rmtree(root, ignore_errors=True)
+
+
+# --- the long run: random seeds, each in a subprocess with resource limits ---------------------------
+
+SUBPROCESS_SECONDS = 180
+ADDRESS_SPACE = 4 << 30
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+
+@pytest.mark.slow
+@settings(max_examples=int(os.environ.get("PNP_FUZZ_EXAMPLES", "300")), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(case)
+def test_mutated_designs_end_in_a_message_in_a_subprocess(tmp_path_factory, example):
+    source, ops = example
+    root = tmp_path_factory.mktemp("fuzz")
+    make_case(root, source, ops)
+    before = snapshot(root)
+    env = dict(os.environ, PNP_CACHE_DIR=str(root / "out" / ".cache"))
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pnp.cli", *command(source, slow=True)], cwd=root, env=env,
+                              capture_output=True, text=True, timeout=SUBPROCESS_SECONDS, preexec_fn=_limits)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"pnp ran longer than {SUBPROCESS_SECONDS} s on {ops}")
+    output = proc.stdout + proc.stderr
+    assert proc.returncode in (0, 2), (ops, output)
+    assert "Traceback" not in output and "internal error" not in output, (ops, output)
+    check_output(root, before)
+    shutil.rmtree(root, ignore_errors=True)
