@@ -175,6 +175,6 @@ def test_searcher_uses_openspiel_bots():
         used.clear()
         t = engine("tubo").new_initial_state()
         Searcher(engine("tubo"), 10).choose(t, random.Random(1))
-        assert used == [PnpSpielState.__name__]
+        assert used == ["SearchState"]
     finally:
         ismcts.ISMCTSBot.step, mcts.MCTSBot.mcts_search = orig_is, orig_m

@@ -318,7 +318,20 @@ class _Fixed:
         return self.u
 
 
-class WorldState(PnpSpielState):
+class SearchState(PnpSpielState):
+    """The state search plays on: its actions come from the state's own legal actions (the tree's children)
+    or chance draws, so they are applied without a second legality check (`apply_legal_action`)."""
+
+    def apply_action(self, action: int) -> None:
+        self._i.s.apply_legal_action(int(action))
+
+    _apply_action = apply_action
+
+    def clone(self) -> "SearchState":
+        return SearchState(self._i.g, self._i.s.clone())
+
+
+class WorldState(SearchState):
     """One determinized world: an engine state whose chance events resolve themselves from the world's own
     list of draws (the k-th draw since the search began uses the k-th number), so the search tree holds
     decisions only and every path through it is one consistent story."""
@@ -333,12 +346,12 @@ class WorldState(PnpSpielState):
 
     def _draw(self, s: State) -> None:
         draws = self._draws
-        s.apply_action(s.sample_chance(_Fixed(draws[self._k % len(draws)])))
+        s.apply_legal_action(s.sample_chance(_Fixed(draws[self._k % len(draws)])))
         self._k += 1
 
     def apply_action(self, action: int) -> None:
         s = self._i.s
-        s.apply_action(int(action))
+        s.apply_legal_action(int(action))
         while s.current_player() == CHANCE:
             self._draw(s)
 
@@ -398,14 +411,14 @@ class GuidedEvaluator(mcts.Evaluator):
 
     def _step(self, s: State, rng: random.Random, greedy: bool) -> None:
         if s.current_player() == CHANCE:
-            s.apply_action(s.sample_chance(rng))
+            s.apply_legal_action(s.sample_chance(rng))
             return
         actions = s.legal_actions()
         if greedy and len(actions) > 1:
             values = action_values(s, actions)
             top = max(values)
             actions = [a for a, v in zip(actions, values) if v == top]
-        s.apply_action(actions[int(rng.random() * len(actions))])
+        s.apply_legal_action(actions[int(rng.random() * len(actions))])
 
     def _play_out(self, s: State, greedy: bool) -> list[float]:
         rng = self.rng
@@ -470,7 +483,7 @@ class Searcher:
         if not self.worlds:
             bot = mcts.MCTSBot(self.game, self.c, self.simulations, evaluator, solve=True, random_state=np_rng,
                                child_selection_fn=self.select)
-            return int(bot.mcts_search(self.game.wrap(state)).best_child().action)
+            return int(bot.mcts_search(SearchState(self.game, state)).best_child().action)
         player = state.current_player()
         worlds = min(self.worlds, self.simulations)
         votes = {a: [0.0, 0.0] for a in actions}
