@@ -283,7 +283,7 @@ class LoadedGame(PnpSpielGame):
 class SearchSettings:
     """How `Searcher` uses OpenSpiel's bots (every choice measured in bench/mcts_tuning.py)."""
 
-    c: float = 2.0
+    c: float = 0.7
     """Exploration constant of the child selection, for results spanning 1 (scaled to the game's result range)."""
     selection: str = "puct"
     """`puct`: OpenSpiel's `SearchNode.puct_value` (priors steer which moves are tried); `uct`: `uct_value`
