@@ -178,3 +178,16 @@ def test_searcher_uses_openspiel_bots():
         assert used == ["SearchState"]
     finally:
         ismcts.ISMCTSBot.step, mcts.MCTSBot.mcts_search = orig_is, orig_m
+
+
+def test_mcts_beats_greedy_at_tubo():
+    """The search is stronger than the game's own heuristic, not only than chance: mcts:60 against greedy,
+    each seat in turn, fixed seeds (the full ladder: bench/agent_ladder.py, docs/balance.md)."""
+    game = engine("tubo")
+    wins = 0
+    for seed in range(6):
+        spec = "mcts:60,greedy" if seed % 2 == 0 else "greedy,mcts:60"
+        res = play(game, make_agents(spec, game), seed)
+        if res.winners == [seed % 2]:
+            wins += 1
+    assert wins >= 5
