@@ -284,7 +284,9 @@ class SearchSettings:
     """How `Searcher` uses OpenSpiel's bots (every choice measured in bench/mcts_tuning.py)."""
 
     c: float = 0.7
-    """Exploration constant of the child selection, for results spanning 1 (scaled to the game's result range)."""
+    """Exploration constant of the child selection, for results spanning 1 (scaled to the game's result range).
+    0.7 against 2 at mcts:200 vs greedy: 3 Stars 67.5 % against 55 % (40 games), lozenge 71 % against 62.5 % (24);
+    0.3 no better (57.5 %); TriLOOPite's team result 10.8 against 0.0 (8 games)."""
     selection: str = "puct"
     """`puct`: OpenSpiel's `SearchNode.puct_value` (priors steer which moves are tried); `uct`: `uct_value`
     (every move once before any twice)."""
