@@ -72,9 +72,10 @@ def measure(case_file: Path, path: str, cores: int) -> dict:
     pdf = b""
     if path == "pdf-png":
         pdf = faces_pdf([faces[k] for k in sorted(faces)])
-    import pnp.layout.pdf  # noqa: F401  (imports are not what is measured)
     import pypdfium2  # noqa: F401
     from PIL import Image  # noqa: F401
+
+    import pnp.layout.pdf  # noqa: F401  (imports are not what is measured)
 
     if path == "old-png":
         import cairosvg.surface  # noqa: F401
@@ -105,8 +106,9 @@ def _cpu() -> float:
 
 
 def _pixels(images: list[bytes]) -> int:
-    from PIL import Image
     import io
+
+    from PIL import Image
 
     total = 0
     for data in images:

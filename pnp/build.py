@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.cache import NO_CACHE, Cache, default_cache, key_of
-from pnp.errors import DesignError, ErrorReport, display_path
+from pnp.errors import DesignError, ErrorReport, display_path, replay_warnings
 from pnp.loader import select_designs, templates_dir
 from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
 from pnp.parallel import cores, prun, prun_each
 from pnp.registry import FaceSpec
+from pnp.render.art import repeat_warnings
 from pnp.render.faces import ComponentFaces, design_faces
 
 PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3"}
@@ -51,10 +52,14 @@ class BuiltDesign:
     copies: int = 0  # components in the box
     later: list[str] = field(default_factory=list)  # patterns of files a skipped stage makes (kept as they are)
     exports: list[str] = field(default_factory=list)  # the exports made (kept up to date by later builds)
+    export_options: dict = field(default_factory=dict)  # their options given once (tts_base_url), kept too
+    sheet_plan: list = field(default_factory=list)  # the print sheets' layout (the kit redraws it)
+    notes: list[str] = field(default_factory=list)  # what an export could not do (printed with the summary)
 
     def portable(self) -> "BuiltDesign":
         """What a worker process sends back: everything but the face painters (closures)."""
         self.components = []
+        self.sheet_plan = []
         return self
 
     def files(self) -> dict[str, bytes | str]:
@@ -84,6 +89,7 @@ class BuildResult:
     written: list[str] = field(default_factory=list)  # files whose content changed
     removed: list[str] = field(default_factory=list)  # files of an earlier build this one no longer makes
     pdf_name: str = ""
+    notes: list[str] = field(default_factory=list)  # what an export could not do
 
     def summary(self) -> str:
         """Which files this build made (sheets with their count; the other papers' counts where they differ)."""
@@ -101,8 +107,11 @@ class BuildResult:
         change = f"{len(self.written)} written, {len(self.files) - len(self.written)} unchanged"
         if self.removed:
             change += f", {len(self.removed)} removed ({', '.join(self.removed[:3])}{', ...' if len(self.removed) > 3 else ''})"
+        notes = "".join(f"\n  note: {n}" for n in self.notes[:10])
+        if len(self.notes) > 10:
+            notes += f"\n  ... and {len(self.notes) - 10} more (see the reports)"
         return (f"{self.slug}: {self.faces} faces, {self.copies} components -> {display_path(self.out_dir)}/\n"
-                f"  {', '.join(parts)}\n  {change}")
+                f"  {', '.join(parts)}\n  {change}{notes}")
 
 
 def face_path(component_id: str, face: FaceSpec) -> str:
@@ -120,16 +129,20 @@ def _succeeded(status: str, value, report: ErrorReport) -> bool:
     raise value
 
 
-def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport) -> dict[str, str]:
+def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,
+                folder: Path | None = None) -> dict[str, str]:
     """Every face's SVG: from the cache, else painted (on all cores when there are many)."""
     svgs: dict[str, str] = {}
     todo: list[tuple[str, FaceSpec]] = []
     for cf in components:
-        for face in cf.fronts + ([cf.back] if cf.back else []):
+        for face in cf.sides:
             path = face_path(cf.component_id, face)
             hit = cache.get("svg", face.cache_key) if face.cache_key else None
             if hit is not None:
                 svgs[path] = hit
+                replay_warnings(hit)
+                if folder is not None:
+                    repeat_warnings(hit, folder)
             else:
                 todo.append((path, face))
     for (path, face), (status, value) in zip(todo, prun([face.paint for _, face in todo])):
@@ -140,13 +153,24 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
     return dict(sorted(svgs.items()))
 
 
-EXPORTS = ("png", "tts")
+EXPORTS = ("png", "tts", "kit", "kit-ink-saver")
 """Exports a build makes only when asked (`pnp export png`, `pnp build --export png`); once made for a
-design's output folder, later builds keep them up to date."""
+design's output folder, later builds keep them up to date. Besides these, `print-service:<service>`
+(a service of pnp/data/print_services.yaml)."""
+PRINT_SERVICE = "print-service:"
+
+
+def known_export(name: str) -> bool:
+    if name.startswith(PRINT_SERVICE):
+        from pnp.data.services import load_services
+
+        return name.removeprefix(PRINT_SERVICE) in load_services()
+    return name in EXPORTS
 
 
 def render_design(design: Design, paper: str | None = None, print_shop: bool = False, cache: Cache = NO_CACHE,
-                  exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True) -> BuiltDesign:
+                  exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True,
+                  export_options: dict | None = None) -> BuiltDesign:
     """Everything one design makes, in memory, stage by stage (each product through the cache):
 
     faces -> SVG texts -> print sheets (+ print-shop PDF) -> rulebooks -> contact sheet -> exports
@@ -160,7 +184,7 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
     report = ErrorReport()
     components = design_faces(design, report)
     bar.step(f"{design.slug}: faces")
-    svgs = render_svgs(components, cache, report)
+    svgs = render_svgs(components, cache, report, design.folder)
     report.raise_if_any()
     built = BuiltDesign(design, components, svgs)
     bar.step(f"{design.slug}: print sheets")
@@ -174,42 +198,57 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
         book_paper = rulebook_paper(built.paper)
         built.extra_files.update(cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
                                               lambda: _rulebooks(design, components, svgs, book_paper)))
-    built.dirs["svg"] = {n.removeprefix("svg/"): t for n, t in svgs.items()}
-    _index_stage(built, cache)
+    built.dirs["svg"] = _svg_files(design, svgs)
+    built.export_options = dict(export_options or {})
     if exports:
-        bar.step(f"{design.slug}: {' and '.join(sorted(exports)).upper()} exports")
+        bar.step(f"{design.slug}: {', '.join(sorted(exports))} exports")
         _exports_stage(built, cache, exports)
-    built.faces = sum(len(cf.fronts) + (1 if cf.back else 0) for cf in components)
+    _index_stage(built, cache)
+    built.faces = sum(len(cf.sides) for cf in components)
     built.copies = sum(cf.copies for cf in components)
     built.manifest = manifest(built)
     built.seconds = time.perf_counter() - started
     return built
 
 
+def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
+    """svg/: every face, standing alone (the art it shows copied under svg/art/, read when published)."""
+    from pnp.render.art import ArtFiles, output_svg
+
+    files = ArtFiles(design.folder)
+    copies: dict[str, object] = {}
+    out: dict = {n.removeprefix("svg/"): output_svg(t, files, copies) for n, t in svgs.items()}
+    out.update(copies)
+    return out
+
+
 def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache: Cache) -> None:
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
     from pnp.layout import pdf as pdf_layout
     from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
+    from pnp.render.art import ArtFiles
 
     design, components, svgs = built.design, built.components, built.svgs
     opts = SheetOptions.from_print(design.print, paper)
     sheets = plan(components, opts, face_path)
     meta = design.meta
+    art = ArtFiles(design.folder)
     layout_file = (templates_dir() / "sheets" / "layout.yaml").read_bytes()
     built.paper = opts.paper
     built.pdf_name = f"{design.slug}-{opts.paper}{'-proof' if opts.proof else ''}.pdf"
     built.pdf = cache.cached(
         "sheets", key_of("sheets", repr(sheets), svgs, meta.title, meta.author, opts.paper, layout_file),
         lambda: pdf_layout.render_pdf(sheets, svgs, title=meta.title, author=meta.author, cache=cache,
-                                      subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})"))
+                                      resources=art, subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})"))
     built.sheets = len(sheets)
+    built.sheet_plan = sheets
     built.sheets_per_paper = sheets_needed(components, opts, face_path)
     if print_shop:
         shop = print_shop_sheets(components, face_path)
         built.extra_files[f"{design.slug}-print-shop.pdf"] = cache.cached(
             "sheets", key_of("print-shop", repr(shop), svgs, meta.title, meta.author),
             lambda: pdf_layout.render_pdf(shop, svgs, title=meta.title, author=meta.author, cache=cache,
-                                          subject=f"{meta.title}: one face per page"))
+                                          resources=art, subject=f"{meta.title}: one face per page"))
 
 
 def _index_stage(built: BuiltDesign, cache: Cache) -> None:
@@ -220,20 +259,48 @@ def _index_stage(built: BuiltDesign, cache: Cache) -> None:
     checks = cache.cached("checks", key_of("checks", design.fingerprint(), str(design.folder)),
                           lambda: _static_checks(design))
     files = [built.pdf_name, *built.extra_files]
+    for folder, names in built.dirs.items():  # the exports' entry points: TTS saved object, print reports
+        files += [f"{folder}/{n}" for n in names if n.endswith((".json", "report.txt"))]
     built.extra_files["index.html"] = render_index(design, built.components, face_path, files, checks["checks"])
 
 
 def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str]) -> None:
-    """PNG faces and Tabletop Simulator decks, as asked."""
-    from pnp.export import png_faces, tts_decks
+    """PNG faces, Tabletop Simulator, print services and the print-and-play kit, as asked (pnp.export)."""
+    from pnp import export
+    from pnp.render.art import ArtFiles
 
-    components, svgs = built.components, built.svgs
+    components, svgs, design = built.components, built.svgs, built.design
+    art = ArtFiles(design.folder)  # the images and fonts the faces name, read for every raster and PDF
     if "png" in exports:
-        pngs = png_faces(components, svgs, face_path, cache)
+        pngs = export.png_faces(components, svgs, face_path, cache, resources=art)
         built.dirs["png"] = {n.removeprefix("png/"): b for n, b in pngs.items()}
+    if "tts" in exports or any(e.startswith(PRINT_SERVICE) for e in exports):
+        entries = manifest(built)
     if "tts" in exports:
-        tts = tts_decks(components, svgs, face_path, cache)
+        from pnp.rulebook import rulebook_name
+
+        books = [(lang, rulebook_name(design, lang, built.paper)) for lang in ("en", "fr")
+                 if rulebook_name(design, lang, built.paper) in built.extra_files]
+        base = built.export_options.get("tts_base_url") or built.export_options.get("tts_folder", "")
+        tts, problems = export.tts_export(entries, components, svgs, face_path, books, base, cache, resources=art)
         built.dirs["tts"] = {n.removeprefix("tts/"): b for n, b in tts.items()}
+        built.notes += [f"tts: {p}" for p in problems]
+    for name in sorted(e for e in exports if e.startswith(PRINT_SERVICE)):
+        service = name.removeprefix(PRINT_SERVICE)
+        files, problems = export.print_service_export(entries, components, svgs, face_path, service, cache,
+                                                      resources=art)
+        built.dirs.setdefault("print", {}).update({n.removeprefix("print/"): b for n, b in files.items()})
+        built.notes += problems
+    if ("kit" in exports or "kit-ink-saver" in exports) and any("-rules-" in pat for pat in built.later):
+        built.later.append(f"{design.slug}-kit-*.pdf")  # made with the rulebooks, in the second pass
+    elif "kit" in exports or "kit-ink-saver" in exports:
+        from pnp.rulebook import rulebook_name, rulebook_paper
+
+        books = {lang: built.extra_files[rulebook_name(design, lang, built.paper)] for lang in ("en", "fr")
+                 if rulebook_name(design, lang, built.paper) in built.extra_files}
+        built.extra_files.update(export.kit_files(design, built.paper, built.sheet_plan, built.pdf, books, components,
+                                                  svgs, face_path, cache, rules_paper=rulebook_paper(built.paper),
+                                                  ink_saver="kit-ink-saver" in exports, resources=art))
     built.exports = sorted(exports)
 
 
@@ -305,7 +372,7 @@ def manifest(built: BuiltDesign) -> dict:
                 "trim_mm": [round(face.width, 3), round(face.height, 3)],
                 "bleed_mm": round(face.bleed, 3),
                 "face": face_path(cf.component_id, face),
-                "back": face_path(cf.component_id, cf.back) if cf.back else None,
+                "back": face_path(cf.component_id, cf.back_of(face)) if cf.back else None,
                 "data": face.data,
             })
     return {
@@ -340,36 +407,45 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
 
     def manifest_text(listed: list[str]) -> str:
         data = {**built.manifest, "exports": built.exports, "files": listed, "by_paper": by_paper}
+        if built.export_options.get("tts_base_url"):
+            data["export_options"] = {"tts_base_url": built.export_options["tts_base_url"]}
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
     done = publish(target, files, keep=keep, manifest=manifest_text)
     made = sorted(files) + ["manifest.json"]
     return BuildResult(built.design.slug, target, [target / n for n in made], built.sheets, built.faces, built.copies,
                        built.paper, built.sheets_per_paper, built.seconds, written=done.written, removed=done.removed,
-                       pdf_name=built.pdf_name)
+                       pdf_name=built.pdf_name, notes=built.notes)
 
 
 def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"), paper: str | None = None,
                   overrides: dict | None = None, print_shop: bool = False,
                   exports: bool | set[str] | frozenset[str] | tuple[str, ...] | None = None,
                   cache: Cache | None = None, show_progress: bool | None = None,
-                  rulebooks: bool = True, echo=None) -> list[BuildResult]:
+                  rulebooks: bool = True, echo=None, tts_base_url: str | None = None) -> list[BuildResult]:
     """Build every selected design; nothing is written unless all of them render.
 
     `overrides` are print settings from the command line (orientation, duplex, back_offset,
     marks, proof) that replace the designs' own. `cache` defaults to <out>/.cache on disk.
     `exports`: exports to make (names of EXPORTS; True for all), besides those an earlier build
     made into the design's folder, which are kept up to date; False: none at all (and those
-    made before are removed).
+    made before are removed). `tts_base_url`: where the Tabletop Simulator export's images will be
+    hosted (kept for later builds); by default file:/// paths into the output folder.
     """
     from pnp.progress import progress
 
+    if tts_base_url is not None and not tts_base_url.lower().startswith(("http://", "https://")):
+        from pnp.errors import PnpError
+
+        raise PnpError(f"--base-url {tts_base_url!r}: not a web address; expected http(s)://... where the tts/ "
+                       "folder will be hosted (without it, the saved object points at the output folder)")
     designs = select_designs(args)
     check_out(Path(out), [d.folder for d in designs])
     apply_overrides(designs, overrides or {})
     if cache is None:
         cache = default_cache(Path(out))
     wanted = {d.slug: _exports_for(d, Path(out), exports) for d in designs}
+    options = {d.slug: _export_options(d, Path(out), tts_base_url) for d in designs}
     report = ErrorReport()
     built = []
     with progress(show_progress) as bar:
@@ -379,7 +455,7 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
             # longest first (rulebook texts and faces are most of the work), so the cores finish together
             order = sorted(designs, key=_expected_work, reverse=True)
             tasks = [lambda d=d: render_design(d, paper, print_shop, cache, wanted[d.slug], None,
-                                               rulebooks).portable() for d in order]
+                                               rulebooks, options[d.slug]).portable() for d in order]
             for status, value in prun_each(tasks):
                 bar.advance()
                 if _succeeded(status, value, report):
@@ -388,14 +464,16 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
             for design in designs:
                 try:
                     built.append(render_design(design, paper, print_shop, cache, wanted[design.slug], bar,
-                                               rulebooks))
+                                               rulebooks, options[design.slug]))
                 except DesignError as exc:
                     report.extend(exc)
     report.raise_if_any()
     slugs = [d.slug for d in designs]
     built.sort(key=lambda b: slugs.index(b.design.slug))  # workers finish in any order; report in the designs'
     with OutputLock(Path(out), echo):
-        return [write_design(b, Path(out)) for b in built]
+        written = [write_design(b, Path(out)) for b in built]
+    cache.flush()
+    return written
 
 
 def _exports_for(design: Design, out: Path, asked) -> frozenset[str]:
@@ -403,11 +481,24 @@ def _exports_for(design: Design, out: Path, asked) -> frozenset[str]:
     if asked is False:
         return frozenset()
     asked = set(EXPORTS) if asked is True else set(asked or ())
-    unknown = asked - set(EXPORTS)
+    unknown = {e for e in asked if not known_export(e)}
     if unknown:
         raise ValueError(f"unknown exports {sorted(unknown)}")  # the CLI offers only known ones
     before = previous_manifest(out / design.slug).get("exports")
-    return frozenset(asked | {e for e in before if e in EXPORTS} if isinstance(before, list) else asked)
+    return frozenset(asked | {e for e in before if isinstance(e, str) and known_export(e)}
+                     if isinstance(before, list) else asked)
+
+
+def _export_options(design: Design, out: Path, tts_base_url: str | None) -> dict:
+    """Options of the exports: those given now, else those an earlier build into this folder was given;
+    the folder the TTS saved object's file:/// paths point into."""
+    before = previous_manifest(out / design.slug).get("export_options")
+    given = before.get("tts_base_url") if isinstance(before, dict) else None
+    url = tts_base_url or (given if isinstance(given, str) else None)
+    opts = {"tts_folder": str((out / design.slug).resolve())}
+    if url:
+        opts["tts_base_url"] = url
+    return opts
 
 
 def _origin(folder: Path) -> str:
@@ -442,7 +533,7 @@ def describe_designs(args: tuple[str, ...] | list[str]) -> str:
         about = ", ".join(str(x) for x in (m.title, m.author, m.year) if x)
         lines.append(f"{design.slug}  ({about}; {m.players} players)  from {_origin(design.folder)}")
         for cf in design_faces(design):
-            back = ", 1 shared back" if cf.back else ""
+            back = (f", {len(cf.backs)} backs by row" if len(cf.backs) > 1 else ", 1 shared back") if cf.back else ""
             name = cf.component.display_name("en")
             lines.append(f"  {cf.component_id:<20} {cf.component.kind:<6} {len(cf.fronts):>3} faces, "
                          f"{cf.copies:>3} copies{back}   {name}")

@@ -22,11 +22,12 @@ or pnp itself, nothing made by the old code is reused.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
 import json
 import os
-import tempfile
+import threading
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -169,6 +170,13 @@ class Cache:
         self.root = Path(root) if root else None
         self._memory: dict[tuple[str, str], Any] | None = {} if memory else None
         self.stats: Counter[str] = Counter()
+        self._dirs: set[Path] = set()
+        # Disk writes go to one background thread: creating 500 small files costs as much as drawing the faces
+        # on some file systems (overlay, network), and the build does not need to wait for them. `flush()`
+        # waits; a forked worker (whose copy of the thread is gone) writes in place.
+        self._writer: Any = None
+        self._pending: list[Any] = []
+        self._pid = os.getpid()
 
     def _path(self, kind: str, key: str) -> Path:
         assert self.root is not None
@@ -212,9 +220,34 @@ class Cache:
             return
         raw = encode(kind, key, value)
         path = self._path(kind, key)
+        if os.getpid() != self._pid:
+            self._write(path, raw)
+            return
+        if self._writer is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="pnp-cache")
+            atexit.register(self.flush)
+        self._pending.append(self._writer.submit(self._write, path, raw))
+        if len(self._pending) > 256:  # bounded: the bytes waiting to be written stay small
+            self._pending.pop(0).result()
+
+    def flush(self) -> None:
+        """Wait until every entry given to `put` is on disk (or given up: a cache that cannot be written is
+        only slower)."""
+        pending, self._pending = self._pending, []
+        if os.getpid() != self._pid:  # a forked copy: the writer thread is the parent's
+            return
+        for future in pending:
+            future.result()
+
+    def _write(self, path: Path, raw: bytes) -> None:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp.")
+            if path.parent not in self._dirs:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._dirs.add(path.parent)
+            tmp = path.with_name(f".tmp.{os.getpid()}.{threading.get_ident()}.{path.name}")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
         except OSError:
             return  # a cache that cannot be written is only slower
         try:
@@ -222,9 +255,9 @@ class Cache:
                 fh.write(raw)
             os.replace(tmp, path)
         except OSError:
-            Path(tmp).unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)
             raise
 
     def cached(self, kind: str, key: str, make: Callable[[], Any]) -> Any:

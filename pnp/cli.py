@@ -9,12 +9,22 @@ Warnings (pnp's own and those of the libraries it drives) are printed at the end
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
-import click
 
-from pnp.errors import PnpError
+def _stopped_early(signum, frame):  # Ctrl-C while Python is still importing: nothing started, nothing to undo
+    os._exit(130)
+
+
+if (__name__ == "__main__" or os.path.basename(sys.argv[0]) == "pnp") and \
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _stopped_early)  # the command itself installs its own handler (_Group.invoke)
+
+import click  # noqa: E402
+
+from pnp.errors import PnpError  # noqa: E402
 
 BUG_EXIT = 3
 
@@ -54,7 +64,7 @@ class _Group(click.Group):
         _STOPS.clear()
         before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
         for sig, handler in before.items():  # Ctrl-C and SIGTERM end a command cleanly, nothing half-written
-            if handler in (signal.SIG_DFL, signal.default_int_handler):
+            if handler in (signal.SIG_DFL, signal.default_int_handler, _stopped_early):
                 signal.signal(sig, _stop)
         capture_library_output()
         try:
@@ -134,9 +144,11 @@ def main(debug: bool) -> None:
 @click.option("--proof", is_flag=True, default=None, help="Draw trim, bleed and safe-zone guides (-proof.pdf).")
 @click.option("--print-shop", is_flag=True, help="Also write <design>-print-shop.pdf: one face per page, "
               "trim + bleed, TrimBox/BleedBox, backs after fronts.")
-@click.option("--export", "export", multiple=True, type=click.Choice(["png", "tts"]),
-              help="Also make these exports (PNG faces at 300 dpi, Tabletop Simulator decks); once made, "
-                   "later builds keep them up to date. Same as `pnp export KIND`.")
+@click.option("--export", "export", multiple=True, type=click.Choice(["png", "tts", "kit"]),
+              help="Also make these exports (PNG faces at 300 dpi, Tabletop Simulator saved object, print-and-play "
+                   "kit); once made, later builds keep them up to date. Same as `pnp export KIND`.")
+@click.option("--kit", "kit", is_flag=True, help="Also write the print-and-play kit (same as --export kit).")
+@click.option("--ink-saver", "ink_saver", is_flag=True, help="With the kit: also its ink-saving version.")
 @click.option("--no-exports", "no_exports", is_flag=True,
               help="Make no exports, and remove those earlier builds made.")
 @click.option("--cache/--no-cache", "use_cache", default=True, show_default=True,
@@ -144,7 +156,7 @@ def main(debug: bool) -> None:
 @allow_dir_option
 def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: str | None, duplex: str | None,
           back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool, export: tuple[str, ...],
-          no_exports: bool, use_cache: bool) -> None:
+          kit: bool, ink_saver: bool, no_exports: bool, use_cache: bool) -> None:
     """Build SVG faces, PDF print sheets and a manifest for each DESIGN.
 
     DESIGN is a design folder, its design.yaml, or the name of a folder under designs/;
@@ -159,8 +171,9 @@ def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: s
     from pnp.cache import Cache
 
     cache = None if use_cache else Cache(None, memory=True)
+    exports = set(export) | ({"kit"} if kit else set()) | ({"kit", "kit-ink-saver"} if ink_saver else set())
     for result in build_designs(designs, out=out, paper=paper, overrides=overrides, print_shop=print_shop,
-                                exports=False if no_exports else set(export), cache=cache,
+                                exports=False if no_exports else exports, cache=cache,
                                 echo=lambda m: click.echo(m, err=True)):
         click.echo(result.summary())
 
@@ -174,26 +187,62 @@ def export() -> None:
     """
 
 
-def _export_command(kind: str, summary: str):
-    @export.command(name=kind, help=summary)
-    @click.argument("designs", nargs=-1)
-    @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-                  show_default=True, help="Folder to write into; each design gets a subfolder.")
-    @click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None,
-                  help="Sheet size of the build; overrides the design's print.paper.")
-    @allow_dir_option
-    def command(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
+def _export_command(kind: str, summary: str, *options):
+    """`pnp export KIND`: `options` are click options whose values `_exports(kind, **values)` turns into the
+    build's exports and settings."""
+
+    def command(designs: tuple[str, ...], out: Path, paper: str | None, **values) -> None:
         from pnp.build import build_designs
 
-        for result in build_designs(designs, out=out, paper=paper, exports={kind},
-                                    echo=lambda m: click.echo(m, err=True)):
+        exports, settings = _exports(kind, **values)
+        for result in build_designs(designs, out=out, paper=paper, exports=exports,
+                                    echo=lambda m: click.echo(m, err=True), **settings):
             click.echo(result.summary())
 
-    return command
+    command.__name__ = kind.replace("-", "_")
+    for option in reversed(options):
+        command = option(command)
+    command = allow_dir_option(command)
+    command = click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None,
+                           help="Sheet size of the build; overrides the design's print.paper.")(command)
+    command = click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+                           show_default=True, help="Folder to write into; each design gets a subfolder.")(command)
+    command = click.argument("designs", nargs=-1)(command)
+    return export.command(name=kind, help=summary)(command)
+
+
+def _exports(kind: str, base_url: str | None = None, service: tuple[str, ...] = (), ink_saver: bool = False):
+    """(exports, build settings) for `pnp export KIND` and its options."""
+    if kind == "print-service":
+        return {f"print-service:{s}" for s in service}, {}
+    if kind == "kit":
+        return {"kit", "kit-ink-saver"} if ink_saver else {"kit"}, {}
+    if kind == "tts":
+        return {"tts"}, {"tts_base_url": base_url}
+    return {kind}, {}
 
 
 _export_command("png", "PNG of every face at 300 dpi, bleed included: OUT/<design>/png/.")
-_export_command("tts", "Tabletop Simulator deck sheets (10 x 7) and backs of every card deck: OUT/<design>/tts/.")
+_export_command(
+    "tts", "Tabletop Simulator saved object of the whole game: OUT/<design>/tts/<design>.json and the images it "
+    "names (deck sheets 10 x 7, backs, boards, tiles, tokens; bags with counts; rulebooks as PDFs). Copy the "
+    "tts/ folder's JSON into TTS's Saved Objects folder.",
+    click.option("--base-url", default=None, metavar="URL",
+                 help="Where you will host the design's output folder (http(s)://...): the saved object names its "
+                      "images and PDFs there. Default: file:/// paths into the output folder (this computer)."))
+_export_command(
+    "print-service", "Images for a print-on-demand service: one per face and back at the service's pixel size, "
+    "bleed and dpi, named for its upload, and report.txt/report.json of what it cannot make: "
+    "OUT/<design>/print/<service>/.",
+    click.option("--service", "service", multiple=True, required=True,
+                 type=click.Choice(["thegamecrafter", "makeplayingcards", "printplaygames"]),
+                 help="The service (repeatable)."))
+_export_command(
+    "kit", "The print-and-play kit: one PDF per language (cover, how to print and cut, rules, every component "
+    "sheet, bookmarked): OUT/<design>/<design>-kit-<lang>-<paper>.pdf.",
+    click.option("--ink-saver", "ink_saver", is_flag=True,
+                 help="Also the ink-saving version (large fills lightened, lines and text kept): "
+                      "<design>-kit-ink-saver-<lang>-<paper>.pdf."))
 
 
 @main.command(name="list")

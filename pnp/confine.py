@@ -184,11 +184,11 @@ class DesignFiles:
         return decode_utf8(raw, path)
 
     def read_svg(self, name: str, where: Where, what: str = "SVG file",
-                 expected: str | None = None) -> tuple[Path, str]:
+                 expected: str | None = None, images: bool = False) -> tuple[Path, str]:
         """A ready SVG file named at `where`: confined, bounded, UTF-8, well-formed, self-contained."""
         path = self.resolve(name, where, what=what, expected=expected)
         text = self.read_text(path, "svg_bytes")
-        check_svg(text, path)
+        check_svg(text, path, images)
         return path, text
 
 
@@ -224,7 +224,7 @@ def decode_utf8(raw: bytes, path: Path | str) -> str:
 _EXTERNAL = re.compile(r"""(?:href|src)\s*=\s*["']\s*([^"'#\s][^"']*)["']|url\(\s*["']?\s*([^"')#\s][^"')]*)""")
 
 
-def check_svg(text: str, path: Path | str) -> None:
+def check_svg(text: str, path: Path | str, images: bool = False) -> None:
     """Raise DesignError (file:line) unless `text` is a well-formed SVG document without a DTD, entities or
     references to other files (those would be read by the renderers, or silently dropped)."""
     from lxml import etree
@@ -248,15 +248,24 @@ def check_svg(text: str, path: Path | str) -> None:
     if not _has_size(root):
         raise DesignError([Problem(shown, root.sourceline, "the SVG has no size; expected width and height above 0 "
                                    "(e.g. width=\"63mm\" height=\"88mm\") or a viewBox=\"0 0 63 88\"")])
-    check_parsed(root, text, shown)
+    check_parsed(root, text, shown, images)
 
 
-def check_parsed(root, text: str, shown: str) -> None:
+def check_parsed(root, text: str, shown: str, images: bool = False) -> None:
     """The checks of `check_svg` on an SVG already parsed (`root`, from `text`): values the renderers cannot draw,
-    references to other files."""
+    references to other files. `images`: an <image href="..."> may name a file (a face's art, which
+    pnp.render.art reads through DesignFiles and checks)."""
     _check_values(root, shown)
+    art: set[str] = set()
+    if images:
+        for el in root.iter("{http://www.w3.org/2000/svg}image", "image"):
+            for key in ("href", "{http://www.w3.org/1999/xlink}href"):
+                if el.get(key):
+                    art.add(el.get(key).strip())
     for m in _EXTERNAL.finditer(text):
         ref = (m.group(1) or m.group(2) or "").strip()
+        if ref and m.group(1) and ref in art:
+            continue
         if ref and not ref.startswith("data:"):
             raise DesignError([Problem(shown, text.count("\n", 0, m.start()) + 1, f"the SVG refers to '{ref[:80]}'; "
                                        "expected only #ids and data: URIs (embed images; pnp reads no file an SVG "

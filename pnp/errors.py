@@ -6,6 +6,7 @@ config, so a designer fixes every problem of a design in one pass.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -45,7 +46,8 @@ _ROW = re.compile(r" \(filling row ([^()]+)\)")
 
 
 def _collapse_rows(problems: list[Problem], shown: int = 3) -> list[Problem]:
-    """The same template mistake for many rows of a data table is one line listing the first rows."""
+    """The same template mistake for several rows of a data table is one line: the count of rows it hits and the
+    first rows, sorted by number (`cards.csv:2` before `cards.csv:10`)."""
     groups: dict[tuple, list[str]] = {}
     for p in problems:
         m = _ROW.search(p.message)
@@ -53,13 +55,16 @@ def _collapse_rows(problems: list[Problem], shown: int = 3) -> list[Problem]:
         groups.setdefault(key, []).append(m.group(1) if m else "")
     out = []
     for (file, line, message), rows in groups.items():
-        if len(rows) <= shown or not all(rows):
-            out += [Problem(file, line, message.replace("(filling row *)", f"(filling row {r})")) if r else
-                    Problem(file, line, message) for r in rows]
+        if not all(rows):
+            out += [Problem(file, line, message) for _ in rows]
+            continue
+        rows = sorted(set(rows), key=_row_order)
+        if len(rows) == 1:
+            listed = f"(filling row {rows[0]})"
         else:
-            rows = sorted(rows, key=_row_order)
-            listed = f"(filling rows {', '.join(rows[:shown])} and {len(rows) - shown} more)"
-            out.append(Problem(file, line, message.replace("(filling row *)", listed)))
+            more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
+            listed = f"(filling {len(rows)} rows: {', '.join(rows[:shown])}{more})"
+        out.append(Problem(file, line, message.replace("(filling row *)", listed)))
     return out
 
 
@@ -108,13 +113,18 @@ _FLAGS = {"--proof", "--print-shop", "--exports", "--no-exports", "--cache", "--
 
 def display_path(path: str | Path) -> str:
     """A path as the designer typed it: relative to the working directory when below it."""
+    return _display(os.fspath(path), os.getcwd())
+
+
+@functools.lru_cache(maxsize=4096)
+def _display(path: str, cwd: str) -> str:
     p = Path(os.path.abspath(path))  # links keep their own name: a design.yaml linked elsewhere is still d/design.yaml
-    for cwd in (Path(os.path.abspath(os.getcwd())), Path.cwd().resolve()):
+    for base in (Path(os.path.abspath(cwd)), Path(cwd).resolve()):
         try:
-            return str(p.relative_to(cwd))
+            return str(p.relative_to(base))
         except ValueError:
             continue
-    return str(path)
+    return path
 
 
 # --- warnings --------------------------------------------------------------------------
@@ -158,11 +168,11 @@ def format_warnings(problems: list[Problem], most: int = 50) -> str:
         groups.setdefault((file, p.line, p.message), []).append(row.rstrip(")"))
     lines = []
     for (file, line, message), rows in groups.items():
-        rows = sorted((r for r in rows if r), key=_row_order)
+        rows = sorted({r for r in rows if r}, key=_row_order)
         where = f"{file}:{line}" if line else file
         if rows:
             shown = ", ".join(rows[:3]) + (f" and {len(rows) - 3} more" if len(rows) > 3 else "")
-            message += f" (row{'s' if len(rows) > 1 else ''} {shown})"
+            message += f" (row {shown})" if len(rows) == 1 else f" ({len(rows)} rows: {shown})"
         lines.append(f"{where}: warning: {message}")
     if len(lines) > most:
         lines = lines[:most] + [f"... and {len(lines) - most} more warnings"]
@@ -225,6 +235,25 @@ def with_source_comment(svg: str, folder: Path, file: str | Path,
 
 
 _MARK = re.compile(r"<!-- made by pnp from (.+?)(?: \(row (.+?)\))? -->")
+_WARNED = re.compile(r"<!-- pnp warning (\d*): (.*?) -->")
+
+
+def warning_comments(warnings: list[tuple[str, int | None, str]]) -> str:
+    """XML comments that carry a face's own warnings (a text box that overflows...) in its SVG, so that a rebuild
+    that takes the face from the cache reports them again (`replay_warnings`). The file is the face's source
+    comment."""
+    return "".join(f"<!-- pnp warning {line or ''}: {' '.join(message.split()).replace('--', '%2D%2D')} -->\n"
+                   for _, line, message in warnings)
+
+
+def replay_warnings(svg: str) -> None:
+    """The warnings a cached face's SVG carries, recorded again against its template (and row)."""
+    if "<!-- pnp warning" not in svg:
+        return
+    source = _marked(svg)
+    file = source[0] if source else "pnp"
+    for m in _WARNED.finditer(svg):
+        warn(file, int(m.group(1)) if m.group(1) else None, m.group(2).replace("%2D%2D", "--"))
 
 
 def _shown(path: str) -> str:

@@ -24,11 +24,18 @@ LIMITS: dict[str, Limit] = {
     "yaml_depth": Limit(64, "levels", "nesting of YAML lists and mappings, aliases expanded"),
     "yaml_nodes": Limit(500_000, "values", "values in one YAML file, every alias counted as often as it is used"),
     "csv_bytes": Limit(8_000_000, "bytes", "size of a CSV data table"),
-    "csv_field": Limit(100_000, "characters", "one cell of a CSV data table"),
+    "csv_field": Limit(100_000, "characters", "one cell of a data table (CSV or spreadsheet)"),
     "table_rows": Limit(10_000, "rows", "rows of one data table"),
+    "table_columns": Limit(1_000, "columns", "columns of one data table"),
+    "sheet_bytes": Limit(20_000_000, "bytes", "size of a spreadsheet data table (.xlsx, .ods)"),
+    "sheet_unpacked": Limit(100_000_000, "bytes", "what a spreadsheet (a zip file) unpacks to"),
     "template_bytes": Limit(1_000_000, "bytes", "size of a Jinja2 SVG template (and of each file it includes)"),
     "rules_bytes": Limit(1_000_000, "bytes", "size of a rules text rules.<lang>.md (and of each file it includes)"),
     "svg_bytes": Limit(16_000_000, "bytes", "size of a ready SVG file (svg: faces, rulebook images)"),
+    "image_bytes": Limit(50_000_000, "bytes", "an image file a face draws (<image href=...>: PNG, JPEG, WebP, GIF, SVG)"),
+    "image_pixels": Limit(50_000_000, "pixels",
+                          "pixels of one raster image a face draws (width x height; A2 at 300 dpi is 35 million)"),
+    "font_bytes": Limit(30_000_000, "bytes", "a font file of the design's fonts: section (TTF/OTF)"),
     "design_files": Limit(10_000, "files", "template files (*.j2) in a design folder; files pnp new --from copies"),
     "copy_bytes": Limit(200_000_000, "bytes", "what pnp new --from copies"),
     # what a design asks pnp to make
@@ -48,6 +55,8 @@ LIMITS: dict[str, Limit] = {
     "render_seconds": Limit(60, "seconds", "time one rendering may take (a last resort: the steps run out first)"),
     "range": Limit(10_000, "items", "range(n) in a template or rules text"),
     "face_grid_columns": Limit(20, "columns", "face_grid(columns=N) in a rules text"),
+    "textbox_chars": Limit(20_000, "characters", "text set in one textbox() of a template"),
+    "textbox_lines": Limit(2_000, "lines", "lines one textbox() of a template sets"),
 }
 
 

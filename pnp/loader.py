@@ -13,6 +13,7 @@ import difflib
 import os
 import types
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Union
 
@@ -126,7 +127,6 @@ def load_designs(folders: list[Path]) -> list[Design]:
 
 def _cross_check(doc: Document, files: DesignFiles, report: ErrorReport) -> None:
     """Checks the model cannot make alone: registered game and generators, generator params, files."""
-    registry.discover()
     data = doc.data
     game = data.get("game")
     spec = registry.get_game(game) if isinstance(game, str) else None
@@ -134,6 +134,8 @@ def _cross_check(doc: Document, files: DesignFiles, report: ErrorReport) -> None
         report.add(doc.path, doc.line(("game",)), _unknown("game", game, registry.GAMES))
     if spec is not None and spec.rules is not None and isinstance(data.get("rules", {}), dict):
         _check_rules(doc, report, spec.rules, data.get("rules", {}))
+    if isinstance(data.get("fonts"), dict):
+        _check_fonts(doc, files, report, data["fonts"])
     components = data.get("components")
     if not isinstance(components, dict):
         return
@@ -146,6 +148,37 @@ def _cross_check(doc: Document, files: DesignFiles, report: ErrorReport) -> None
             _check_source(doc, files, report, loc + ("back",), comp["back"])
         if isinstance(comp.get("data"), str):
             _check_file(doc, report, loc + ("data",), comp["data"], files)
+
+
+def _check_fonts(doc: Document, files: DesignFiles, report: ErrorReport, fonts_section: dict) -> None:
+    """Each font file of `fonts:` is in the design folder, bounded, and a TrueType font ReportLab can embed."""
+    from pnp.confine import FileRefused
+    from pnp.render.fonts import FONT_EXTENSIONS, register_data
+
+    for family, faces in fonts_section.items():
+        if not isinstance(faces, dict):
+            continue
+        for slot, name in faces.items():
+            if not isinstance(name, str) or slot not in ("regular", "bold", "italic", "bold_italic"):
+                continue  # the model says what is wrong
+            where = (doc.path, doc.line(("fonts", family, slot)))
+            if not name.lower().endswith(FONT_EXTENSIONS):
+                report.add(*where, f"fonts.{family}.{slot}: '{name}' is not a .ttf or .otf file; expected a "
+                           "TrueType font file in the design folder")
+                continue
+            try:
+                path = files.resolve(name, where, what="font")
+                data = files.read_bytes(path, "font_bytes")
+            except DesignError as exc:
+                report.extend(exc)
+                continue
+            except FileRefused as exc:
+                report.add(*where, exc.message)
+                continue
+            try:
+                register_data(data)
+            except ValueError as exc:
+                report.add(*where, f"fonts.{family}.{slot}: '{name}' cannot be used: {exc}")
 
 
 def _unknown(what: str, name: str, known: dict) -> str:
@@ -219,7 +252,7 @@ def _check_rules(doc: Document, report: ErrorReport, model: type[BaseModel], raw
             report.add(doc.path, doc.line(("rules",) + tuple(err["loc"])), describe_rules_error(err, model))
 
 
-def describe_rules_error(err: dict, model: type[BaseModel]) -> str:
+def describe_rules_error(err: Mapping[str, Any], model: type[BaseModel]) -> str:
     """describe_error under `rules.`; a missing key says what it holds (its field description)."""
     loc = tuple(err["loc"])
     if err["type"] == "missing" and loc:
@@ -263,7 +296,7 @@ def find_template(name: str, design_folder: Path) -> Path | None:
 # --- pydantic errors as designer messages ------------------------------------------------
 
 
-def describe_error(err: dict, root: type[BaseModel], prefix: Loc = ()) -> str:
+def describe_error(err: Mapping[str, Any], root: type[BaseModel], prefix: Loc = ()) -> str:
     """`where: what is wrong; what is expected` for one pydantic error."""
     loc = tuple(err["loc"])
     where = ".".join(str(p) for p in prefix + loc) or "top level"

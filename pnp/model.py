@@ -12,8 +12,16 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, field_validator,
-                      model_validator)
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
 
 from pnp.limits import limit
 from pnp.units import fmt_mm, parse_length
@@ -263,7 +271,11 @@ class Component(FaceSource):
     data: str | list[dict[str, Any]] | None = Field(
         None, description="Data table: a CSV/YAML file or an inline list, one row per face"
     )
-    back: FaceSource | None = Field(None, description="The shared back face")
+    back: FaceSource | None = Field(None, description="The back face: shared, or filled from each front's row")
+    columns: dict[str, Literal["text", "int", "number"]] | None = Field(
+        None, description="Types of data-table columns: text, int or number (default: sniffed for CSV, the "
+                          "sheet's own types for .xlsx/.ods)")
+    sheet: str | None = Field(None, description="The sheet of an .xlsx/.ods data table (default: the first)")
 
     @model_validator(mode="after")
     def _table_needs_template(self) -> "Component":
@@ -285,12 +297,31 @@ class Component(FaceSource):
         return self.name
 
 
+class FontFiles(Strict):
+    """One font family of the design: TTF/OTF files (TrueType outlines) in the design folder."""
+
+    regular: str = Field(description="The upright, normal-weight face, e.g. fonts/Caveat-Regular.ttf")
+    bold: str | None = Field(None, description="The bold face (font-weight 600 and above)")
+    italic: str | None = Field(None, description="The italic face (font-style italic or oblique)")
+    bold_italic: str | None = Field(None, description="The bold italic face")
+
+    def files(self) -> dict[str, str]:
+        """slot -> file, for the faces given; a missing face is drawn with the nearest given one."""
+        return {k: v for k, v in (("regular", self.regular), ("bold", self.bold), ("italic", self.italic),
+                                  ("bold_italic", self.bold_italic)) if v}
+
+
+_FAMILY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
+
+
 class Design(Strict):
     game: str | None = Field(None, description="Registered game (rules engine, generators), e.g. three_stars")
     meta: Meta
     print: PrintSettings = Field(default_factory=PrintSettings)
     rules: dict[str, Any] = Field(default_factory=dict, description="The rules' own numbers, stated once")
     components: dict[str, Component] = Field(description="Components by id (lower-case, digits, '-')")
+    fonts: dict[str, FontFiles] = Field(default_factory=dict, description="The design's own font families: the "
+                                        "name templates use in font-family -> its TTF/OTF files")
 
     _folder: Path = PrivateAttr(default=Path("."))
     _source: Any = PrivateAttr(default=None)
@@ -304,6 +335,22 @@ class Design(Strict):
             raise ValueError(f"component id '{bad[0]}' is not a slug; expected lower-case letters, digits and '-'")
         if not value:
             raise ValueError("no components; expected at least one")
+        return value
+
+    @field_validator("fonts")
+    @classmethod
+    def _families(cls, value: dict[str, FontFiles]) -> dict[str, FontFiles]:
+        from pnp.render.fonts import generic_names
+
+        for name in value:
+            if not _FAMILY.match(str(name)):
+                raise ValueError(f"font family '{name}' is not a plain name; expected letters, digits, spaces, "
+                                 "'-', '_' or '.' (at most 64)")
+            if str(name).lower() in generic_names():
+                raise ValueError(f"font family '{name}' is a name pnp maps to its shipped fonts; expected a name "
+                                 "of your own (e.g. the font's real name)")
+        if len(value) > 32:
+            raise ValueError(f"{len(value)} font families; expected at most 32")
         return value
 
     @property

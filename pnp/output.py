@@ -30,7 +30,7 @@ import re
 import signal
 import stat
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -48,6 +48,8 @@ class OutputError(PnpError):
 
 
 def _bytes(data: bytes | str) -> bytes:
+    if hasattr(data, "read_bytes"):  # a file copied in when published (pnp.render.art.ArtCopy)
+        return data.read_bytes()
     return data.encode("utf-8") if isinstance(data, str) else data
 
 
@@ -240,7 +242,7 @@ def _remove(target: Path, rel: PurePosixPath) -> bool:
     return True
 
 
-def publish(target: Path, files: dict[str, bytes | str], *, keep: set[str] | frozenset[str] = frozenset(),
+def publish(target: Path, files: Mapping[str, bytes | str], *, keep: set[str] | frozenset[str] = frozenset(),
             manifest: Callable[[list[str]], bytes | str] | None = None) -> Published:
     """Make `target` hold `files` (relative name -> content) as one unit; see the module docstring.
 
@@ -258,13 +260,15 @@ def publish(target: Path, files: dict[str, bytes | str], *, keep: set[str] | fro
             raise ValueError(f"not a file name pnp writes: {name!r}")  # a bug, not bad input
     kept = {k for k in keep if _relative(k) is not None and k not in files and (target / k).is_file()}
     listed = sorted(set(names) | kept | ({MANIFEST} if manifest else set()))
-    contents = {n: _bytes(files[n]) for n in names}
+    # files copied in when published (pnp.render.art.ArtCopy) are read when compared and again when written,
+    # never all held at once
+    contents = {n: (files[n] if hasattr(files[n], "read_bytes") else _bytes(files[n])) for n in names}
     if manifest is not None:
         contents[MANIFEST] = _bytes(manifest(listed))
     result = Published()
     todo = []
     for name, raw in contents.items():
-        (result.unchanged if _same(target / name, raw) else result.written).append(name)
+        (result.unchanged if _same(target / name, _bytes(raw)) else result.written).append(name)
         if name in result.written:
             todo.append(name)
     for folder in sorted({str(PurePosixPath(n).parent) for n in todo} - {"."}):
@@ -277,7 +281,7 @@ def publish(target: Path, files: dict[str, bytes | str], *, keep: set[str] | fro
     try:
         # many small files: threads overlap the file-system latency (file I/O releases the GIL)
         with ThreadPoolExecutor(max_workers=8) as pool:
-            for name, tmp in zip(todo, pool.map(lambda n: _write_tmp(target / n, contents[n]), todo)):
+            for name, tmp in zip(todo, pool.map(lambda n: _write_tmp(target / n, _bytes(contents[n])), todo)):
                 temps[name] = tmp
     except OSError as exc:
         for tmp in temps.values():
@@ -311,7 +315,7 @@ def publish(target: Path, files: dict[str, bytes | str], *, keep: set[str] | fro
 _PAPER_FILE = re.compile(r"-(a4|letter|a3)(?:-proof)?\.pdf$")
 
 
-def publish_more(target: Path, files: dict[str, bytes | str]) -> Published:
+def publish_more(target: Path, files: Mapping[str, bytes | str]) -> Published:
     """Add or replace some files of a design's output (e.g. `pnp rules`), keeping the rest and the
     manifest's record of it."""
     before = previous_manifest(target)

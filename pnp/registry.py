@@ -11,8 +11,6 @@ package). Both kinds expose the same thing, a module attribute `GAME = GameSpec(
 
 from __future__ import annotations
 
-import importlib
-import importlib.metadata
 import pkgutil
 import re
 import types
@@ -23,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from pnp.errors import PnpError
-from pnp.render.svg import Canvas
 
 if TYPE_CHECKING:
     from pnp.engine.api import Game as EngineGame
     from pnp.model import Component, Design
+    from pnp.render.svg import Canvas
     from pnp.validate import CheckResult
 
 
@@ -67,6 +65,8 @@ class GeneratorContext:
         b = self.bleed if bleed is None else bleed
 
         def paint() -> str:
+            from pnp.render.svg import Canvas
+
             canvas = Canvas(width, height, b)
             draw(canvas)
             return canvas.to_string()
@@ -215,6 +215,8 @@ def discover() -> None:
     if _discovered:
         return
     _discovered = True  # set first: a game module importing the registry must not start a second discovery
+    import importlib.metadata  # here: 20 ms of imports a deck without a game does not need
+
     import pnp.games as games_pkg
 
     for info in sorted(pkgutil.iter_modules(games_pkg.__path__), key=lambda m: m.name):

@@ -266,7 +266,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         _value(_size(result))
         return result
 
-    def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's own signature)
+    def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # Jinja's own signature
         _step(CALL_STEPS)
         owner = getattr(__obj, "__self__", None)
         name = getattr(__obj, "__name__", "")

@@ -1,20 +1,35 @@
-"""Data tables: one row per face, from a CSV file, a YAML list file or an inline YAML list.
+"""Data tables: one row per face, from a CSV file, a spreadsheet (.xlsx, .ods), a YAML list
+file or an inline YAML list.
 
 A `count` column gives the copies of each row (default: the component's count), the
-way Squib's `qty` column does. Every row keeps the file and line it came from. Tables
-are read through pnp.confine (inside the design folder, bounded) and bounded in rows,
-cell size and copies (pnp.limits).
+way Squib's `qty` column does. Every row keeps the file and line it came from (a
+spreadsheet's row number). Tables are read through pnp.confine (inside the design folder,
+bounded) and bounded in rows, columns, cell size, copies and, for spreadsheets (zip
+files), in what they unpack to (pnp.limits).
+
+- CSV: the separator is sniffed from the header line (comma, semicolon or tab: what
+  spreadsheets export); a column whose every non-empty cell is a plain number is read
+  as numbers (int, or float for a cell with a decimal point; a decimal comma in a
+  semicolon file).
+- .xlsx (openpyxl) and .ods (read here with lxml, so that repeated rows and cells
+  expand only within the bounds): cells keep the types of the sheet (numbers are
+  numbers, whole numbers int; dates as ISO text; formulas their last computed value).
+- Everywhere: an empty cell is "" (prints nothing, is false in `{% if %}`); a
+  component's `columns: {name: text|int|number}` declares a column's type, checked per
+  cell (`file:line` for a cell that is not a number).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp.confine import DesignFiles
+from pnp.confine import DesignFiles, FileRefused
 from pnp.errors import DesignError, ErrorReport
 from pnp.limits import LIMITS, limit
 from pnp.yamlio import Document, parse_yaml
@@ -28,29 +43,45 @@ class Row:
     line: int | None
 
 
+TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".ods", ".yaml", ".yml")
+COLUMN_TYPES = ("text", "int", "number")
+
+
 def load_rows(source: str | list, design_folder: Path, doc: Document, loc: tuple,
-              default_count: int, report: ErrorReport, files: DesignFiles | None = None) -> list[Row]:
-    """Rows of a component's `data:`; problems go to `report`."""
+              default_count: int, report: ErrorReport, files: DesignFiles | None = None,
+              columns: dict[str, str] | None = None, sheet: str | None = None) -> list[Row]:
+    """Rows of a component's `data:`; problems go to `report`. `columns` declares column types
+    (text, int, number); `sheet` names the sheet of a spreadsheet (default: the first)."""
     if isinstance(source, list):
         if len(source) > limit("table_rows"):
             report.add(doc.path, doc.line(loc), _too_many(len(source)))
             return []
         raw = [(item, doc.line(loc + (i,))) for i, item in enumerate(source)]
-        return _rows(raw, doc.path, doc.line(loc), default_count, report)
+        return _typed(_rows(raw, doc.path, doc.line(loc), default_count, report), columns, report)
     files = files or DesignFiles(design_folder)
     try:
         path = files.resolve(source, (doc.path, doc.line(loc)))
         suffix = path.suffix.lower()
-        if suffix not in (".csv", ".yaml", ".yml"):
+        if suffix not in TABLE_SUFFIXES:
             report.add(doc.path, doc.line(loc), f"unknown table format '{path.suffix}' of '{source}'; expected a "
-                       ".csv, .yaml or .yml file")
+                       ".csv, .tsv, .xlsx, .ods, .yaml or .yml file")
             return []
-        text = files.read_text(path, "csv_bytes" if suffix == ".csv" else "yaml_bytes")
+        if suffix in (".xlsx", ".ods"):
+            try:
+                data = files.read_bytes(path, "sheet_bytes")
+            except FileRefused as exc:
+                report.add(path, None, exc.message)
+                return []
+            raw_rows = _sheet_rows(data, path, suffix, sheet, report)
+            if raw_rows is None:
+                return []
+            return _typed(_table(raw_rows, path, default_count, report, sniff=False), columns, report)
+        text = files.read_text(path, "csv_bytes" if suffix in (".csv", ".tsv") else "yaml_bytes")
     except DesignError as exc:
         report.extend(exc)
         return []
-    if suffix == ".csv":
-        return _csv_rows(text, path, default_count, report)
+    if suffix in (".csv", ".tsv"):
+        return _typed(_csv_rows(text, path, default_count, report), columns, report)
     try:
         tdoc = parse_yaml(text, path)
     except DesignError as exc:
@@ -62,7 +93,8 @@ def load_rows(source: str | list, design_folder: Path, doc: Document, loc: tuple
     if len(tdoc.data) > limit("table_rows"):
         report.add(path, tdoc.line((limit("table_rows"),)), _too_many(len(tdoc.data)))
         return []
-    return _rows([(item, tdoc.line((i,))) for i, item in enumerate(tdoc.data)], path, 1, default_count, report)
+    return _typed(_rows([(item, tdoc.line((i,))) for i, item in enumerate(tdoc.data)], path, 1, default_count,
+                        report), columns, report)
 
 
 def _too_many(n: int) -> str:
@@ -70,35 +102,44 @@ def _too_many(n: int) -> str:
     return f"{n} rows; expected at most {lim.value} rows in one data table"
 
 
+SEPARATORS = (",", ";", "\t")
+
+
+def sniff_separator(text: str) -> str:
+    """The separator of a CSV text: of comma, semicolon and tab, the one that splits the header line into the
+    most columns with the next lines agreeing (a semicolon file with commas in its cells, a tab file...)."""
+    lines = [ln for ln in text[:65536].splitlines() if ln.strip()][:20]
+    if not lines:
+        return ","
+    best, best_score = ",", (0, 0)
+    for sep in SEPARATORS:
+        try:
+            rows = list(csv.reader(io.StringIO("\n".join(lines), newline=""), delimiter=sep))
+        except csv.Error:
+            continue
+        if not rows:
+            continue
+        n = len(rows[0])
+        if n < 2:
+            continue
+        agree = sum(1 for r in rows[1:] if len(r) == n)
+        score = (agree, n)
+        if score > best_score:
+            best, best_score = sep, score
+    return best
+
+
 def _csv_rows(text: str, path: Path, default_count: int, report: ErrorReport) -> list[Row]:
-    most_rows, most_field = limit("table_rows"), limit("csv_field")
+    most_field = limit("csv_field")
     csv.field_size_limit(most_field)  # the csv module's own check, at our bound (its default is 128 KiB)
-    reader = csv.reader(io.StringIO(text, newline=""))
-    raw: list[tuple[dict, int]] = []
-    header: list[str] | None = None
+    sep = "\t" if path.suffix.lower() == ".tsv" else sniff_separator(text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    raw: list[tuple[list, int]] = []
     try:
         for cells in reader:
-            line = reader.line_num
-            if header is None:
-                if not any(c.strip() for c in cells):
-                    continue  # blank lines before the header
-                header = [c.strip() for c in cells]
-                header_line = line
-                if not _good_header(header, path, line, report):
-                    return []
-                continue
-            if not any(c.strip() for c in cells):
-                continue  # blank line
-            if len(raw) >= most_rows:
-                report.add(path, line, f"more than {most_rows} rows; expected at most {most_rows} rows in one data "
-                           "table")
-                return []
-            if len(cells) > len(header):
-                report.add(path, line, f"{len(cells)} cells for {len(header)} column names; expected one cell per "
-                           "column")
-                continue
-            cells = cells + [""] * (len(header) - len(cells))
-            raw.append(({k: v.strip() for k, v in zip(header, cells)}, line))
+            raw.append((cells, reader.line_num))
+            if len(raw) > limit("table_rows") + 1 and any(c.strip() for c in cells):
+                break
     except csv.Error as exc:
         line = reader.line_num
         if "field larger than field limit" in str(exc):
@@ -106,17 +147,349 @@ def _csv_rows(text: str, path: Path, default_count: int, report: ErrorReport) ->
             report.add(path, line, f"a cell is longer than {lim.value} characters; expected at most {lim.value} "
                        f"{lim.unit} in one cell (is a quote \" left open above?)")
         else:
-            report.add(path, line, f"CSV error: {exc}; expected comma-separated cells, \"quoted\" when they hold "
-                       "commas or line breaks")
+            name = {",": "comma", ";": "semicolon", "\t": "tab"}[sep]
+            report.add(path, line, f"CSV error: {exc}; expected {name}-separated cells, \"quoted\" when they hold "
+                       f"the separator or line breaks")
         return []
+    return _table(raw, path, default_count, report, sniff=True, sep=sep)
+
+
+def _table(raw_rows: list[tuple[list, int]], path: Path, default_count: int, report: ErrorReport,
+           sniff: bool, sep: str | None = None) -> list[Row]:
+    """A header line then rows of cells -> rows of values (blank lines skipped, every bound checked); `sniff`:
+    text cells of a column that are all numbers become numbers (CSV)."""
+    most_rows, most_columns, most_field = limit("table_rows"), limit("table_columns"), limit("csv_field")
+    header: list[str] | None = None
+    header_line = 1
+    body: list[tuple[list, int]] = []
+    for cells, line in raw_rows:
+        if not any(_text(c).strip() for c in cells):
+            continue  # blank lines (before the header too)
+        if header is None:
+            while cells and not _text(cells[-1]).strip():
+                cells = cells[:-1]  # a spreadsheet's empty cells after the last name
+            header = [_text(c).strip() for c in cells]
+            header_line = line
+            if len(header) > most_columns:
+                report.add(path, line, f"{len(header)} columns; expected at most {most_columns} columns in one data "
+                           "table")
+                return []
+            if not _good_header(header, path, line, report):
+                return []
+            continue
+        if len(body) >= most_rows:
+            report.add(path, line, f"more than {most_rows} rows; expected at most {most_rows} rows in one data table")
+            return []
+        if len(cells) > len(header):
+            if any(_text(c).strip() for c in cells[len(header):]):
+                report.add(path, line, f"{len(cells)} cells for {len(header)} column names; expected one cell per "
+                           "column")
+                continue
+            cells = cells[:len(header)]
+        if any(isinstance(c, str) and len(c) > most_field for c in cells):
+            lim = LIMITS["csv_field"]
+            report.add(path, line, f"a cell is longer than {lim.value} characters; expected at most {lim.value} "
+                       f"{lim.unit} in one cell")
+            continue
+        cells = list(cells) + [""] * (len(header) - len(cells))
+        body.append(([c.strip() if isinstance(c, str) else c for c in cells], line))
     if header is None:
         report.add(path, 1, "the table is empty; expected a header line of column names, then one row per face")
         return []
-    if not raw:
+    if not body:
         report.add(path, header_line, "the table has column names but no rows; expected one row per face under "
                    "the header line")
         return []
+    if len(header) == 1 and sep == "," and any(ch in header[0] for ch in ";\t|"):
+        report.add(path, header_line, f"the header line is one column named '{header[0][:60]}'; expected column "
+                   "names separated by commas, semicolons or tabs")
+        return []
+    if sniff:
+        for j in range(len(header)):
+            column = [cells[j] for cells, _ in body]
+            numbers = _numbers(column, decimal_comma=sep == ";")
+            if numbers is not None:
+                for (cells, _), v in zip(body, numbers):
+                    cells[j] = v
+    raw = [(dict(zip(header, cells)), line) for cells, line in body]
     return _rows(raw, path, header_line, default_count, report)
+
+
+def _text(cell: Any) -> str:
+    return cell if isinstance(cell, str) else "" if cell is None else str(cell)
+
+
+_INT = re.compile(r"[-+]?(0|[1-9][0-9]{0,17})")
+_FLOAT = re.compile(r"[-+]?(0|[1-9][0-9]{0,17})\.[0-9]{1,15}")
+_FLOAT_COMMA = re.compile(r"[-+]?(0|[1-9][0-9]{0,17}),[0-9]{1,15}")
+
+
+def _numbers(column: list[str], decimal_comma: bool) -> list | None:
+    """The column as numbers when every non-empty cell is a plain number (no leading zero, no thousands
+    separator, no exponent): ints, or floats if any has a decimal point; else None (the column stays text)."""
+    filled = [c for c in column if c != ""]
+    if not filled:
+        return None
+    pattern = _FLOAT_COMMA if decimal_comma else _FLOAT
+    if all(_INT.fullmatch(c) or pattern.fullmatch(c) for c in filled):
+        return ["" if c == "" else int(c) if _INT.fullmatch(c) else float(c.replace(",", ".")) for c in column]
+    return None
+
+
+def _typed(rows: list[Row], columns: dict[str, str] | None, report: ErrorReport) -> list[Row]:
+    """Declared column types (`columns:` of the component) applied to every row, each bad cell a message."""
+    if not columns or not rows:
+        return rows
+    out = []
+    for row in rows:
+        ok = True
+        for name, kind in columns.items():
+            if name not in row.values:
+                continue
+            v = row.values[name]
+            if kind == "text":
+                row.values[name] = _number_text(v)
+                continue
+            if v == "" or v is None:
+                row.values[name] = ""
+                continue
+            try:
+                if isinstance(v, bool):
+                    raise ValueError
+                if isinstance(v, str):
+                    t = v.strip().replace(",", ".") if v.count(",") == 1 and "." not in v else v.strip()
+                    num = float(t)
+                else:
+                    num = float(v)
+                if num != num or num in (float("inf"), float("-inf")):
+                    raise ValueError
+                if kind == "int":
+                    if not num.is_integer():
+                        raise ValueError
+                    row.values[name] = int(num)
+                else:
+                    row.values[name] = int(num) if isinstance(v, int) else num
+            except (TypeError, ValueError, OverflowError):
+                shown = repr(v) if len(repr(v)) <= 40 else repr(v)[:37] + "..."
+                what = "a whole number" if kind == "int" else "a number"
+                report.add(row.file, row.line, f"column '{name}': {shown} is not {what}; expected {what} "
+                           f"(columns: {{{name}: {kind}}})")
+                ok = False
+        if ok:
+            out.append(row)
+    return out
+
+
+def _number_text(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return "" if v is None else str(v)
+
+
+# --- spreadsheets (.xlsx, .ods): zip files, checked before any library unpacks them ---------------------------------
+
+def _unzipped(data: bytes, path: Path, report: ErrorReport) -> bytes | None:
+    """The spreadsheet as a zip whose every member was read here within the bounds (total unpacked size, member
+    count, no XML DOCTYPE/ENTITY), stored again uncompressed: what a library then opens cannot unpack to more."""
+    most = limit("sheet_unpacked")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zin:
+            infos = zin.infolist()
+            if len(infos) > 10_000:
+                report.add(path, None, f"the file holds {len(infos)} parts; expected a spreadsheet saved by a "
+                           "spreadsheet program")
+                return None
+            declared = sum(i.file_size for i in infos)
+            if declared > most:
+                report.add(path, None, f"the file unpacks to {declared} bytes; expected at most {most} bytes "
+                           f"({LIMITS['sheet_unpacked'].what})")
+                return None
+            out = io.BytesIO()
+            total = 0
+            with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zout:
+                for info in infos:
+                    if info.is_dir():
+                        continue
+                    with zin.open(info) as member:
+                        content = member.read(most - total + 1)
+                    total += len(content)
+                    if total > most:
+                        report.add(path, None, f"the file unpacks to more than {most} bytes; expected at most "
+                                   f"{most} bytes ({LIMITS['sheet_unpacked'].what})")
+                        return None
+                    if info.filename.endswith((".xml", ".rels")) and (b"<!DOCTYPE" in content[:4096]
+                                                                     or b"<!ENTITY" in content):
+                        report.add(path, None, f"part {info.filename} declares a DOCTYPE or entities; expected a "
+                                   "spreadsheet saved by a spreadsheet program")
+                        return None
+                    zout.writestr(info.filename, content)
+            return out.getvalue()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, NotImplementedError, ValueError) as exc:
+        report.add(path, None, f"the file is not a readable {path.suffix} spreadsheet ({exc}); expected a file "
+                   f"saved as {path.suffix} by a spreadsheet program")
+        return None
+
+
+def _sheet_rows(data: bytes, path: Path, suffix: str, sheet: str | None,
+                report: ErrorReport) -> list[tuple[list, int]] | None:
+    packed = _unzipped(data, path, report)
+    if packed is None:
+        return None
+    try:
+        return (_xlsx_rows if suffix == ".xlsx" else _ods_rows)(packed, path, sheet, report)
+    except DesignError as exc:
+        report.extend(exc)
+        return None
+    except Exception as exc:  # a damaged file: the library's own words, never a traceback
+        report.add(path, None, f"the file cannot be read as {suffix} ({type(exc).__name__}: "
+                   f"{' '.join(str(exc).split())[:200]}); expected a file saved as {suffix} by a spreadsheet program")
+        return None
+
+
+def _pick_sheet(names: list[str], sheet: str | None, path: Path, report: ErrorReport) -> int | None:
+    if not names:
+        report.add(path, None, "the file holds no sheet; expected a sheet with a header line and rows")
+        return None
+    if sheet is None:
+        return 0
+    if sheet in names:
+        return names.index(sheet)
+    report.add(path, None, f"no sheet named '{sheet}'; expected one of: {', '.join(names)}")
+    return None
+
+
+def _cell_value(v: Any) -> Any:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2 ** 53:
+        return int(v)
+    if isinstance(v, (int, float, str)):
+        return v
+    if hasattr(v, "isoformat"):
+        text = v.isoformat()
+        return text[:-9] if text.endswith("T00:00:00") else text
+    return str(v)
+
+
+def _xlsx_rows(packed: bytes, path: Path, sheet: str | None, report: ErrorReport) -> list[tuple[list, int]] | None:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(io.BytesIO(packed), read_only=True, data_only=True)
+    try:
+        i = _pick_sheet(wb.sheetnames, sheet, path, report)
+        if i is None:
+            return None
+        ws = wb.worksheets[i]
+        most_rows, most_cols = limit("table_rows"), limit("table_columns")
+        out: list[tuple[list, int]] = []
+        for n, cells in enumerate(ws.iter_rows(max_col=most_cols + 1, values_only=True), start=1):
+            if n > 2 * most_rows + 100:
+                report.add(path, n, f"more than {most_rows} rows; expected at most {most_rows} rows in one data "
+                           "table (are there stray cells far below the table?)")
+                return None
+            out.append(([_cell_value(v) for v in cells], n))
+        return out
+    finally:
+        wb.close()
+
+
+_ODS = {"table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+        "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
+        "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0"}
+
+
+def _q(ns: str, name: str) -> str:
+    return f"{{{_ODS[ns]}}}{name}"
+
+
+def _ods_rows(packed: bytes, path: Path, sheet: str | None, report: ErrorReport) -> list[tuple[list, int]] | None:
+    """The rows of an OpenDocument sheet (content.xml), repeated rows and cells expanded only up to the bounds."""
+    from lxml import etree
+
+    with zipfile.ZipFile(io.BytesIO(packed)) as z:
+        content = z.read("content.xml")
+    root = etree.fromstring(content, etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                                                     huge_tree=False))
+    tables = root.findall(f".//{_q('table', 'table')}")
+    names = [t.get(_q("table", "name")) or f"Sheet{k + 1}" for k, t in enumerate(tables)]
+    i = _pick_sheet(names, sheet, path, report)
+    if i is None:
+        return None
+    most_rows, most_cols = limit("table_rows"), limit("table_columns")
+    out: list[tuple[list, int]] = []
+    n = 0
+    for row in tables[i].iter(_q("table", "table-row")):
+        rep = _repeat(row.get(_q("table", "number-rows-repeated")))
+        cells: list[Any] = []
+        blank_cells = 0
+        for cell in row:
+            if cell.tag not in (_q("table", "table-cell"), _q("table", "covered-table-cell")):
+                continue
+            crep = _repeat(cell.get(_q("table", "number-columns-repeated")))
+            value = _ods_value(cell)
+            if value == "":
+                blank_cells += crep
+                continue
+            if len(cells) + blank_cells + crep > most_cols + 1:
+                report.add(path, n + 1, f"more than {most_cols} columns; expected at most {most_cols} columns in "
+                           "one data table")
+                return None
+            cells += [""] * blank_cells + [value] * crep
+            blank_cells = 0
+        if not cells:
+            n += rep  # empty rows (a sheet ends with a run of a million of them) cost nothing
+            continue
+        if len(out) + rep > most_rows + 1 or n + rep > 2 * most_rows + 100:
+            report.add(path, min(n + 1, 2 * most_rows + 100), f"more than {most_rows} rows; expected at most "
+                       f"{most_rows} rows in one data table (are there stray cells far below the table?)")
+            return None
+        for _ in range(rep):
+            n += 1
+            out.append((list(cells), n))
+    return out
+
+
+def _repeat(raw: str | None) -> int:
+    try:
+        return max(1, int(raw)) if raw else 1
+    except ValueError:
+        return 1
+
+
+def _ods_value(cell) -> Any:
+    office = _q("office", "value-type")
+    kind = cell.get(office)
+    if kind in ("float", "percentage", "currency"):
+        try:
+            return _cell_value(float(cell.get(_q("office", "value"))))
+        except (TypeError, ValueError):
+            pass
+    elif kind == "boolean":
+        return (cell.get(_q("office", "boolean-value")) or "").lower() == "true"
+    elif kind == "date":
+        text = cell.get(_q("office", "date-value")) or ""
+        return text[:-9] if text.endswith("T00:00:00") else text
+    elif kind == "time":
+        return cell.get(_q("office", "time-value")) or ""
+    paragraphs = [_ods_text(p) for p in cell if p.tag == _q("text", "p")]
+    return "\n".join(paragraphs)
+
+
+def _ods_text(el) -> str:
+    parts = [el.text or ""]
+    for child in el:
+        if child.tag == _q("text", "s"):
+            parts.append(" " * min(_repeat(child.get(_q("text", "c"))), 1000))
+        elif child.tag == _q("text", "tab"):
+            parts.append("\t")
+        elif child.tag == _q("text", "line-break"):
+            parts.append("\n")
+        else:
+            parts.append(_ods_text(child))
+        parts.append(child.tail or "")
+    return "".join(parts)[:limit("csv_field") + 1]  # longer: the caller's cell-size check reports it
 
 
 def _good_header(header: list[str], path: Path, line: int, report: ErrorReport) -> bool:
@@ -151,10 +524,12 @@ def _rows(raw: list[tuple[Any, int | None]], path: Path, line: int | None, defau
             continue
         values = dict(values)
         count = default_count
+        if "count" in values and values["count"] in ("", None):
+            values.pop("count")  # an empty count cell: the component's count
         if "count" in values:
             text = values.pop("count")
             try:
-                if isinstance(text, bool) or isinstance(text, float) and not text.is_integer():
+                if isinstance(text, bool) or (isinstance(text, float) and not text.is_integer()):
                     raise ValueError
                 count = int(text)
             except (TypeError, ValueError, OverflowError):

@@ -92,7 +92,7 @@ def build_check(design: Design) -> CheckResult:
 
     cache = Cache(Path(os.environ.get("PNP_CACHE_DIR") or Path("output") / CACHE_DIR))
     try:
-        built = render_design(design, cache=cache, exports=False, rulebooks=True)
+        built = render_design(design, cache=cache, exports=frozenset(), rulebooks=True)
     except DesignError:
         raise
     except Exception as exc:  # whatever stops the build stops validate too: bad input, exit 2, never "pass"
@@ -111,12 +111,12 @@ def build_check(design: Design) -> CheckResult:
 
 def check_design(design: Design, games: int = 200, seed: int = 1, agent: str | None = None) -> DesignReport:
     """The checks of one loaded design (games=0: the static checks only, no simulation)."""
-    from pnp.engine.registered import registered
-    from pnp.simulate import resolve_agent, shared_games
-
     if not design.game:
         return DesignReport(design, [], note="no rules checks: this design names no game (add 'game:' to check "
                                              "its rules)")
+    from pnp.engine.registered import registered
+    from pnp.simulate import resolve_agent, shared_games  # here: a deck without a game needs neither
+
     entry = registered(design.game)
     if entry is None or entry.checks is None:
         return DesignReport(design, [], note=f"no rules checks: game '{design.game}' registers none")
@@ -130,9 +130,8 @@ def check_design(design: Design, games: int = 200, seed: int = 1, agent: str | N
 
 def playability(design: Design, games: int, seed: int, agent: str) -> CheckResult:
     """Seeded games at every player count end by the rules, not by the engine's safety cap."""
-    from pnp.engine import player_counts
+    from pnp.engine import load_engine, player_counts
     from pnp.errors import PnpError
-    from pnp.engine import load_engine
     from pnp.simulate import CAP_MOST, game_records
 
     details, failed, warned = [], False, False

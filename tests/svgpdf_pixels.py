@@ -9,8 +9,8 @@ exactly the same scale and are compared on their common area.
 from __future__ import annotations
 
 import io
-import os
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path

@@ -7,11 +7,10 @@ import json
 import re
 
 import pytest
-from lxml import etree
-from pypdf import PdfReader
-
 from conftest import stars_numbers
+from lxml import etree
 from pdfmeasure import MM, page_lines, page_text, placements
+from pypdf import PdfReader
 
 N = stars_numbers()
 
@@ -155,7 +154,7 @@ def test_board_is_printed_at_true_size_on_its_own_page(three_stars_a4):
     hits = [(i, p) for i in range(len(reader.pages)) for p in placements(reader, i)
             if abs(p.width - w * MM) < 0.01 and abs(p.height - h * MM) < 0.01]
     assert len(hits) == 1
-    i, p = hits[0]
+    i, _p = hits[0]
     assert len(placements(reader, i)) == 1
     assert 225 < w < 260  # 7.5 triangles of 30 mm plus margins
     assert entry["data"]["star_positions"] == {"2": 12, "3": 18, "4": 24}

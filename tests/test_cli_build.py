@@ -100,9 +100,8 @@ def test_data_table_deck_fills_the_template_per_row(tmp_path):
     svg = (out / cards[0]["face"]).read_text()
     assert "Fire &amp; Ice" in svg  # data is escaped, the SVG stays well-formed
     assert 'width="69mm"' in svg and 'viewBox="-3 -3 69 94"' in svg
-    from pypdf import PdfReader
-
     from pdfmeasure import placements
+    from pypdf import PdfReader
 
     reader = PdfReader(out / "deck-csv-a4.pdf")
     card_copies = sum(1 for i in range(len(reader.pages)) for p in placements(reader, i)

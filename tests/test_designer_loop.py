@@ -43,7 +43,8 @@ def test_changing_one_card_re_renders_that_card_only(deck, tmp_path):
     out, cache = tmp_path / "out", Cache(tmp_path / "cache")
     build(deck, out, cache)
     faces = 4 + 1 + 2  # 4 card rows, the card back, 2 token rows
-    assert cache.made("svg") == faces and cache.made("raster") == faces + 1  # + the TTS back, trimmed, 150 dpi
+    # + for Tabletop Simulator at 150 dpi, trimmed: the back and the two tokens
+    assert cache.made("svg") == faces and cache.made("raster") == faces + 3
     svg_dir = out / "deck-csv" / "svg"
     before = {p.name: p.stat().st_mtime_ns for p in svg_dir.iterdir()}
 
@@ -56,7 +57,7 @@ def test_changing_one_card_re_renders_that_card_only(deck, tmp_path):
     build(deck, out, cache)
     assert cache.made("svg") == 1  # the Water card alone
     assert cache.made("compiled") == 1 and cache.made("raster") == 1
-    assert cache.made("sheets") == 1  # the sheets PDF is assembled again around it
+    assert cache.made("sheets") == 2  # the sheets PDF (and the kit's ink-saving one) assembled again around it
     after = {p.name: p.stat().st_mtime_ns for p in svg_dir.iterdir()}
     changed = sorted(n for n in after if after[n] != before[n])
     assert changed == ["cards-2.svg"]
@@ -123,18 +124,19 @@ def test_tabletop_simulator_deck_sheet(deck, tmp_path):
     out = tmp_path / "out"
     build(deck, out, Cache(None))
     tts = out / "deck-csv" / "tts"
-    info = json.loads((tts / "cards.json").read_text())
-    assert info["sheets"] == [{"file": "cards-1.png", "cards": 6, "width": 7, "height": 1}]  # 2+1+0+3 copies + back
-    sheet = Image.open(tts / "cards-1.png")
+    save = json.loads((tts / "deck-csv.json").read_text())
+    [cards] = [o for o in save["ObjectStates"] if o["Name"] == "DeckCustom"]
+    [(key, sheet)] = cards["CustomDeck"].items()
+    assert (sheet["NumWidth"], sheet["NumHeight"]) == (4, 1)  # 3 distinct faces with copies + the hidden back
+    assert [c["CardID"] for c in cards["ContainedObjects"]] == [int(key) * 100 + s for s in (0, 0, 1, 2, 2, 2)]
+    image = Image.open(tts / "cards-1.png")
     back = Image.open(tts / "cards-back.png")
     assert back.size == (pytest.approx(63 / 25.4 * 150, abs=1), pytest.approx(88 / 25.4 * 150, abs=1))  # trimmed
-    assert sheet.size == (7 * back.width, back.height)
-    last = sheet.crop((6 * back.width, 0, 7 * back.width, back.height))  # the hidden-card slot holds the back
+    assert image.size == (4 * back.width, back.height)
+    last = image.crop((3 * back.width, 0, 4 * back.width, back.height))  # the hidden-card slot holds the back
     assert last.convert("RGB").tobytes() == back.convert("RGB").tobytes()
-    # Fire & Ice twice, then Water: the first two slots are the same card
-    first, second = (sheet.crop((i * back.width, 0, (i + 1) * back.width, back.height)) for i in (0, 1))
-    assert first.tobytes() == second.tobytes()
-    assert not (tts / "tokens.json").exists()  # tokens have no back: not a deck
+    assert sheet["FaceURL"] == (tts / "cards-1.png").resolve().as_uri()
+    assert not any(o["Name"] == "DeckCustom" and o["Nickname"].startswith("Tokens") for o in save["ObjectStates"])
 
 
 def test_index_html_is_a_contact_sheet_with_report_and_links(tmp_path):

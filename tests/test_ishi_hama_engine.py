@@ -8,7 +8,17 @@ import pytest
 
 from pnp.engine import TERMINAL, IllegalActionError
 from pnp.games.ishi_hama.engine import (
-    ACT, MARKER, ORIENT_OTHER, ORIENT_SELF, P_KIND, PASS_STEP, PHASE1, PHASE2, PICK, SELECT, TAKE,
+    ACT,
+    MARKER,
+    ORIENT_OTHER,
+    ORIENT_SELF,
+    P_KIND,
+    PASS_STEP,
+    PHASE1,
+    PHASE2,
+    PICK,
+    SELECT,
+    TAKE,
     IshiHamaGame,
 )
 from pnp.games.ishi_hama.geometry import mask_of, side_of

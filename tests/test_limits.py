@@ -95,7 +95,7 @@ def test_library_log_messages_become_warnings_about_the_face_they_read():
 
 def test_the_same_warning_for_many_rows_is_one_line():
     problems = [errors.Problem(f"t.j2 (row c.csv:{n})", None, "svglib: bad") for n in (5, 2, 10, 3)]
-    assert errors.format_warnings(problems) == "t.j2: warning: svglib: bad (rows c.csv:2, c.csv:3, c.csv:5 and 1 more)"
+    assert errors.format_warnings(problems) == "t.j2: warning: svglib: bad (4 rows: c.csv:2, c.csv:3, c.csv:5 and 1 more)"
 
 
 def _warn_in_worker(n: int) -> int:

@@ -9,8 +9,22 @@ import re
 import pytest
 
 from pnp.render.pathtiles import (
-    Arc, Hub, Line, Link, PathStyle, Spoke, Stub, draw_tile, geometry, hexagon, link_geometry, neighbour, path_d,
-    square, tile_shape, triangle,
+    Arc,
+    Hub,
+    Line,
+    Link,
+    PathStyle,
+    Spoke,
+    Stub,
+    draw_tile,
+    geometry,
+    hexagon,
+    link_geometry,
+    neighbour,
+    path_d,
+    square,
+    tile_shape,
+    triangle,
 )
 from pnp.render.svg import Canvas
 
@@ -111,7 +125,7 @@ def _chain_closes(pieces) -> float:
     """pieces: [(primitive in world coordinates as (start, end, tangent_start, tangent_end))]; returns turning."""
     total = 0.0
     for i, (s0, e0, t0s, t0e) in enumerate(pieces):
-        s1, e1, t1s, t1e = pieces[(i + 1) % len(pieces)]
+        s1, _e1, t1s, _t1e = pieces[(i + 1) % len(pieces)]
         assert close(e0, s1, 1e-9), (i, e0, s1)
         assert close(t0e, t1s, 1e-9), (i, t0e, t1s)  # smooth: same direction across the edge
         total += math.atan2(t0s[0] * t0e[1] - t0s[1] * t0e[0], t0s[0] * t0e[0] + t0s[1] * t0e[1])

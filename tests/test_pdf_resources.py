@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 from pdfmeasure import missing_resources
+
 from pnp.build import build_designs
 from pnp.cache import Cache
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from click.testing import CliRunner
+from pdfmeasure import MM, page_lines, page_text, placements
 from pypdf import PdfReader
 
-from pdfmeasure import MM, page_lines, page_text, placements
 from pnp.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,7 +138,7 @@ def test_mixed_shapes_share_sheets(tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     sizes = {e["component"]: tuple(v * MM for v in e["trim_mm"]) for e in manifest["components"]}
     loose = {"squares": 13, "discs": 9, "hexes": 14, "triangles": 12}
-    found = {k: 0 for k in loose}
+    found = dict.fromkeys(loose, 0)
     sheets_with = {k: set() for k in loose}
     for i in range(len(reader.pages)):
         for p in placements(reader, i):

@@ -194,7 +194,7 @@ def test_shaped_pieces_are_transparent_outside_their_outline():
     assert img.getpixel((2, 2))[3] == 0 and img.getpixel((351, 2))[3] == 0  # top corners: outside
     assert img.getpixel((177, 250)) == (*BLUE, 255)  # inside
     # antialiased edge: partial alpha, straight (not premultiplied) colour
-    edge = [img.getpixel((x, 150)) for x in range(0, 177)]
+    edge = [img.getpixel((x, 150)) for x in range(177)]
     partial = [p for p in edge if 0 < p[3] < 255]
     assert partial and all(abs(p[2] - BLUE[2]) <= 2 for p in partial)
 

@@ -11,9 +11,15 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from rulebook_checks import (
+    assert_bad_expression_gives_file_and_line,
+    assert_diagrams_draw_shapes,
+    assert_reads_as,
+    assert_vector_only,
+    flat,
+    rulebooks,
+)
 
-from rulebook_checks import (assert_bad_expression_gives_file_and_line, assert_diagrams_draw_shapes,
-                             assert_reads_as, assert_vector_only, flat, rulebooks)
 from pnp.games.ishi_hama.facts import example_facts, figure_facts
 from pnp.loader import load_design
 

@@ -10,12 +10,18 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from rulebook_checks import (
+    assert_bad_expression_gives_file_and_line,
+    assert_diagrams_draw_shapes,
+    assert_reads_as,
+    assert_vector_only,
+    flat,
+    rulebooks,
+)
 
-from rulebook_checks import (assert_bad_expression_gives_file_and_line, assert_diagrams_draw_shapes,
-                             assert_reads_as, assert_vector_only, flat, rulebooks)
 from pnp.games.triloopite.facts import rulebook_facts
-from pnp.games.triloopite.scripts import PLACEMENT_CASES, first_game, placement_board, witness
 from pnp.games.triloopite.scoring import read_rules
+from pnp.games.triloopite.scripts import PLACEMENT_CASES, first_game, placement_board, witness
 from pnp.loader import load_design
 from pnp.render.faces import design_faces
 from pnp.rulebook import render_rulebooks
@@ -59,7 +65,7 @@ def test_numbers_and_tables_come_from_the_design(books):
         assert row.value["en"] in en and row.value["fr"] in fr
     # the two scoring tables side by side: "range points range points" on each row
     for a, b in zip(rules.loop_points.rows, rules.longest_loop_points.rows):
-        cell = lambda r: r.label.replace("-", "–") if r.hi is not None else f"{r.lo} or more"
+        cell = lambda r: r.label.replace("-", "–") if r.hi is not None else f"{r.lo} or more"  # noqa: E731
         assert f"{cell(a)} {a.value} {cell(b)} {b.value}" in en, (a, b)
     assert "4 + 9 + 0 = 13 points" in en and "4 + 9 + 0 = 13 points" in fr
     assert "A loop crossing itself (like an 8) +5" in en

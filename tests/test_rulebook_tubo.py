@@ -10,9 +10,15 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from rulebook_checks import (
+    assert_bad_expression_gives_file_and_line,
+    assert_diagrams_draw_shapes,
+    assert_reads_as,
+    assert_vector_only,
+    rulebooks,
+    text_of,
+)
 
-from rulebook_checks import (assert_bad_expression_gives_file_and_line, assert_diagrams_draw_shapes,
-                             assert_reads_as, assert_vector_only, rulebooks, text_of)
 from pnp.games.tubo.facts import example_facts, figure_facts
 from pnp.games.tubo.scripts import EXAMPLE
 from pnp.loader import load_design

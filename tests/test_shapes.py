@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
@@ -258,7 +257,7 @@ def test_backs_line_up_with_their_fronts(built, duplex, offset):
                                                                             or abs(s[0][0][1] - s[0][1][1]) < 1e-6)
                         and math.dist(*s[0]) > 100]
                 assert len(fold) == 1
-                (fx, fy), (gx, gy) = fold[0]
+                (fx, fy), (gx, _gy) = fold[0]
                 vertical = abs(fx - gx) < 1e-6
                 # fronts on the left of a vertical fold, above a horizontal one
                 fr = [f for f in pick(front) if (centre(f["box"])[0] < fx if vertical else centre(f["box"])[1] > fy)]

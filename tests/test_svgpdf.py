@@ -10,13 +10,12 @@ import re
 
 import pdfplumber
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from pypdf import PdfReader
+from svgpdf_pixels import FIXTURES, compare, images, render_cairo, render_ours, render_svglib, side_by_side
 
 from pnp.render.svgpdf import Compiled, compile_svg, form, svg_to_pdf
 from pnp.render.svgpdf.geometry import segments
-from svgpdf_pixels import FIXTURES, compare, images, render_cairo, render_ours, render_svglib, side_by_side
 
 MM = 72 / 25.4
 FEATURES = sorted(p.stem for p in FIXTURES.glob("*.svg"))
@@ -111,9 +110,12 @@ def test_design_faces_match_svglib_exactly_and_cairosvg(design_faces, tmp_path):
         ours, ref = render_ours(text), render_cairo(text)
         old = render_svglib(text)
         lib = compare(ours, old, shift=0)
-        if "opacity=" not in text:
+        # svglib gets group opacity wrong (there cairosvg decides which is closer), drops the space after an inline
+        # <tspan> and misplaces a nested <svg> (text boxes, icons: there only the cairosvg thresholds below hold)
+        textbox = "<tspan" in text or text.count("<svg") > 1
+        if "opacity=" not in text and not textbox:
             assert lib.mean < 0.1 and lib.share < 0.05, f"{name} vs svglib: {lib}"
-        else:
+        elif not textbox:
             assert compare(ours, ref).mean <= compare(old, ref).mean, f"{name}: svglib closer to cairosvg than svgpdf"
         cairo = compare(ours, ref)
         limits = TEXT if "<text" in text else STRICT

@@ -26,7 +26,7 @@ def test_greedy_agent_beats_random():
 def test_greedy_completes_a_star_when_it_can():
     game = load_engine(load_design(package_root() / "designs" / "three-stars"), 2)
     # blue holds 5 cells of star (1,1) and a card for the sixth, among other options
-    state = game.position(owners={c: 0 for c in star_triangles((1, 1))[1:]}, hands={0: [(0,), (2, 3), (1, 4, 5)]})
+    state = game.position(owners=dict.fromkeys(star_triangles((1, 1))[1:], 0), hands={0: [(0,), (2, 3), (1, 4, 5)]})
     for seed in range(5):
         trial = state.clone()
         action = GreedyAgent().step(trial, random.Random(seed))

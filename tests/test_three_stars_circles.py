@@ -13,14 +13,19 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
-
 from test_shapes import Page, centre
+
 from pnp.cli import main
 from pnp.engine.agents import RandomAgent
 from pnp.engine.invariants import check_random_playouts
 from pnp.engine.playout import play
 from pnp.games.three_stars.circles import (
-    CENTRE_DISTANCE, CircleBoardParams, circle_geometry, circle_xy, links, neighbours,
+    CENTRE_DISTANCE,
+    CircleBoardParams,
+    circle_geometry,
+    circle_xy,
+    links,
+    neighbours,
 )
 from pnp.games.three_stars.components import RegionSpec
 from pnp.games.three_stars.engine import ThreeStarsGame, design_geometry

@@ -124,14 +124,14 @@ def test_steal_needs_every_marked_cell_held_by_an_opponent(g2, other, reason):
 
 def test_reserved_cells_cannot_be_stolen(g2):
     cells = star((1, 1))
-    s = g2.position(owners={c: RED for c in cells}, reserved=list(cells), hands={BLUE: [(0,), (2, 4)]})
+    s = g2.position(owners=dict.fromkeys(cells, RED), reserved=list(cells), hands={BLUE: [(0,), (2, 4)]})
     for pos in ((0,), (2, 4)):
         a = g2.steal_action(g2.card_index(pos), g2.star_index((1, 1)))
         assert a not in s.legal_actions()
     with pytest.raises(IllegalActionError, match="reserved"):
         s.apply_action(g2.steal_action(g2.card_index((0,)), g2.star_index((1, 1))))
     # the same cells unreserved could be stolen
-    s = g2.position(owners={c: RED for c in cells}, hands={BLUE: [(0,)]})
+    s = g2.position(owners=dict.fromkeys(cells, RED), hands={BLUE: [(0,)]})
     assert g2.steal_action(g2.card_index((0,)), g2.star_index((1, 1))) in s.legal_actions()
 
 
@@ -167,7 +167,7 @@ def test_exchange_is_refused_when_a_card_can_be_played(g2):
 
 def test_completing_a_star_scores_it_and_reserves_its_cells(g2):
     cells = star((1, 1))
-    s = g2.position(owners={c: BLUE for c in cells[1:]}, hands={BLUE: [(0,)], RED: [(1,), (2,), (3,)]})
+    s = g2.position(owners=dict.fromkeys(cells[1:], BLUE), hands={BLUE: [(0,)], RED: [(1,), (2,), (3,)]})
     s.apply_action(g2.place_action(g2.card_index((0,)), g2.star_index((1, 1))))
     assert s.scores == [1, 0]
     assert s.scored[g2.star_index((1, 1))] == BLUE
@@ -191,7 +191,7 @@ def test_third_star_wins(g2):
     done = [g2.star_index(v) for v in ((0, 0), (3, 0))]
     owners = {c: BLUE for v in ((0, 0), (3, 0)) for c in star(v)}
     target = star((1, 2))
-    owners.update({c: BLUE for c in target[1:]})
+    owners.update(dict.fromkeys(target[1:], BLUE))
     s = g2.position(owners=owners, scored={(0, 0): BLUE, (3, 0): BLUE}, hands={BLUE: [(0,)]})
     assert [s.scored[t] for t in done] == [BLUE, BLUE] and s.scores == [2, 0]
     s.apply_action(g2.place_action(g2.card_index((0,)), g2.star_index((1, 2))))
@@ -206,8 +206,8 @@ def test_third_star_wins(g2):
 def test_seed_example_blue_wins_by_blocking_with_two_stars(g2):
     """Seed 003: with two blue stars reserved only 2 star positions remain for red: blue wins."""
     first, second = (0, 0), (2, 1)
-    owners = {c: BLUE for c in star(first)}
-    owners.update({c: BLUE for c in star(second)[1:]})
+    owners = dict.fromkeys(star(first), BLUE)
+    owners.update(dict.fromkeys(star(second)[1:], BLUE))
     s = g2.position(owners=owners, scored={first: BLUE}, hands={BLUE: [(0,)]})
     assert s.can_reach(RED)
     s.apply_action(g2.place_action(g2.card_index((0,)), g2.star_index(second)))
@@ -220,8 +220,8 @@ def test_seed_example_blue_wins_by_blocking_with_two_stars(g2):
 
 def test_two_stars_leaving_three_positions_do_not_win(g2):
     first, second = (0, 0), (3, 0)  # disjoint, but red keeps more than 2 positions
-    owners = {c: BLUE for c in star(first)}
-    owners.update({c: BLUE for c in star(second)[1:]})
+    owners = dict.fromkeys(star(first), BLUE)
+    owners.update(dict.fromkeys(star(second)[1:], BLUE))
     s = g2.position(owners=owners, scored={first: BLUE}, hands={BLUE: [(0,)], RED: [(1,), (2,), (3,)]})
     s.apply_action(g2.place_action(g2.card_index((0,)), g2.star_index(second)))
     assert s.scores == [2, 0]
@@ -234,7 +234,7 @@ def test_blocking_needs_every_opponent_out(g3):
     keep = [g3.star_index(v) for v in ((0, 0), (5, 0), (2, 2))]  # pairwise disjoint stars
     # every cell outside the three kept stars is yellow's and reserved (as if yellow had scored there)
     yellow = [c for c in g3.cells if not any(c in star(v) for v in ((0, 0), (5, 0), (2, 2)))]
-    owners = {c: YELLOW for c in yellow} | {c: BLUE for c in star((0, 0))[1:]}
+    owners = dict.fromkeys(yellow, YELLOW) | dict.fromkeys(star((0, 0))[1:], BLUE)
     s = g3.position(owners=owners, reserved=yellow, hands={BLUE: [(0,)]})
     assert s.available(RED) == sorted(keep) and s.can_reach(RED)  # 0 + 3 available positions
     s.apply_action(g3.place_action(g3.card_index((0,)), keep[0]))
@@ -267,7 +267,7 @@ def test_a_move_needing_more_pieces_than_left_is_illegal(g2_20):
     pieces = g2.rules.pieces_per_player
     assert pieces == 20  # read from the design copy, not a constant of the engine
     blue_cells = [c for c in g2.cells if c[0] == "D"][: pieces - 1]  # all but one on the board
-    s = g2.position(owners={c: BLUE for c in blue_cells}, hands={BLUE: [(0,), (0, 2), (0, 2, 4)]})
+    s = g2.position(owners=dict.fromkeys(blue_cells, BLUE), hands={BLUE: [(0,), (0, 2), (0, 2, 4)]})
     cards = {g2.decode(a)[1] for a in s.legal_actions()}
     assert cards == {g2.card_index((0,))}  # the 2- and 3-cards fit on empty cells but need 2 and 3 pieces
     target = next(t for t in range(g2.S) if not g2.masks[g2.card_index((0, 2))][t] & s.occupied)
@@ -318,7 +318,7 @@ def test_when_the_mover_is_out_too_the_last_player_who_can_reach_wins(g3):
     """3 players: after blue's star only yellow can still reach 3 stars (blue and red cannot): yellow wins."""
     keep = [g3.star_index(v) for v in ((0, 0), (5, 0))]
     yellow = [c for c in g3.cells if not any(c in star(v) for v in ((0, 0), (5, 0)))]  # yellow holds and
-    owners = {c: YELLOW for c in yellow} | {c: BLUE for c in star((0, 0))[1:]}  # reserved every other cell
+    owners = dict.fromkeys(yellow, YELLOW) | dict.fromkeys(star((0, 0))[1:], BLUE)  # reserved every other cell
     s = g3.position(owners=owners, reserved=yellow, scores=[0, 0, 2], hands={BLUE: [(0,)]})
     assert s.can_reach(YELLOW) and not s.can_reach(RED) and not s.can_reach(BLUE)
     s.apply_action(g3.place_action(g3.card_index((0,)), keep[0]))
@@ -347,7 +347,7 @@ def test_the_engine_reads_rules_cards_and_board_from_the_design(tmp_path):
     assert game.C == 21 and game.S == 9
     s = game.new_initial_state()
     assert len(s.queue) == 10  # two hands of 5 to deal
-    s = game.position(owners={c: BLUE for c in star((1, 1))[1:]}, hands={BLUE: [(0,)]})
+    s = game.position(owners=dict.fromkeys(star((1, 1))[1:], BLUE), hands={BLUE: [(0,)]})
     s.apply_action(game.place_action(game.card_index((0,)), game.star_index((1, 1))))
     assert s.is_terminal() and s.returns() == [1.0, 0.0]  # one star wins now
 

@@ -13,7 +13,16 @@ from pnp.engine.playout import play
 from pnp.games.triloopite import witnesses as W
 from pnp.games.triloopite.engine import KEEP, TriloopiteGame
 from pnp.games.triloopite.geometry import (
-    DIRS, SQRT3, PlacementError, analyse, centre, lines_cross, rotate_lines, transform, walk, walks_layout,
+    DIRS,
+    SQRT3,
+    PlacementError,
+    analyse,
+    centre,
+    lines_cross,
+    rotate_lines,
+    transform,
+    walk,
+    walks_layout,
 )
 from pnp.games.triloopite.scoring import read_rules, score
 from pnp.loader import load_design, package_root

@@ -96,7 +96,7 @@ def test_too_few_crabs_for_a_ring_fails(tmp_path):
 
 
 def test_build_gives_every_tile_and_the_aid(tmp_path):
-    [built] = build_designs([str(DESIGNS / "triloopite")], out=tmp_path)
+    [_built] = build_designs([str(DESIGNS / "triloopite")], out=tmp_path)
     folder = tmp_path / "triloopite"
     manifest = json.loads((folder / "manifest.json").read_text())
     entries = manifest["components"]

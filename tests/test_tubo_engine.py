@@ -10,7 +10,12 @@ from pnp.engine import TERMINAL, IllegalActionError
 from pnp.engine.agents import GreedyAgent, RandomAgent
 from pnp.engine.playout import play
 from pnp.games.tubo.engine import (
-    CLOSED, CONNECTORS, OPEN, PATH, PLACE, TuboGame,
+    CLOSED,
+    CONNECTORS,
+    OPEN,
+    PATH,
+    PLACE,
+    TuboGame,
 )
 from pnp.games.tubo.geometry import E, N, S, W
 from pnp.loader import load_design

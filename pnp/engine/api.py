@@ -221,7 +221,7 @@ class State(ABC):
         return outcomes[-1][0]
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.key() == other.key()  # type: ignore[union-attr]
+        return type(self) is type(other) and self.key() == other.key()
 
     def __hash__(self) -> int:
         return hash(self.key())

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pnp.engine.api import CHANCE, TERMINAL, Game, IllegalActionError
 from pnp.engine.agents import RandomAgent
+from pnp.engine.api import CHANCE, TERMINAL, Game, IllegalActionError
 from pnp.engine.playout import play, replay, rngs
 
 

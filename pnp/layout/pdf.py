@@ -20,6 +20,7 @@ from pnp.cache import NO_CACHE, Cache, key_of
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
 from pnp.render import fonts
 from pnp.render.svgpdf import Compiled, Resources, SvgWarning, compile_svg, form
+from pnp.render.svgpdf.player import defer_streams, splice
 from pnp.units import mm_to_pt as pt
 
 rl_config.useA85 = 0  # binary streams: smaller files, no ASCII85 encoding pass
@@ -42,8 +43,12 @@ def define_form(c: Canvas, name: str, compiled: Compiled) -> str:
 
 def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, author: str = "",
                subject: str = "", cfg: LayoutConfig | None = None, cache: Cache = NO_CACHE,
-               resources: Resources | None = None, on_warning: OnWarning | None = None) -> bytes:
+               resources: Resources | None = None, on_warning: OnWarning | None = None,
+               transform: Callable[[Compiled], Compiled] | None = None) -> bytes:
     """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text.
+
+    `transform` changes each compiled face before it is drawn (the ink saver of
+    pnp.render.svgpdf.ink lightens its large fills).
 
     Each face is compiled when its first copy is placed; what the renderer could not draw as
     written goes to `on_warning(face, warning)`.
@@ -56,12 +61,15 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
     c.setAuthor(author)
     c.setSubject(subject)
     c.setCreator("pnp")
+    defer_streams(c)  # card art goes into the file after ReportLab has made it (memory: see defer_streams)
     forms: dict[str, str] = {}
     for sheet in sheets:
         c.setPageSize((pt(sheet.width), pt(sheet.height)))
         for pl in sheet.placed:
             if pl.face not in forms:
                 compiled = compile_face(svgs[pl.face], cache, resources)
+                if transform is not None:
+                    compiled = transform(compiled)
                 if on_warning is not None:
                     for warning in compiled.warnings:
                         on_warning(pl.face, warning)
@@ -69,7 +77,9 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
         _draw_sheet(c, sheet, forms, title, cfg)
         c.showPage()
     c.save()
-    return buf.getvalue()
+    pdf = buf.getvalue()
+    buf.close()
+    return splice(pdf, c)
 
 
 def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg: LayoutConfig) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -20,12 +20,22 @@ from lxml import etree
 from pnp import registry, sandbox
 from pnp.cache import key_of
 from pnp.confine import DesignFiles, FileRefused, check_parsed
-from pnp.errors import (DesignError, ErrorReport, Problem, display_path, remember_design_folder, warn,
-                        with_source_comment)
+from pnp.errors import (
+    DesignError,
+    ErrorReport,
+    Problem,
+    display_path,
+    remember_design_folder,
+    warn,
+    warning_comments,
+    with_source_comment,
+)
 from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource
 from pnp.registry import FaceSpec, GeneratorContext
+from pnp.render import textbox as _textbox
+from pnp.render.art import ArtFiles, art_hash, check_art, check_art_names, has_images
 from pnp.render.svg import wrap_fragment
 from pnp.tables import load_rows
 
@@ -35,12 +45,34 @@ class ComponentFaces:
     component_id: str
     component: Component
     fronts: list[FaceSpec]
-    back: FaceSpec | None
+    back: FaceSpec | None  # the shared back, or the first of the backs per row (None: no back)
     where: tuple[str, int | None] = ("", None)  # design.yaml and the line of this component, for messages
+    row_backs: dict[str, FaceSpec] = field(default_factory=dict)  # front key -> its back, when backs differ by row
 
     @property
     def copies(self) -> int:
         return sum(f.count for f in self.fronts)
+
+    def back_of(self, front: FaceSpec) -> FaceSpec | None:
+        """The back printed behind `front`: its row's back, else the shared one."""
+        return self.row_backs.get(front.key, self.back)
+
+    @property
+    def backs(self) -> list[FaceSpec]:
+        """The distinct backs, in the order of the fronts that use them."""
+        if not self.row_backs:
+            return [self.back] if self.back is not None else []
+        seen: dict[int, FaceSpec] = {}
+        for f in self.fronts:
+            b = self.row_backs.get(f.key, self.back)
+            if b is not None:
+                seen.setdefault(id(b), b)
+        return list(seen.values())
+
+    @property
+    def sides(self) -> list[FaceSpec]:
+        """Every distinct face: the fronts, then the backs."""
+        return self.fronts + self.backs
 
     def error(self, message: str) -> DesignError:
         """`design.yaml:LINE: components.<id>: message`, for a problem later stages find with this component
@@ -61,17 +93,25 @@ def design_faces(design: Design, report: ErrorReport | None = None) -> list[Comp
     result = []
     for cid, comp in design.components.items():
         loc = ("components", cid)
-        fronts = _faces(design, files, hashes, cid, comp, comp, loc, report)
+        rows: list = []
+        fronts = _faces(design, files, hashes, cid, comp, comp, loc, report, rows)
         back = None
+        row_backs: dict[str, FaceSpec] = {}
         if comp.back is not None:
-            backs = _faces(design, files, hashes, cid, comp, comp.back, loc + ("back",), report)
-            if len(backs) != 1 and not report:
-                report.add(doc.path, doc.line(loc + ("back",)),
-                           f"the back makes {len(backs)} faces; expected exactly one shared back")
-            back = backs[0] if backs else None
-            if back is not None:
-                back.key = "back"
-        result.append(ComponentFaces(cid, comp, fronts, back, (display_path(doc.path), doc.line(loc))))
+            per_row = rows if rows and comp.back.template and _reads_row(design, files, comp.back.template,
+                                                                            rows) else None
+            backs = _faces(design, files, hashes, cid, comp, comp.back, loc + ("back",), report, per_row)
+            if per_row is not None and len(backs) == len(fronts):
+                row_backs = _shared_backs(fronts, backs)
+                back = backs[0] if backs else None
+            else:
+                if len(backs) != 1 and not report:
+                    report.add(doc.path, doc.line(loc + ("back",)),
+                               f"the back makes {len(backs)} faces; expected exactly one shared back")
+                back = backs[0] if backs else None
+                if back is not None:
+                    back.key = "back"
+        result.append(ComponentFaces(cid, comp, fronts, back, (display_path(doc.path), doc.line(loc)), row_backs))
     if not report:
         _check_totals(design, result, report)
     if own:
@@ -85,7 +125,7 @@ def _check_totals(design: Design, components: list[ComponentFaces], report: Erro
     longest = limit("length")
     for cf in components:
         line = doc.line(("components", cf.component_id))
-        for face in cf.fronts + ([cf.back] if cf.back else []):
+        for face in cf.sides:
             side = max(face.width, face.height) + 2 * face.bleed
             if side > longest:
                 report.add(doc.path, line, f"components.{cf.component_id}: a {face.width:g} x {face.height:g} mm "
@@ -94,7 +134,7 @@ def _check_totals(design: Design, components: list[ComponentFaces], report: Erro
         if cf.fronts and cf.copies == 0:
             warn(doc.path, line, f"components.{cf.component_id} makes no copies (every count is 0); it is left out "
                  "of the print sheets")
-    for name, total in (("faces", sum(len(cf.fronts) + (1 if cf.back else 0) for cf in components)),
+    for name, total in (("faces", sum(len(cf.sides) for cf in components)),
                         ("copies", sum(cf.copies for cf in components))):
         lim = LIMITS[name]
         if total > lim.value:
@@ -106,7 +146,9 @@ def _check_totals(design: Design, components: list[ComponentFaces], report: Erro
 
 
 def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str, comp: Component,
-           src: FaceSource, loc: tuple, report: ErrorReport) -> list[FaceSpec]:
+           src: FaceSource, loc: tuple, report: ErrorReport, rows_out: list | None = None) -> list[FaceSpec]:
+    """The faces of a front (`src is comp`: a data table's rows are loaded and appended to `rows_out`) or of a
+    back (`rows_out` given: one face per front row, else one shared face)."""
     bleed = design.bleed_of(comp)
     doc = design.source
     if src.generate:
@@ -127,36 +169,156 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             report.extend(exc)
             return []
         if comp.data is not None and src is comp:
-            rows = load_rows(comp.data, design.folder, doc, ("components", cid, "data"), comp.count, report, files)
+            rows = load_rows(comp.data, design.folder, doc, ("components", cid, "data"), comp.count, report, files,
+                             columns=comp.columns, sheet=comp.sheet)
+            if rows_out is not None:
+                rows_out += rows
+        elif src is not comp and rows_out:
+            rows = list(rows_out)  # a back filled from each front's row
         else:
             rows = [None]
         if "templates" not in hashes:
             hashes["templates"] = templates_hash(design.folder, files)
+        if "art" not in hashes:
+            hashes["art"] = art_hash(design.folder, files.extra)
+        if "fonts" not in hashes:
+            hashes["fonts"] = font_css(design, files)
         faces = []
         width = len(str(len(rows)))
+        is_back = src is not comp and rows[0] is not None
+        used = _row_names(design, files, src.template) if is_back else None
         for i, row in enumerate(rows, start=1):
             values = dict(row.values) if row else {}
             context = {**values, "row": values, "index": i, "component": cid, "design": design.meta,
                        "width": size.width, "height": size.height, "bleed": bleed, "safe": design.print.safe_zone}
             where = (row.file, row.line) if row else (doc.path, doc.line(loc + ("template",)))
-            cache_key = key_of("template", hashes["templates"], src.template, _jsonable(context),
+            keyed = context
+            key = f"{i:0{width}d}" if row else "face"
+            if is_back and used is not None:  # a back: the same for every row that agrees on what it reads
+                keyed = {k: v for k, v in context.items() if k in used or (k not in values and k not in
+                                                                           ("row", "index"))}
+                key = "back-" + slug("-".join(str(values[k]) for k in sorted(used) if k in values) or str(i))
+            elif is_back:
+                key = f"back-{i:0{width}d}"
+            cache_key = key_of("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
+                               _jsonable(keyed),
                                size.width, size.height, bleed)
             faces.append(FaceSpec(
-                key=f"{i:0{width}d}" if row else "face", width=size.width, height=size.height, bleed=bleed,
+                key=key, width=size.width, height=size.height, bleed=bleed,
                 paint=_template_painter(design.folder, src.template, path, context, size.width, size.height, bleed,
-                                        where, row is not None),
+                                        where, row is not None, hashes["fonts"]),
                 count=row.count if row else comp.count, data=values, shape=comp.shape, cache_key=cache_key,
             ))
         return faces
     # a ready SVG file
     try:
-        path, text = files.read_svg(src.svg, (doc.path, doc.line(loc + ("svg",))))
+        path, text = files.read_svg(src.svg, (doc.path, doc.line(loc + ("svg",))), images=True)
     except DesignError as exc:
         report.extend(exc)
         return []
+    if has_images(text):
+        try:
+            check_art_names(text, ArtFiles(design.folder, files.extra), path)
+        except DesignError as exc:
+            report.extend(exc)
+            return []
     text = with_source_comment(text, design.folder, path)
+    if has_images(text) and "art" not in hashes:
+        hashes["art"] = art_hash(design.folder, files.extra)
+    if "fonts" not in hashes:
+        hashes["fonts"] = font_css(design, files)
+    extra = [v for v in (hashes["art"] if has_images(text) else "", hashes["fonts"]) if v]
     return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,
-                     paint=lambda: text, count=comp.count, shape=comp.shape, cache_key=key_of("svg", text))]
+                     paint=_svg_painter(design.folder, files.extra, path, text, hashes["fonts"]), count=comp.count,
+                     shape=comp.shape, cache_key=key_of("svg", text, *extra))]
+
+
+def font_css(design: Design, files: DesignFiles) -> str:
+    """The design's `fonts:` as a <style> of CSS @font-face rules (one per file, with the file's content hash
+    in a comment), put into every face a template paints: browsers load the files (copied under svg/art/ with
+    the face), pnp.render.svgpdf draws and embeds the same files. "" for a design without fonts."""
+    from pnp.render.art import content_hash
+
+    rules = []
+    for family, faces in sorted(design.fonts.items()):
+        for slot, name in faces.files().items():
+            where = (design.source.path, design.source.line(("fonts", family, slot)))
+            data = files.read_bytes(files.resolve(name, where, what="font"), "font_bytes")
+            weight = "bold" if slot.startswith("bold") else "normal"
+            style = "italic" if slot.endswith("italic") else "normal"
+            rules.append(f'@font-face {{font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
+                         f'src: url("{name}")}} /* {content_hash(data)} */')
+    return "<style>\n" + "\n".join(rules) + "\n</style>" if rules else ""
+
+
+def with_style(svg: str, style: str) -> str:
+    """`svg` with `style` as the first child of its root element."""
+    if not style:
+        return svg
+    start = svg.find("<svg")
+    end = svg.find(">", start)
+    if start < 0 or end < 0:
+        return svg
+    return svg[:end + 1] + "\n" + style + svg[end + 1:]
+
+
+def _svg_painter(folder: Path, extra: tuple[Path, ...], path: Path, text: str, fonts_style: str = ""):
+    """A ready SVG file's face: as it is, its images checked and their content hashes added (pnp.render.art),
+    the design's fonts added."""
+    def paint() -> str:
+        if not has_images(text):
+            return with_style(text, fonts_style)
+        root = etree.fromstring(text.encode("utf-8"), _SVG_PARSER)
+        return with_style(check_art(text, root, ArtFiles(folder, extra), path), fonts_style)
+
+    return paint
+
+
+def _row_names(design: Design, files: DesignFiles, name: str) -> set[str] | None:
+    """The names a back template reads (jinja2.meta), None when it cannot tell (it includes, imports or extends
+    another template, or does not parse: then every row is its own back)."""
+    from jinja2 import meta
+
+    env = _environment(Path(os.path.abspath(design.folder)), DesignFiles(design.folder).extra)
+    try:
+        source = env.loader.get_source(env, name)[0]
+        ast = env.parse(source)
+    except Exception:  # not found, refused or a syntax error: painting reports it with its file:line
+        return None
+    if list(meta.find_referenced_templates(ast)):
+        return None
+    return set(meta.find_undeclared_variables(ast))
+
+
+def _reads_row(design: Design, files: DesignFiles, name: str, rows: list) -> bool:
+    """Whether a back template reads its front's row (a column, `row` or `index`): then each row gets its back."""
+    used = _row_names(design, files, name)
+    if used is None:
+        return True
+    columns = {k for r in rows for k in r.values}
+    return bool(used & (columns | {"row", "index"}))
+
+
+def _shared_backs(fronts: list[FaceSpec], backs: list[FaceSpec]) -> dict[str, FaceSpec]:
+    """front key -> its back, rows whose backs are made of the same values sharing one back face, named by
+    those values (`back-hero`), else numbered (`back-1`); each back's count is the copies of its fronts."""
+    groups: dict[str, list[tuple[FaceSpec, FaceSpec]]] = {}
+    for front, back in zip(fronts, backs):
+        groups.setdefault(back.cache_key or front.key, []).append((front, back))
+    firsts = [pairs[0][1] for pairs in groups.values()]
+    names = [b.key for b in firsts]
+    numbered = len(set(names)) != len(names) or any(len(n) > 60 for n in names)
+    out: dict[str, FaceSpec] = {}
+    for n, pairs in enumerate(groups.values(), start=1):
+        back = pairs[0][1]
+        if len(groups) == 1:
+            back.key = "back"
+        elif numbered:
+            back.key = f"back-{n:0{len(str(len(groups)))}d}"
+        back.count = sum(front.count for front, _ in pairs)
+        for front, _ in pairs:
+            out[front.key] = back
+    return out
 
 
 _BAD_KEY = re.compile(r"[/\\\x00-\x1f\x7f]|\.\.")
@@ -218,23 +380,29 @@ def _jsonable(context: dict) -> dict:
 @lru_cache(maxsize=16)
 def _environment(design_folder: Path, extra: tuple[Path, ...]) -> jinja2.Environment:
     files = DesignFiles(design_folder, extra)
-    return sandbox.environment(
+    env = sandbox.environment(
         files, template_bases(design_folder), "template_bytes",
         autoescape=True,  # data text such as "Salt & Pepper" must not break the SVG
         keep_trailing_newline=True,
     )
+    env.globals["textbox"] = _textbox.textbox
+    return env
 
 
 _SVG_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
 def _template_painter(folder: Path, name: str, path: Path, context: dict[str, Any], w: float, h: float, bleed: float,
-                      where: tuple[Path, int | None], is_row: bool):
+                      where: tuple[Path, int | None], is_row: bool, fonts_style: str = ""):
     extra = DesignFiles(folder).extra
 
     def paint() -> str:
         env = _environment(Path(os.path.abspath(folder)), extra)  # a relative folder means another one elsewhere
         row = f" (filling row {_disp(where[0])}:{where[1]})" if is_row and where[1] else ""
+        painting = _textbox.Painting(DesignFiles(folder, extra), folder,
+                                     f"{_disp(where[0])}:{where[1]}" if is_row and where[1] else None,
+                                     fonts_style=fonts_style)
+        token = _textbox.PAINTING.set(painting)
         try:
             template = env.get_template(name)
             fragment = sandbox.render(template, context)
@@ -255,11 +423,17 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
         except sandbox.RENDER_ERRORS as exc:
             file, line = _template_line(exc, path)
             raise DesignError([Problem(_disp(file), line, f"{sandbox.describe(exc)}{row}")]) from None
+        except _textbox.TextboxError as exc:
+            file, line = _template_line(exc, path)
+            what, _, expected = exc.message.partition("; expected")
+            raise DesignError([Problem(_disp(file), line, f"{what}{row}; expected{expected}")]) from None
         except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError) as exc:
             file, line = _template_line(exc, path)
             raise DesignError([Problem(_disp(file), line, f"{type(exc).__name__}: {exc}{row}; expected an "
-                                       "expression that works on the row's values (CSV cells are text: "
-                                       "use |int or |float for numbers)")]) from None
+                                       "expression that works on the row's values (a text cell needs |int or "
+                                       "|float, or the column declared in columns: {name: number})")]) from None
+        finally:
+            _textbox.PAINTING.reset(token)
         svg = wrap_fragment(fragment, w, h, bleed)
         try:
             root = etree.fromstring(svg.encode("utf-8"), _SVG_PARSER)
@@ -267,11 +441,14 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
             raise DesignError([Problem(_disp(where[0]), where[1], f"the SVG filled from {path.name} is not "
                                        f"well-formed ({exc.msg}); expected valid SVG markup")]) from None
         try:
-            check_parsed(root, svg, _disp(path))
+            check_parsed(root, svg, _disp(path), images=True)
         except DesignError as exc:
             problem = exc.problems[0]
             raise DesignError([Problem(_disp(path), None, problem.message.replace("the SVG", f"the SVG it makes{row}",
                                                                                   1))]) from None
+        svg = with_style(check_art(svg, root, ArtFiles(folder, extra), path, row), fonts_style)
+        if painting.warnings:  # carried in the SVG, so a cached face reports them again
+            svg = svg.replace("\n", "\n" + warning_comments(painting.warnings), 1)
         return with_source_comment(svg, folder, path, where if is_row else None)
 
     return paint

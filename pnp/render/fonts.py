@@ -115,3 +115,63 @@ def register() -> None:
     addMapping(REGULAR, 1, 0, BOLD)
     addMapping(REGULAR, 0, 1, ITALIC)
     addMapping(REGULAR, 1, 1, BOLD_ITALIC)
+
+
+# --- a design's own fonts ---------------------------------------------------------------------------------
+# A design names TTF/OTF files in its `fonts:` section; faces carry them as CSS @font-face rules (pnp.render.faces),
+# which pnp.render.svgpdf reads. Each file is registered under a name made from its content, so the same file
+# means the same ReportLab font in every process, and ReportLab embeds a subset of it like the shipped ones.
+
+FONT_EXTENSIONS = (".ttf", ".otf")
+_DATA: dict[str, bytes] = {}  # registered design fonts: name -> the file's bytes
+
+
+def data_name(data: bytes) -> str:
+    import hashlib
+
+    return "pnp-" + hashlib.sha256(data).hexdigest()[:20]
+
+
+def register_data(data: bytes) -> str:
+    """Register a TrueType font given by its bytes (once per process); its ReportLab name. ValueError naming
+    why a file cannot be used (not a font, PostScript (CFF) outlines, a licence that forbids embedding)."""
+    name = data_name(data)
+    if name in _registered:
+        return name
+    import io
+
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+    with _lock:
+        if name not in _registered:
+            try:
+                font = TTFont(name, io.BytesIO(data))
+            except TTFError as exc:
+                text = str(exc)
+                if "postscript outlines" in text.lower() or "cff" in text.lower():
+                    raise ValueError("it has PostScript (CFF) outlines, which cannot be embedded as TrueType; "
+                                     "expected a TrueType-outline .ttf (or .otf)") from None
+                if "embed" in text.lower():
+                    raise ValueError(f"its licence forbids embedding it ({text}); expected a font that may be "
+                                     "embedded in a PDF") from None
+                raise ValueError(f"it is not a TrueType font ({text}); expected a .ttf or .otf file") from None
+            except Exception as exc:
+                raise ValueError(f"it is not a readable TrueType font ({exc.__class__.__name__}); expected a .ttf "
+                                 "or .otf file") from None
+            pdfmetrics.registerFont(font)
+            _registered.add(name)
+            _DATA[name] = data
+    return name
+
+
+def face_slot(weight: str | int | None, style: str | None) -> str:
+    """The `fonts:` entry of a design family for a weight and a style."""
+    bold, italic = is_bold(weight), is_italic(style)
+    return {(False, False): "regular", (True, False): "bold", (False, True): "italic",
+            (True, True): "bold_italic"}[(bold, italic)]
+
+
+def generic_names() -> set[str]:
+    """Family names that always mean a shipped family (a design may not take them for its own fonts)."""
+    return {f.lower() for f in FAMILIES} | set(ALIASES)

@@ -61,11 +61,10 @@ import struct
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 
 from pnp.cache import NO_CACHE, Cache, key_of
-
 
 DPI = 300
 TTS_DPI = 150
@@ -87,12 +86,15 @@ class Face:
     bleed: float = 0.0
     transparent: bool = False
     px: tuple[int, int] | None = None
+    # reads the art files the SVG names (pnp.render.art.ArtFiles); not part of the key: the SVG holds
+    # each file's content hash
+    resources: object = field(default=None, compare=False, hash=False, repr=False)
 
     @classmethod
-    def of(cls, spec, svg: str, px: tuple[int, int] | None = None) -> "Face":
+    def of(cls, spec, svg: str, px: tuple[int, int] | None = None, resources=None) -> "Face":
         """The face of a pnp.registry.FaceSpec and its SVG text: shaped pieces (shape other than
         "rect": triangle, hexagon, circle...) keep a transparent outside."""
-        return cls(svg, float(spec.bleed), spec.shape != "rect", px)
+        return cls(svg, float(spec.bleed), spec.shape != "rect", px, resources)
 
     def key(self, dpi: int, fmt: str, trim: bool) -> str:
         return key_of("raster", self.svg, self.bleed, self.transparent, self.px, dpi, fmt, trim)
@@ -399,7 +401,7 @@ def faces_pdf(faces: Sequence[Face]) -> bytes:
     buf = io.BytesIO()
     c = Canvas(buf, invariant=1, pageCompression=1, initialFontName=fonts.REGULAR)
     for face in faces:
-        width, height = _draw_svg(c, face.svg)
+        width, height = _draw_svg(c, face.svg, face.resources)
         b = face.bleed * 72 / 25.4
         c.setPageSize((width, height))
         c.setBleedBox((0, 0, width, height))
@@ -409,12 +411,12 @@ def faces_pdf(faces: Sequence[Face]) -> bytes:
     return buf.getvalue()
 
 
-def _draw_svg(c, svg: str) -> tuple[float, float]:
+def _draw_svg(c, svg: str, resources=None) -> tuple[float, float]:
     """Draw one face on the current page; its size in points. The one place that knows the SVG -> PDF
     renderer: pnp.render.svgpdf, as the print sheets, so a PNG shows what the PDF prints."""
     from pnp.render.svgpdf import compile_svg, draw
 
-    compiled = compile_svg(svg)
+    compiled = compile_svg(svg, resources=resources)
     draw(compiled, c)
     return float(compiled.width), float(compiled.height)
 

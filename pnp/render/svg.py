@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import svgwrite
-
 from pnp.units import fmt_mm
 
 FONT_FAMILY = "DejaVu Sans"
@@ -45,6 +43,8 @@ class Canvas:
     def __init__(self, width: float, height: float, bleed: float = 0.0):
         self.width, self.height, self.bleed = width, height, bleed
         full_w, full_h = width + 2 * bleed, height + 2 * bleed
+        import svgwrite  # here, not at import: a data-table deck never draws on a Canvas (35 ms of parsing grammar)
+
         self._dwg = svgwrite.Drawing(
             size=(f"{fmt_mm(full_w)}mm", f"{fmt_mm(full_h)}mm"), profile="full", debug=False
         )

@@ -95,13 +95,15 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
         report = ErrorReport()
         svgs = {}
         for cf in components:
-            for face in cf.fronts + ([cf.back] if cf.back else []):
+            for face in cf.sides:
                 try:
                     svgs[f"svg/{cf.component_id}-{face.key}.svg"] = face.paint()
                 except DesignError as exc:
                     report.extend(exc)
         report.raise_if_any()
-    drawings = _Drawings(svgs)
+    from pnp.render.art import ArtFiles
+
+    drawings = _Drawings(svgs, ArtFiles(design.folder))
     out: dict[str, bytes] = {}
     report = ErrorReport()
     for lang in langs:

@@ -15,8 +15,17 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate, Paragraph,
-                                Spacer, Table, TableStyle)
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp.layout.pdf import compile_face, define_form
@@ -67,13 +76,14 @@ class SvgFlowable(Flowable):
 class _Drawings:
     """Each SVG text compiled once per rulebook run (shared by both languages)."""
 
-    def __init__(self, svgs: dict[str, str]):
+    def __init__(self, svgs: dict[str, str], resources=None):
         self.svgs = svgs
+        self.resources = resources  # reads the art files faces show (pnp.render.art.ArtFiles)
         self.parsed: dict[str, object] = {}
 
     def get(self, key: str, svg: str | None = None):
         if key not in self.parsed:
-            self.parsed[key] = compile_face(svg if svg is not None else self.svgs[key])
+            self.parsed[key] = compile_face(svg if svg is not None else self.svgs[key], resources=self.resources)
         return self.parsed[key]
 
 
@@ -97,16 +107,24 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._pages: list[dict] = []
+            self._marks: dict[int, list] = {}
 
         def showPage(self):
             self._pages.append(dict(self.__dict__))
             self._startPage()
 
+        def bookmarkPage(self, key, **kw):
+            # kept until the page is really written: a bookmark made now would point at page 1
+            self._marks.setdefault(len(self._pages), []).append((key, kw))
+
         def save(self):
             total = len(self._pages)
-            for state in self._pages:
+            marks = self._marks
+            for n, state in enumerate(self._pages):
                 self.__dict__.update(state)
                 footer(self, self._pageNumber, total)
+                for key, kw in marks.get(n, []):
+                    Canvas.bookmarkPage(self, key, **kw)
                 super().showPage()
             super().save()
 
@@ -133,14 +151,20 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
     width = doc.width
 
-    def image(src: str, alt: str, line: int | None) -> list[Flowable]:
+    def image(src: str, alt: str, line: int | None, size=None) -> list[Flowable]:
         if src.startswith("pnp:"):
             return _block(text.blocks[int(src[4:])], design, lang, layout, components, drawings, width)
         from xml.sax.saxutils import escape
 
+        from pnp.rulebook.markdown import size_points
+
         svg = text.images[src]  # read and checked by render_text (pnp.confine): no file is read here
         key = "file:" + hashlib.sha1(svg.encode("utf-8")).hexdigest()
-        return _figure(SvgFlowable(drawings.get(key, svg), key), escape(alt), layout)
+        drawing = drawings.get(key, svg)
+        want_w, want_h = size_points(size, width, doc.height) if size else (None, None)
+        if want_w is not None and want_h is not None:  # both: the largest size inside both, proportions kept
+            want_w, want_h = min(want_w, want_h * drawing.width / drawing.height), None
+        return _figure(SvgFlowable(drawing, key, width=want_w, height=want_h), escape(alt), layout)
 
     story: list[Flowable] = _title_page(design, lang, layout, components, drawings, width)
     toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([
@@ -226,7 +250,7 @@ def _block(block: Block, design: Design, lang: str, layout: Layout, components: 
 
 def _thumbs(cf: ComponentFaces, drawings: _Drawings, height: float, max_faces: int, width: float) -> list:
     faces = cf.fronts[:max_faces]
-    shown = faces + ([cf.back] if cf.back else [])
+    shown = faces + cf.backs[:max_faces]
     ds = [(drawings.get(_face_key(cf.component_id, f)), _face_key(cf.component_id, f)) for f in shown]
     gap = 1.5 * mm
     natural = sum(d.width * height / d.height for d, _ in ds) + gap * (len(ds) - 1)
@@ -267,7 +291,7 @@ def _component_table(design: Design, lang: str, layout: Layout, components: list
         rows.append([_thumbs(cf, drawings, cfg["thumb_height"] * mm, cfg["max_faces"], thumb_w - 8),
                      Paragraph(f"<b>{name}</b>{escape(extra)}", st["table"]), Paragraph(escape(copies), st["table"])])
     t = Table(rows, colWidths=[thumb_w, name_w, count_w], repeatRows=1, hAlign="LEFT")
-    t.setStyle(TableStyle([FONT_ALL, 
+    t.setStyle(TableStyle([FONT_ALL,
         ("BACKGROUND", (0, 0), (-1, 0), layout.colour("accent_light")),
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, layout.colour("accent")),
         ("LINEBELOW", (0, 1), (-1, -1), 0.3, layout.colour("muted")),

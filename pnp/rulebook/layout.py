@@ -12,7 +12,6 @@ from reportlab.lib.styles import ParagraphStyle
 
 from pnp.render import fonts
 
-
 FONT_ALL = ("FONT", (0, 0), (-1, -1), fonts.REGULAR, 10)
 """First command of every TableStyle: a table cell's default font would be a non-embedded Helvetica."""
 

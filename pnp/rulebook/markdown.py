@@ -8,6 +8,7 @@ note box), horizontal rules and images. An image alone on its line becomes a blo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
@@ -15,13 +16,72 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import (Flowable, HRFlowable, KeepTogether, ListFlowable, ListItem, Paragraph, Spacer, Table,
-                                TableStyle)
+from reportlab.platypus import (
+    Flowable,
+    HRFlowable,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from pnp.render import fonts
 from pnp.rulebook.layout import FONT_ALL, Layout
 
-ImageFn = Callable[[str, str, int | None], list[Flowable]]  # (src, alt, source line) -> flowables
+ImageFn = Callable[..., list[Flowable]]  # (src, alt, source line, size) -> flowables; size: see image_size
+
+_SIZE_BLOCK = re.compile(r"^\{([^{}\n]*)\}")
+_SIZE_ITEM = re.compile(r"^(width|height)\s*=\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|%)$")
+_TO_PT = {"mm": 72 / 25.4, "cm": 720 / 25.4, "in": 72.0, "pt": 1.0}
+SIZE_EXPECTED = ("expected {width=60mm} or {height=40%}, or both separated by a space, in mm, cm, in, pt or % "
+                 "(of the text's width or height)")
+
+
+def size_block(text: str) -> tuple[str, str] | None:
+    """The `{...}` that starts `text` (what follows an image) and the rest of the text; None if there is none."""
+    m = _SIZE_BLOCK.match(text)
+    return (m.group(1), text[m.end():]) if m else None
+
+
+def image_size(spec: str) -> dict[str, tuple[float, str]]:
+    """`width=60mm height=4cm` -> {"width": (60.0, "mm"), ...}; ValueError saying what is wrong (the caller adds
+    file:line and SIZE_EXPECTED). Lengths are bounded by pnp.limits ("length"), percentages by 100."""
+    from pnp.limits import limit
+
+    out: dict[str, tuple[float, str]] = {}
+    for item in re.split(r"[\s,;]+", spec.strip()):
+        if not item:
+            continue
+        m = _SIZE_ITEM.match(item.strip())
+        if not m:
+            raise ValueError(f"'{item}' is not a size")
+        name, value, unit = m.group(1), float(m.group(2)), m.group(3)
+        if name in out:
+            raise ValueError(f"{name} is given twice")
+        if value <= 0:
+            raise ValueError(f"{name} {value:g}{unit} is not above 0")
+        if unit == "%" and value > 100:
+            raise ValueError(f"{name} {value:g}% is more than the page holds")
+        if unit != "%" and value * _TO_PT[unit] > limit("length") * _TO_PT["mm"]:
+            raise ValueError(f"{name} {value:g}{unit} is more than {limit('length')} mm")
+        out[name] = (value, unit)
+    if not out:
+        raise ValueError("the braces hold no size")
+    return out
+
+
+def size_points(size: dict[str, tuple[float, str]], width: float, height: float) -> tuple[float | None, float | None]:
+    """(width, height) in points of a checked size; % of `width` / `height` (the text's, in points)."""
+    def one(name: str, whole: float) -> float | None:
+        if name not in size:
+            return None
+        value, unit = size[name]
+        return whole * value / 100 if unit == "%" else value * _TO_PT[unit]
+
+    return one("width", width), one("height", height)
 
 
 class MarkdownError(ValueError):
@@ -101,6 +161,7 @@ class _Converter:
         parts: list[str] = []
         images: list = []
         line = inline.map[0] + 1 if inline.map else None
+        last_was_image = False
 
         def flush_text() -> None:
             text = "".join(parts).strip()
@@ -112,11 +173,12 @@ class _Converter:
 
         def flush_images() -> None:
             if len(images) == 1:
-                out.extend(self.image(images[0].attrs.get("src", ""), _plain(images[0]), line))
+                out.extend(self.image(images[0].attrs.get("src", ""), _plain(images[0]), line,
+                                      images[0].meta.get("size")))
             elif images:
                 gap = 4
                 cell = (width - gap * (len(images) - 1)) / len(images)
-                row = [[part for f in self.image(img.attrs.get("src", ""), _plain(img), line)
+                row = [[part for f in self.image(img.attrs.get("src", ""), _plain(img), line, img.meta.get("size"))
                         for part in (f._content if isinstance(f, KeepTogether) else [f])] for img in images]
                 t = Table([row], colWidths=[cell + gap] * len(images), hAlign="CENTER")
                 t.setStyle(TableStyle([FONT_ALL, ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
@@ -127,6 +189,21 @@ class _Converter:
             images.clear()
 
         for child in inline.children:
+            if child.type == "text" and images and last_was_image:
+                found = size_block(child.content)
+                if found is not None:  # checked by pnp.rulebook.text (file:line); a bad one never gets here
+                    try:
+                        images[-1].meta["size"] = image_size(found[0])
+                    except ValueError:
+                        pass
+                    last_was_image = False
+                    if found[1].strip():
+                        flush_images()
+                        parts.append(escape(found[1]))
+                    else:
+                        parts.append(found[1])
+                    continue
+            last_was_image = child.type == "image"
             if child.type == "image":
                 if "".join(parts).replace("<br/>", "").strip():
                     flush_text()
@@ -190,7 +267,7 @@ class _Converter:
             raise MarkdownError(str(exc), node.map[0] + 1 if node.map else None) from None
         t = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
         accent, light = self.layout.colour("accent"), self.layout.colour("accent_light")
-        t.setStyle(TableStyle([FONT_ALL, 
+        t.setStyle(TableStyle([FONT_ALL,
             ("BACKGROUND", (0, 0), (-1, 0), light),
             ("LINEBELOW", (0, 0), (-1, 0), 0.8, accent),
             ("LINEBELOW", (0, 1), (-1, -1), 0.3, self.layout.colour("muted")),
@@ -204,7 +281,7 @@ class _Converter:
     def note(self, node, width: float) -> Table:
         inner = self.blocks(node.children, width - 20, self.st["note"])
         t = Table([[inner]], colWidths=[width - 6], hAlign="LEFT")
-        t.setStyle(TableStyle([FONT_ALL, 
+        t.setStyle(TableStyle([FONT_ALL,
             ("BACKGROUND", (0, 0), (-1, -1), self.layout.colour("accent_light")),
             ("LINEBEFORE", (0, 0), (0, -1), 2.5, self.layout.colour("accent")),
             ("LEFTPADDING", (0, 0), (-1, -1), 9), ("RIGHTPADDING", (0, 0), (-1, -1), 8),

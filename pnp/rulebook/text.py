@@ -31,6 +31,7 @@ from pnp.errors import DesignError, Problem, display_path
 from pnp.limits import limit
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces
+from pnp.rulebook.markdown import SIZE_EXPECTED, image_size
 
 NAMES = ("meta", "players", "rules", "components", "print", "lang", "facts",
          "diagram", "component_list", "face_grid")
@@ -229,15 +230,20 @@ _PNP_SRC = re.compile(r"^pnp:(\d+)$")
 def _images(markdown: str, blocks: list[Block], path: Path, files: DesignFiles) -> dict[str, str]:
     """Every image of the Markdown: `pnp:N` must be a block this text made; any other is an SVG file of the
     design folder, read and checked here (pnp.confine). Returns {src: SVG text}."""
-    from pnp.rulebook.markdown import parser
+    from pnp.rulebook.markdown import parser, size_block
 
     found: dict[str, str] = {}
     source: list[str] | None = None
     for token in parser().parse(markdown):
-        for child in token.children or []:
+        children = token.children or []
+        for i, child in enumerate(children):
             if child.type != "image":
                 continue
             src = str(child.attrs.get("src", ""))
+            after = children[i + 1] if i + 1 < len(children) and children[i + 1].type == "text" else None
+            sized = size_block(after.content) if after is not None else None
+            if sized is not None:
+                _check_size(src, sized[0], path, files, token)
             if src in found:
                 continue
             if source is None:
@@ -262,6 +268,24 @@ def _images(markdown: str, blocks: list[Block], path: Path, files: DesignFiles) 
             _, found[src] = files.read_svg(unquote(src), (path, line), what="image", expected="expected an SVG "
                                            "file in the design folder (images stay vector) or a {{ diagram(...) }}")
     return found
+
+
+def _check_size(src: str, spec: str, path: Path, files: DesignFiles, token) -> None:
+    """`{width=60mm}` after an image: a size pnp can set (file:line otherwise)."""
+    try:
+        source = files.read_text(path, "rules_bytes").splitlines()
+    except DesignError:
+        source = []
+    line = next((i for i, s in enumerate(source, start=1) if f"]({src})" in s and "{" + spec + "}" in s),
+                token.map[0] + 1 if token.map else None)
+    if src.startswith("pnp:"):
+        raise DesignError([Problem(display_path(path), line, f"{{{spec}}} after a diagram; expected a size only after "
+                                   "an image file (a diagram takes its own width: diagram(..., width=60))")])
+    try:
+        image_size(spec)
+    except ValueError as exc:
+        raise DesignError([Problem(display_path(path), line, f"image {src!r}: {{{spec}}}: {exc}; "
+                                   f"{SIZE_EXPECTED}")]) from None
 
 
 def _template_line(exc: BaseException, default: Path) -> tuple[Path, int | None]:

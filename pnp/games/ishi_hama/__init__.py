@@ -5,11 +5,10 @@ score strips printed on it) and the tiles (drawn by pnp.render.pathtiles); engin
 rule of seed 001; checks.py: `pnp validate`.
 """
 
-from pnp.registry import GameSpec
-
 from pnp.games.ishi_hama import components, diagrams, facts
 from pnp.games.ishi_hama.checks import run_checks
 from pnp.games.ishi_hama.engine import Rules, make_engine
+from pnp.registry import GameSpec
 
 GAME = GameSpec(
     name="ishi_hama", title="Ishi-Hama",

@@ -16,13 +16,12 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from pnp.games.ishi_hama.geometry import SIDE_NAMES, mask_name, mask_of, side_of
-from pnp.model import MAX_ITEMS, Colour, Count, Length
+from pnp.model import MAX_ITEMS, Colour, Count, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
+from pnp.render.colour import tint
 from pnp.render.pathtiles import Hub, PathStyle, Spoke, draw_tile, square
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol
-from pnp.model import Params as _Params
-from pnp.render.colour import tint
 
 INK = "#1a1a1a"
 GRID = "#8a8a8a"

@@ -27,8 +27,23 @@ from pnp.games.ishi_hama.engine import IshiHamaGame
 from pnp.games.ishi_hama.facts import label, player_name
 from pnp.games.ishi_hama.painter import GROUND, Painter, arrow, cross, strip, tick, turn_arrow
 from pnp.games.ishi_hama.scripts import (
-    BIG, BIG_WINDOW, COMBO_WINDOW, CONNECTION, EXAMPLE_WINDOW, PHASE1_WINDOW, SCORE, SCORE_WINDOW, big_play,
-    combination_play, end_of_turn, example_play, paths_mask, phase1_play, score_play, turned_mask, window,
+    BIG,
+    BIG_WINDOW,
+    COMBO_WINDOW,
+    CONNECTION,
+    EXAMPLE_WINDOW,
+    PHASE1_WINDOW,
+    SCORE,
+    SCORE_WINDOW,
+    big_play,
+    combination_play,
+    end_of_turn,
+    example_play,
+    paths_mask,
+    phase1_play,
+    score_play,
+    turned_mask,
+    window,
 )
 from pnp.model import Design
 from pnp.render.svg import Canvas

@@ -86,7 +86,6 @@ Rotation steps list only distinct orientations (a straight tile has 2).
 from __future__ import annotations
 
 import math
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -94,14 +93,21 @@ from pydantic import Field, StrictInt
 
 from pnp.engine.api import TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.engine.codec import ActionCodec
+from pnp.engine.design import design_problem as _problem, find_component, game_rules
 from pnp.errors import ErrorReport
 from pnp.games.ishi_hama.components import BOARD_GENERATOR, TILES_GENERATOR
 from pnp.games.ishi_hama.geometry import (
-    SIDE_NAMES, Grid, groups, mask_name, mask_of, orientations, rotate, side_of,
+    SIDE_NAMES,
+    Grid,
+    groups,
+    mask_name,
+    mask_of,
+    orientations,
+    rotate,
+    side_of,
 )
 from pnp.model import Design, RulesSection
 from pnp.registry import GeneratorContext, get_generator
-from pnp.engine.design import design_problem as _problem, find_component, game_rules
 
 DEFAULT_MAX_TURNS = 600
 

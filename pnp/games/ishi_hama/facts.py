@@ -11,7 +11,14 @@ from pnp.games.ishi_hama.components import TILES_GENERATOR, tile_colours
 from pnp.games.ishi_hama.engine import IshiHamaGame, find_component
 from pnp.games.ishi_hama.geometry import side_of
 from pnp.games.ishi_hama.scripts import (
-    CONNECTION, EXAMPLE_MARKER, EXAMPLE_POINTS, big_play, combination_play, end_of_turn, example_play, phase1_play,
+    CONNECTION,
+    EXAMPLE_MARKER,
+    EXAMPLE_POINTS,
+    big_play,
+    combination_play,
+    end_of_turn,
+    example_play,
+    phase1_play,
     score_play,
 )
 from pnp.model import Design

@@ -97,7 +97,7 @@ def run(design: Design, board: dict, script: list[tuple], reserves=None, points=
 # phase 1: the first tiles of a game, each touching no other
 PHASE1 = [("orange corner", "C3", "E+S"), ("blue tee", "E4", "N+E+S"), ("orange straight", "D5", "E+W"),
           ("blue corner", "F2", "S+W")]
-PHASE1_WINDOW = (range(1, 8), range(0, 6))  # columns B-H, rows 1-6
+PHASE1_WINDOW = (range(1, 8), range(6))  # columns B-H, rows 1-6
 
 # the combination: Orange places a blue tile, so the turn is blue; the blue corner on C4 is turned,
 # moves 2 cells east, then swaps with the orange straight (F4), then with the orange tee (F5)
@@ -122,7 +122,7 @@ CONNECTION = [
 SCORE_BOARD = {"B3": ("orange", "corner", "E+S"), "C3": ("orange", "straight", "E+W"),
                "D3": ("orange", "corner", "S+W"), "D4": ("orange", "straight", "N+S")}
 SCORE = [("place", "orange tee", "D5", "W+N+E"), ("stop",), ("marker", "orange tee")]
-SCORE_WINDOW = (range(0, 6), range(1, 6))  # columns A-F, rows 2-6
+SCORE_WINDOW = (range(6), range(1, 6))  # columns A-F, rows 2-6
 
 # a group of 6: the player chooses 5 tiles connected among themselves
 BIG_BOARD = {"C3": ("blue", "straight", "E+W"), "D3": ("blue", "tee", "E+S+W"), "E3": ("blue", "straight", "E+W"),

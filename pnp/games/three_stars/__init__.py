@@ -4,11 +4,10 @@ Also the seed's variants: lozenges (lozenge.py), the same cards and rules on a r
 and circles (circles.py), a circle at each triangle's place, played with round tokens or marbles.
 """
 
-from pnp.registry import GameSpec
-
 from pnp.games.three_stars import circles, components, diagrams, facts, lozenge
 from pnp.games.three_stars.checks import run_checks
 from pnp.games.three_stars.engine import Rules, make_engine
+from pnp.registry import GameSpec
 
 GAME = GameSpec(
     name="three_stars", title="3 Stars",

@@ -22,7 +22,11 @@ from pnp.engine import player_counts
 from pnp.engine.agents import make_agent
 from pnp.engine.playout import play
 from pnp.games.three_stars.engine import (
-    PIECE_GENERATOR, ThreeStarsGame, design_cards, design_geometry, read_rules,
+    PIECE_GENERATOR,
+    ThreeStarsGame,
+    design_cards,
+    design_geometry,
+    read_rules,
 )
 from pnp.games.three_stars.geometry import placements
 from pnp.model import Design

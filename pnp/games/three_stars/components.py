@@ -12,16 +12,21 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from pnp.games.three_stars.geometry import (
-    SQRT3_2, Board, Region, placements as all_placements, region_centres, triangle_xy,
-    unit_star_polygons, vertex_xy,
+    SQRT3_2,
+    Board,
+    Region,
+    placements as all_placements,
+    region_centres,
+    triangle_xy,
+    unit_star_polygons,
+    vertex_xy,
 )
 from pnp.geometry import region_boundaries
 from pnp.limits import limit
-from pnp.model import MAX_ITEMS, Colour, GridIndex, Length
+from pnp.model import MAX_ITEMS, Colour, GridIndex, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol
-from pnp.model import Params as _Params
 
 INK = "#1a1a1a"
 PAPER = "#fbf8f0"

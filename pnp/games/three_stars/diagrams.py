@@ -47,7 +47,7 @@ def board_with_card(design: Design, lang: str, card: int = 1, star: int = 1, pla
     stars = b.stars(players)
     if not 1 <= star <= len(stars):
         raise ValueError(f"there is no star {star} for {players} players (stars are 1 to {len(stars)})")
-    name, fill, symbol = player_colours(design)[colour]
+    _name, fill, symbol = player_colours(design)[colour]
     card_w = 26.0
     p = fit(b, players, size - card_w - 8, whole=False)
     c = Canvas(p.width + card_w + 8, max(p.height, card_w * 88 / 63 + 8))

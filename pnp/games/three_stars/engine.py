@@ -67,12 +67,12 @@ from pydantic import Field, StrictInt
 
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.engine.codec import ActionCodec
+from pnp.engine.design import design_problem as _problem, find_component, game_rules
 from pnp.errors import ErrorReport
 from pnp.games.three_stars.components import board_geometry
 from pnp.games.three_stars.geometry import Board, star_triangles
 from pnp.model import Design, RulesSection
 from pnp.registry import GeneratorContext, get_generator
-from pnp.engine.design import design_problem as _problem, find_component, game_rules
 
 CARD_GENERATOR = "three_stars.placements"
 PIECE_GENERATOR = "three_stars.pieces"

@@ -20,12 +20,11 @@ from pydantic import Field
 
 from pnp.games.three_stars.components import INK, orientation_mark
 from pnp.games.three_stars.engine import board_geometry_for
+from pnp.geometry import region_boundaries
 from pnp.limits import limit
-from pnp.model import MAX_ITEMS, Colour, Length
+from pnp.model import MAX_ITEMS, Colour, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
-from pnp.geometry import region_boundaries
-from pnp.model import Params as _Params
 
 DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 """Neighbour steps in axial coordinates; position k of a star is the lozenge towards DIRS[k]."""

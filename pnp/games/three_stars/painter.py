@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from pnp.games.three_stars.components import INK, orientation_mark, star as draw_star
 from pnp.games.three_stars.engine import (
-    BOARD_GEOMETRIES, CARD_GENERATOR, PIECE_GENERATOR, design_geometry, find_component,
+    BOARD_GEOMETRIES,
+    CARD_GENERATOR,
+    PIECE_GENERATOR,
+    design_geometry,
+    find_component,
 )
 from pnp.games.three_stars.geometry import triangle_xy, vertex_xy
 from pnp.model import Design
@@ -20,7 +24,7 @@ class Board:
     """The design's board for drawing: cell polygons and star centres in lattice units (y up)."""
 
     def __init__(self, design: Design):
-        cid, comp = find_component(design, sorted(BOARD_GEOMETRIES), "board")
+        _cid, comp = find_component(design, sorted(BOARD_GEOMETRIES), "board")
         self.kind = "lozenge" if "lozenge" in comp.generate else "circle" if "circle" in comp.generate else "triangle"
         self.params = comp.params
         self.geo = design_geometry(design)

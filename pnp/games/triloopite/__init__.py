@@ -6,13 +6,12 @@ defined there); scoring.py: the design's tables; components.py: tile and aid gen
 checks.py: `pnp validate`; picture.py: the analysed layout as SVG (`pnp loops`).
 """
 
-from pnp.registry import GameSpec
-
 from pnp.games.triloopite import components, diagrams, facts
 from pnp.games.triloopite.checks import run_checks
 from pnp.games.triloopite.engine import make_engine
 from pnp.games.triloopite.picture import loops_command
 from pnp.games.triloopite.scoring import TriloopiteRules
+from pnp.registry import GameSpec
 
 GAME = GameSpec(
     name="triloopite", title="TriLOOPite",

@@ -19,11 +19,10 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from pnp.games.triloopite.geometry import Variety, norm_line
-from pnp.model import MAX_ITEMS, Colour, Count, Design, Length
+from pnp.model import MAX_ITEMS, Colour, Count, Design, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Arc, Link, PathStyle, TileShape, draw_tile, geometry, hexagon
 from pnp.render.svg import Canvas
-from pnp.model import Params as _Params
 
 INK = "#1a1a1a"
 

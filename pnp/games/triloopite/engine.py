@@ -44,14 +44,23 @@ from collections.abc import Mapping, Sequence
 
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.engine.codec import ActionCodec
+from pnp.engine.design import design_problem as _problem
 from pnp.errors import ErrorReport
 from pnp.games.triloopite.components import design_varieties
 from pnp.games.triloopite.geometry import (
-    BONUSES, PORT_NAMES, Analysis, Board, Hex, Variety, analyse, join, port_mask, rotate_lines,
+    BONUSES,
+    PORT_NAMES,
+    Analysis,
+    Board,
+    Hex,
+    Variety,
+    analyse,
+    join,
+    port_mask,
+    rotate_lines,
 )
 from pnp.games.triloopite.scoring import Rules, Score, read_rules, score
 from pnp.model import Design
-from pnp.engine.design import design_problem as _problem
 
 TILES_GENERATOR = "triloopite.tiles"
 KEEP = 0  # keep is the first kind of action of the codec, so always action 0

@@ -20,7 +20,15 @@ from pathlib import Path
 
 from pnp.errors import PnpError
 from pnp.games.triloopite.geometry import (
-    SQRT3, Analysis, Hex, Line, analyse, centre, line_problems, norm_line, rotate_lines,
+    SQRT3,
+    Analysis,
+    Hex,
+    Line,
+    analyse,
+    centre,
+    line_problems,
+    norm_line,
+    rotate_lines,
 )
 from pnp.model import Design
 from pnp.render.pathtiles import Link, hexagon, path_d

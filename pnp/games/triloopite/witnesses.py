@@ -19,7 +19,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pnp.games.triloopite.geometry import (
-    DIRS, Analysis, Board, Hex, Line, Variety, analyse, rotate_cell, transform, walk, walks_layout,
+    DIRS,
+    Analysis,
+    Board,
+    Hex,
+    Line,
+    Variety,
+    analyse,
+    rotate_cell,
+    transform,
+    walk,
+    walks_layout,
 )
 
 

@@ -5,11 +5,10 @@ Objective generators (lines drawn by pnp.render.pathtiles); engine.py: every rul
 seed; checks.py: `pnp validate`.
 """
 
-from pnp.registry import GameSpec
-
 from pnp.games.tubo import components, diagrams, facts
 from pnp.games.tubo.checks import run_checks
 from pnp.games.tubo.engine import Rules, make_engine
+from pnp.registry import GameSpec
 
 GAME = GameSpec(
     name="tubo", title="TUBO",

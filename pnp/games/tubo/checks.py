@@ -22,8 +22,14 @@ from pnp.engine.agents import make_agent
 from pnp.engine.playout import play
 from pnp.errors import DesignError
 from pnp.games.tubo.engine import (
-    BOARD_GENERATOR, CONNECTORS, OBJECTIVE_GENERATOR, STOCK_GENERATOR, TuboGame, design_board,
-    design_stocks, read_rules,
+    BOARD_GENERATOR,
+    CONNECTORS,
+    OBJECTIVE_GENERATOR,
+    STOCK_GENERATOR,
+    TuboGame,
+    design_board,
+    design_stocks,
+    read_rules,
 )
 from pnp.games.tubo.geometry import SIDE_NAMES, connector_name, pieces_to_reach
 from pnp.model import Design

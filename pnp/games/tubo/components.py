@@ -7,19 +7,23 @@ next piece — or the Start cell's branch on the board — exactly at the shared
 
 from __future__ import annotations
 
-
 from pydantic import Field, model_validator
 
 from pnp.games.tubo.geometry import (
-    SIDE_NAMES, Board, Zone, connector_name, connector_of, connectors, side_of,
+    SIDE_NAMES,
+    Board,
+    Zone,
+    connector_name,
+    connector_of,
+    connectors,
+    side_of,
 )
-from pnp.model import MAX_ITEMS, Colour, GridIndex, Length
+from pnp.model import MAX_ITEMS, Colour, GridIndex, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
+from pnp.render.colour import tint
 from pnp.render.pathtiles import Hub, Link, PathStyle, Spoke, Stub, draw_tile, square
 from pnp.render.svg import Canvas
-from pnp.render.symbols import Symbol, symbol  # noqa: F401  (re-exported: the stocks' marks)
-from pnp.model import Params as _Params
-from pnp.render.colour import tint
+from pnp.render.symbols import Symbol, symbol
 
 INK = "#1a1a1a"
 PAPER = "#fbf8f0"

@@ -25,7 +25,15 @@ from pnp.games.tubo.facts import example_facts
 from pnp.games.tubo.geometry import DELTA, connectors, fitting, opposite, side_of
 from pnp.games.tubo.painter import Painter, play_svg
 from pnp.games.tubo.scripts import (
-    CLOSE_EXIT, EXAMPLE, EXAMPLE_PARTS, LOOP, PASS_OVER, WRAP, objective_cell, safe_play, stock_params,
+    CLOSE_EXIT,
+    EXAMPLE,
+    EXAMPLE_PARTS,
+    LOOP,
+    PASS_OVER,
+    WRAP,
+    objective_cell,
+    safe_play,
+    stock_params,
 )
 from pnp.model import Design
 from pnp.render.svg import Canvas

@@ -91,14 +91,21 @@ from pydantic import Field, StrictInt
 
 from pnp.engine.api import TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.engine.codec import ActionCodec
+from pnp.engine.design import design_problem as _problem, find_component, game_rules
 from pnp.errors import ErrorReport
 from pnp.games.tubo.components import board_geometry
 from pnp.games.tubo.geometry import (
-    SIDE_NAMES, Board, Cell, connector_name, connector_of, connectors, opposite, side_of,
+    SIDE_NAMES,
+    Board,
+    Cell,
+    connector_name,
+    connector_of,
+    connectors,
+    opposite,
+    side_of,
 )
 from pnp.model import Design, RulesSection
 from pnp.registry import GeneratorContext, get_generator
-from pnp.engine.design import design_problem as _problem, find_component, game_rules
 
 BOARD_GENERATOR = "tubo.board"
 STOCK_GENERATOR = "tubo.stocks"
@@ -534,7 +541,7 @@ class TuboState(State):
         return [(g.start, b) for b in sorted(g.board.branches) if not self.branches_used >> b & 1]
 
     def _place_options(self) -> list[int]:
-        t, entry = self.target()
+        _t, entry = self.target()
         hand = self.hand(self.player)
         fit = [i for i, con in enumerate(CONNECTORS) if entry in con and hand[i] > 0]
         if hand[CLOSE] > 0:
@@ -632,7 +639,7 @@ class TuboState(State):
         return f"branch {SIDE_NAMES[side]} of Start is not free; expected one of the free branches"
 
     def _why_not_place(self, piece: int, options: Sequence[int]) -> str:
-        t, entry = self.target()
+        _t, entry = self.target()
         hand = self.hand(self.player)
         if piece == STUCK:
             return "a fitting piece or the Close piece is in hand; expected to lay one"

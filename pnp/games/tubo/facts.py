@@ -9,7 +9,14 @@ from __future__ import annotations
 from pnp.games.tubo.engine import CLOSE, CONNECTORS, TuboGame, cell_name, design_stocks, find_component
 from pnp.games.tubo.geometry import SIDE_NAMES, connectors, fitting
 from pnp.games.tubo.scripts import (
-    EXAMPLE, EXAMPLE_PARTS, LOOP, PASS_OVER, WRAP, safe_play, score_values, stock_params,
+    EXAMPLE,
+    EXAMPLE_PARTS,
+    LOOP,
+    PASS_OVER,
+    WRAP,
+    safe_play,
+    score_values,
+    stock_params,
 )
 from pnp.model import Design
 from pnp.rulebook.words import COLOURS, SIDE_LETTERS, SIDES, SYMBOLS, word

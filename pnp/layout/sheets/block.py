@@ -128,9 +128,10 @@ def cell_clip(x, y, w, h, b, g, c, r, cols, rows) -> Box:
     return (x - left, y - bottom, x + w + right, y + h + top)
 
 
-def place_block(grid: Grid, chunk: list[FaceSpec], cid: str, face_path, back: FaceSpec | None,
+def place_block(grid: Grid, chunk: list[FaceSpec], cid: str, face_path, back,
                 mirror: Mirror) -> list[tuple[Placed, Placed | None]]:
-    """Each face of `chunk` in the block, rows from the top, and its back (if any) at the mirror image."""
+    """Each face of `chunk` in the block, rows from the top, and its back (if any) at the mirror image. `back`
+    is the shared back, or a function front -> its back (backs per row)."""
     w, h, b, g = grid.w, grid.h, grid.b, grid.gutter
     block_h = grid.block_h
     out: list[tuple[Placed, Placed | None]] = []
@@ -140,11 +141,12 @@ def place_block(grid: Grid, chunk: list[FaceSpec], cid: str, face_path, back: Fa
         y = grid.y0 + block_h - h - r * (h + g)  # rows from the top
         clip = cell_clip(x, y, w, h, b, g, c, r, grid.cols, grid.rows)
         front = Placed(face_path(cid, face), x, y, w, h, b, clip=clip, label=face.label, component=cid)
-        if back is None:
+        face_back = back(face) if callable(back) else back
+        if face_back is None:
             out.append((front, None))
             continue
         bx, by = mirror.origin(x, y, w, h)
-        out.append((front, Placed(face_path(cid, back), bx, by, w, h, back.bleed, clip=mirror.box(clip),
+        out.append((front, Placed(face_path(cid, face_back), bx, by, w, h, face_back.bleed, clip=mirror.box(clip),
                                   label="back", component=cid)))
     return out
 

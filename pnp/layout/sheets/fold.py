@@ -67,7 +67,7 @@ def fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
         chunk = all_copies[s * per:(s + 1) * per]
         sheet = Sheet(p.width, p.height, f"{name}: {s * per + 1}-{s * per + len(chunk)}, fronts and backs "
                       f"(fold on the dashed line)", "fold")
-        for front, back in place_block(grid, chunk, cf.component_id, face_path, cf.back, mirror):
+        for front, back in place_block(grid, chunk, cf.component_id, face_path, cf.back_of, mirror):
             sheet.placed += [front] if back is None else [front, back]
         add_marks(sheet, grid.marks, p, cfg)
         if grid.marks == "crop":  # marks may not cross the fold into the other half's art

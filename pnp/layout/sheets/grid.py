@@ -34,7 +34,7 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
         first, last = s * per + 1, s * per + len(chunk)
         front = Sheet(p.width, p.height, f"{name}: fronts {first}-{last}", "front")
         back = Sheet(p.width, p.height, f"{name}: backs {first}-{last} ({duplex_words(opts.duplex)})", "back")
-        for f, b in place_block(grid, chunk, cf.component_id, face_path, cf.back, mirror):
+        for f, b in place_block(grid, chunk, cf.component_id, face_path, cf.back_of, mirror):
             front.placed.append(f)
             if b is not None:
                 back.placed.append(b)

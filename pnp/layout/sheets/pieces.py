@@ -128,7 +128,7 @@ def row_shape(face: FaceSpec, width: float, opts: SheetOptions):
     """How this face's copies sit in rows `width` wide."""
     shape, w, h, bleed = face.shape, face.width, face.height, face.bleed
     gap = _gap(face, opts)
-    if shape in ("triangle", "hexagon") and gap == 0 or shape == "rect" or not shape:
+    if (shape in ("triangle", "hexagon") and gap == 0) or shape == "rect" or not shape:
         return _row_shape(shape if shape in ("triangle", "hexagon") else "rect", w, h, bleed, width)
     outline = outline_of(shape, w, h)
     return _lattice(outline, min(bleed, gap / 2), gap, width)

@@ -14,7 +14,7 @@ def print_shop_sheets(components: list[ComponentFaces], face_path) -> list[Sheet
     """
     sheets = []
     for cf in components:
-        sides = [(f, cf.back) for f in cf.fronts for _ in range(f.count)]
+        sides = [(f, cf.back_of(f)) for f in cf.fronts for _ in range(f.count)]
         for i, (front, back) in enumerate(sides, start=1):
             for side, face in (("front", front), ("back", back)):
                 if face is None:

@@ -36,13 +36,14 @@ def twosided_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, opts:
                        "expected a smaller size or a larger paper")
     p, fronts = best
     mirror = duplex_mirror(p, opts.duplex)
+    back_path = _back_paths(cf, face_path)
     backs, done = [], 0
     for front in fronts:
         first, last = done + 1, done + len(front.placed)
         done = last
         front.side, front.title = "front", f"{name}: fronts {first}-{last}"
         back = Sheet(p.width, p.height, f"{name}: backs {first}-{last} ({duplex_words(opts.duplex)})", "back")
-        back.placed = [back_of(pl, face_path(cf.component_id, cf.back), cf.back.bleed, mirror) for pl in front.placed]
+        back.placed = [back_of(pl, back_path[pl.face], cf.back.bleed, mirror) for pl in front.placed]
         back.cuts = [(mirror.point(*a), mirror.point(*b)) for a, b in front.cuts]
         back.cut_paths = [mirror.path(ops) for ops in front.cut_paths]
         backs.append(back)
@@ -72,17 +73,23 @@ def twosided_fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, 
         raise cf.error(f"its faces do not fit half a {base.name.upper()} sheet "
                        "for gutter-fold; expected duplex long, short or none")
     fronts, mirror, line = best
+    back_path = _back_paths(cf, face_path)
     done = 0
     for sheet in fronts:
         n = len(sheet.placed)
         sheet.side, sheet.title = "fold", f"{name}: {done + 1}-{done + n}, fronts and backs (fold on the dashed line)"
         done += n
         sheet.placed = [q for pl in sheet.placed
-                        for q in (pl, back_of(pl, face_path(cf.component_id, cf.back), cf.back.bleed, mirror))]
+                        for q in (pl, back_of(pl, back_path[pl.face], cf.back.bleed, mirror))]
         sheet.cuts += [(mirror.point(*a), mirror.point(*b)) for a, b in sheet.cuts]
         sheet.cut_paths += [mirror.path(ops) for ops in sheet.cut_paths]
         sheet.folds.append(line)
     return fronts
+
+
+def _back_paths(cf: ComponentFaces, face_path) -> dict[str, str]:
+    """The back's SVG of each front's SVG (backs may differ by row)."""
+    return {face_path(cf.component_id, f): face_path(cf.component_id, cf.back_of(f)) for f in cf.fronts}
 
 
 def back_of(pl: Placed, face: str, bleed: float, mirror: Mirror) -> Placed:

@@ -38,8 +38,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from pnp.render.svgpdf import geometry as geo
-from pnp.render.svgpdf import values as V
+from pnp.render.svgpdf import geometry as geo, values as V
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -382,6 +381,7 @@ class _Compiler:
         self.stopped = False
         self.shared_style = None
         self.fetched = False  # asked `resources` for a file
+        self.font_faces: dict[str, dict[str, str]] = {}  # @font-face: family (lower case) -> slot -> font name
         self._lines: list[str] | None = None
 
     # --- warnings ----------------------------------------------------------------------
@@ -564,7 +564,7 @@ class _Compiler:
             self.warn(root, f"the root element is <{_local(root.tag) or root.tag}>, not <svg>", error=True)
             return self._result(0.0, 0.0)
         self._read_stylesheets(root)
-        key = None if self.rules else tuple(root.items())
+        key = None if self.rules or self.font_faces else tuple(root.items())
         head = _ROOTS.get(key) if key is not None else None
         if head is None:
             head = self._root(root)
@@ -658,12 +658,58 @@ class _Compiler:
             if t and t.strip().lower() not in ("text/css", ""):
                 self.warn(el, f'<style type="{t}"> is not CSS: ignored')
                 continue
-            rules, skipped = V.stylesheet("".join(el.itertext()))
+            css = self._font_faces(el, V._COMMENT_RE.sub("", "".join(el.itertext())))
+            rules, skipped = V.stylesheet(css)
             for s in skipped:
                 self.warn(el, f'CSS "{s}" is not supported (type, class and id selectors only): ignored')
             sheets += rules
         if sheets:
             self.rules = sorted(sheets, key=lambda r: (r[1], r[2]))
+
+    def _font_faces(self, el, css: str) -> str:
+        """Read the @font-face rules of a <style> (font-family, font-weight, font-style, src: url(file or data:))
+        into `font_faces`, registering each file with pnp.render.fonts; the rest of the sheet is returned."""
+        from pnp.render import fonts
+
+        def rule(m: re.Match) -> str:
+            decls = dict(V.declarations(m.group(1)))
+            family = decls.get("font-family", "").strip().strip("'\"").strip()
+            src = re.search(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)", decls.get("src", ""))
+            if not family or not src:
+                self.warn(el, "@font-face without font-family or src: url(...): ignored", error=True)
+                return ""
+            href = src.group(1).strip()
+            data = self._fetch(el, href, what="@font-face")
+            if data is None:
+                return ""
+            try:
+                name = fonts.register_data(data)
+            except ValueError as exc:
+                self.warn(el, f"@font-face {href if not href.startswith('data:') else 'data: URI'}: {exc}",
+                          error=True)
+                return ""
+            slot = fonts.face_slot(decls.get("font-weight"), decls.get("font-style"))
+            self.font_faces.setdefault(family.lower(), {})[slot] = name
+            return ""
+
+        return re.sub(r"@font-face\s*\{([^}]*)\}", rule, css)
+
+    def font(self, family: str | None, weight, style) -> str:
+        """The ReportLab font for a CSS font-family list: the first family an @font-face of this SVG names (its
+        face for the weight and style, else the nearest one it has), else pnp's shipped fonts."""
+        from pnp.render import fonts
+
+        if self.font_faces:
+            for raw in (family or "").split(","):
+                faces = self.font_faces.get(raw.strip().strip("'\"").strip().lower())
+                if faces:
+                    slot = fonts.face_slot(weight, style)
+                    for k in (slot, "bold" if slot == "bold_italic" else "italic" if slot == "italic" else slot,
+                              "regular"):
+                        if k in faces:
+                            return faces[k]
+                    return next(iter(faces.values()))
+        return fonts.resolve(family, weight, style)
 
     def _container(self, el, ctx: _Ctx, local: dict | None = None) -> None:
         names = _TAG_NAMES
@@ -692,7 +738,8 @@ class _Compiler:
             return
         if tag in _DRAWN:
             key = None
-            if ctx.st is self.shared_style and tag in _MEMO_TAGS and not self.rules and not len(el):
+            if (ctx.st is self.shared_style and tag in _MEMO_TAGS and not self.rules and not self.font_faces
+                    and not len(el)):
                 key = (tag, tuple(el.items()), el.text if tag == "text" else None, id(ctx.st), ctx.alpha, ctx.vw,
                        ctx.vh)
                 hit = _MEMO.get(key)
@@ -1307,30 +1354,30 @@ class _Compiler:
         if wrap:
             self.Q()
 
-    def _fetch(self, el, href: str) -> bytes | None:
+    def _fetch(self, el, href: str, what: str = "<image>") -> bytes | None:
         if href.startswith("data:"):
             head, comma, payload = href[5:].partition(",")
             if not comma:
-                self.warn(el, "<image>: malformed data: URI (no comma)", error=True, attr="href")
+                self.warn(el, f"{what}: malformed data: URI (no comma)", error=True, attr="href")
                 return None
             try:
                 if head.lower().endswith(";base64"):
                     return base64.b64decode(re.sub(r"\s+", "", urllib.parse.unquote(payload)), validate=True)
                 return urllib.parse.unquote_to_bytes(payload)
             except ValueError as exc:
-                self.warn(el, f"<image>: data: URI is not valid base64 ({exc})", error=True, attr="href")
+                self.warn(el, f"{what}: data: URI is not valid base64 ({exc})", error=True, attr="href")
                 return None
         if self.resources is None:
-            self.warn(el, f"<image> {href}: not drawn (no image files can be read here)", error=True, attr="href")
+            self.warn(el, f"{what} {href}: not drawn (no image files can be read here)", error=True, attr="href")
             return None
         self.fetched = True
         try:
             data = self.resources(href)
         except Exception as exc:  # the caller's resolver refused it (outside the design, unreadable...)
-            self.warn(el, f"<image> {href}: {exc}", error=True, attr="href")
+            self.warn(el, f"{what} {href}: {exc}", error=True, attr="href")
             return None
         if data is None:
-            self.warn(el, f"<image> {href}: file not found", error=True, attr="href")
+            self.warn(el, f"{what} {href}: file not found", error=True, attr="href")
         return data
 
     def _probe(self, data: bytes, href: str) -> tuple:
@@ -1354,6 +1401,8 @@ class _Compiler:
                 with Image.open(io.BytesIO(data)) as im:
                     if im.format not in ("PNG", "JPEG", "WEBP", "GIF"):
                         return ("bad", f"{im.format} images are not supported; use PNG, JPEG, WebP or SVG")
+                    if im.format == "PNG" and _png_whole(data, im.width, im.height):
+                        return ("raster", im.width, im.height)  # drawn from its own compressed pixels
                     im.load()  # a truncated or corrupt file fails here, once per distinct file
                     return ("raster", im.width, im.height)
         except (Image.DecompressionBombWarning, Image.DecompressionBombError):
@@ -1367,6 +1416,31 @@ class _Compiler:
         if _layout is None:
             from pnp.render.svgpdf.text import layout as _layout
         _layout(self, el, ctx)
+
+
+def _png_whole(data: bytes, width: int, height: int) -> bool:
+    """True for a PNG the player copies into the PDF as it is (player.png_stream) whose pixel data inflates to
+    exactly its rows: checked without unfiltering the image (cheaper than Pillow's load)."""
+    import zlib
+
+    from pnp.render.svgpdf.player import png_stream
+
+    found = png_stream(data)
+    if found is None or (found[0], found[1]) != (width, height):
+        return False
+    want = (1 + found[0] * found[2]) * found[1]
+    z = zlib.decompressobj()
+    got = 0
+    try:
+        stream = found[3]
+        for i in range(0, len(stream), 1 << 20):
+            got += len(z.decompress(stream[i:i + (1 << 20)], want + 1 - got))
+            if got > want:
+                return False
+        got += len(z.flush())
+    except zlib.error:
+        return False
+    return got == want and z.eof
 
 
 _layout = None

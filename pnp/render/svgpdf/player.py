@@ -9,6 +9,7 @@ embeds and shares them: each font subset, image and SVG image once per document.
 from __future__ import annotations
 
 import io
+import re
 
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
@@ -64,8 +65,13 @@ def _ensure_fonts(names) -> None:
 
 
 def _shading(kind: str, coords, stops, extend: bool):
-    from reportlab.pdfbase.pdfdoc import (PDFArrayCompact, PDFAxialShading, PDFExponentialFunction,
-                                          PDFRadialShading, PDFStitchingFunction)
+    from reportlab.pdfbase.pdfdoc import (
+        PDFArrayCompact,
+        PDFAxialShading,
+        PDFExponentialFunction,
+        PDFRadialShading,
+        PDFStitchingFunction,
+    )
 
     pts = list(stops)
     if pts[0][0] > 0:
@@ -213,13 +219,153 @@ def _image(c, key: str, data: bytes, box) -> None:
         from reportlab.lib.utils import ImageReader
 
         c.beginForm(name, 0, 0, 1, 1)
-        c.drawImage(ImageReader(io.BytesIO(data)), 0, 0, 1, 1, mask="auto")
+        if not _png_passthrough(c, key, data):
+            c.drawImage(ImageReader(io.BytesIO(data)), 0, 0, 1, 1, mask="auto")
         end_form(c, name)
     x, y, w, h = box
     c.saveState()
     c.transform(w, 0, 0, -h, x, y + h)  # y-down box -> the unit square, upright
     c.doForm(name)
     c.restoreState()
+
+
+def png_stream(data: bytes) -> tuple[int, int, int, bytes] | None:
+    """(width, height, colours, zlib data) of a PNG whose compressed pixels a PDF can hold as they are (8-bit
+    grey or RGB, no alpha, no transparency, not interlaced: PDF's Flate filter with PNG predictors reads them),
+    else None."""
+    import struct
+
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return None
+    pos, idat, head = 8, [], None
+    while pos + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if len(body) != length:
+            return None
+        if kind == b"IHDR":
+            head = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind in (b"tRNS", b"PLTE"):
+            return None
+        elif kind == b"IEND":
+            break
+        pos += 12 + length
+    if head is None or not idat:
+        return None
+    width, height, depth, colour, compression, filtering, interlace = head
+    if depth != 8 or colour not in (0, 2) or compression or filtering or interlace:
+        return None
+    return width, height, 3 if colour == 2 else 1, b"".join(idat)
+
+
+def defer_streams(canvas) -> None:
+    """Keep the pixel data of pass-through PNGs out of ReportLab: it then writes a short placeholder in each
+    image's stream, and `splice(pdf, canvas)` puts the pixels in the saved file. ReportLab formats a document
+    in memory, copying each stream several times (objects, formatted parts, the joined file, the buffer):
+    with 600 MB of card art that is 3 GB; spliced, the art is held twice (its bytes and the file)."""
+    canvas._pnp_streams = {}
+
+
+def splice(pdf: bytes, canvas) -> bytes:
+    """The saved `pdf` of a canvas given to `defer_streams`, with each placeholder replaced by its pixel data,
+    its /Length, the cross-reference table and startxref updated."""
+    import bisect
+
+    streams: dict[bytes, bytes] = getattr(canvas, "_pnp_streams", None) or {}
+    if not streams:
+        return pdf
+    edits: list[tuple[int, int, bytes]] = []
+    for placeholder, data in streams.items():
+        at = pdf.find(placeholder)
+        length = pdf.rfind(b"/Length ", max(0, at - 4096), at)
+        m = re.match(rb"/Length (\d+)", pdf[length:length + 32]) if at >= 0 and length >= 0 else None
+        if m is None or int(m.group(1)) != len(placeholder):
+            raise RuntimeError("svgpdf.splice: a deferred image stream is not where ReportLab should have put it")
+        edits.append((length, length + m.end(), b"/Length %d" % len(data)))
+        edits.append((at, at + len(placeholder), data))
+    edits.sort(key=lambda e: e[0])
+    starts = [e[0] for e in edits]
+    shift, total = [], 0
+    for start, end, new in edits:
+        total += len(new) - (end - start)
+        shift.append(total)
+
+    def moved(offset: int) -> int:
+        i = bisect.bisect_left(starts, offset)
+        return offset + (shift[i - 1] if i else 0)
+
+    xref = pdf.rindex(b"\nxref\n") + 1
+    head = re.match(rb"xref\n0 (\d+)\n", pdf[xref:xref + 32])
+    if head is None:  # ReportLab writes one xref section from object 0; anything else is not ours to edit
+        raise ValueError("unexpected PDF cross-reference table")
+    count = int(head.group(1))
+    table_at = xref + head.end()
+    entries = []
+    for i in range(count):
+        line = pdf[table_at + 20 * i:table_at + 20 * i + 20]
+        if line.endswith(b" n \n"):
+            line = b"%010d" % moved(int(line[:10])) + line[10:]
+        entries.append(line)
+    tail = pdf[table_at + 20 * count:]
+    tail = re.sub(rb"startxref\n\d+\n", b"startxref\n%d\n" % moved(xref), tail)
+    parts, pos = [], 0
+    for start, end, new in edits:
+        parts += [pdf[pos:start], new]
+        pos = end
+    parts += [pdf[pos:xref], pdf[xref:table_at], *entries, tail]
+    canvas._pnp_streams = {}
+    return b"".join(parts)
+
+
+def _png_passthrough(c, key: str, data: bytes) -> bool:
+    """Draw a PNG into the unit square by copying its compressed pixels into the image XObject (no decoding,
+    no re-compression: the PDF holds the file's own IDAT data, so it is about the PNG's size); False when the
+    PNG is of a kind that needs decoding (alpha, palette, 16 bits, interlaced), which ReportLab then does."""
+    found = png_stream(data)
+    if found is None:
+        return False
+    from reportlab.pdfbase import pdfdoc
+
+    width, height, colours, stream = found
+
+    class _PngImage(pdfdoc.PDFImageXObject):
+        def format(self, document):
+            S = pdfdoc.PDFStream(content=self.streamContent)
+            d = S.dictionary
+            d["Type"] = pdfdoc.PDFName("XObject")
+            d["Subtype"] = pdfdoc.PDFName("Image")
+            d["Width"], d["Height"], d["BitsPerComponent"] = self.width, self.height, 8
+            d["ColorSpace"] = pdfdoc.PDFName(self.colorSpace)
+            d["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
+            d["DecodeParms"] = pdfdoc.PDFArray([pdfdoc.PDFDictionary({  # one per filter, as Filter is an array
+                "Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": self.width})])
+            d["Length"] = len(self.streamContent)
+            S.filters = []  # the content is already compressed: written as it is
+            return S.format(document)
+
+    name = f"png{key}"
+    reg = c._doc.getXObjectName(name)
+    if c._doc.idToObject.get(reg) is None:
+        img = _PngImage(name)
+        img.width, img.height = width, height
+        img.colorSpace = "DeviceRGB" if colours == 3 else "DeviceGray"
+        deferred = getattr(c, "_pnp_streams", None)
+        if deferred is not None:  # the caller splices the pixels in after saving (defer_streams)
+            placeholder = f"pnp-deferred-image-{key}-{len(deferred)}".encode()
+            deferred[placeholder] = stream
+            stream = placeholder
+        img.streamContent = stream
+        img.mask = None
+        c._setXObjects(img)
+        c._doc.Reference(img, reg)
+        c._doc.addForm(name, img)
+    c.saveState()
+    c._code.append(f"/{reg} Do")
+    c.restoreState()
+    c._formsinuse.append(name)
+    return True
 
 
 def _svg(c, key: str, nested: Compiled, box) -> None:

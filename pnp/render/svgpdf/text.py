@@ -12,10 +12,18 @@ import functools
 import re
 import struct
 
-from pnp.render import fonts
 from pnp.render.svgpdf import values as V
-from pnp.render.svgpdf.compiler import (_CA_ONE, _CAS_ONE, _UNSUPPORTED, _alpha_op, _colour_op, _Ctx, _local, _r,
-                                        _TextPos)
+from pnp.render.svgpdf.compiler import (
+    _CA_ONE,
+    _CAS_ONE,
+    _UNSUPPORTED,
+    _alpha_op,
+    _colour_op,
+    _Ctx,
+    _local,
+    _r,
+    _TextPos,
+)
 
 _WS_RE = re.compile(r"[\n\r\t]")
 _SPACES_RE = re.compile(r"  +")
@@ -203,7 +211,7 @@ def _general(comp, el, ctx: _Ctx) -> None:
             chunks.append([])
         cx += dx
         cy += dy
-        font = fonts.resolve(st["font-family"], st["font-weight"], st["font-style"])
+        font = comp.font(st["font-family"], st["font-weight"], st["font-style"])
         size = st["font-size"]
         ls = comp.user(st["letter-spacing"], ctx.child(st=st)) if st["letter-spacing"] else 0.0
         if st["word-spacing"] and st["word-spacing"][0]:
@@ -256,7 +264,7 @@ def _simple(comp, el, ctx: _Ctx) -> None:
     size = st["font-size"]
     if size <= 0:
         return
-    font = fonts.resolve(st["font-family"], st["font-weight"], st["font-style"])
+    font = comp.font(st["font-family"], st["font-weight"], st["font-style"])
     ls = comp.user(st["letter-spacing"], ctx) if st["letter-spacing"] else 0.0
     anchor = st["text-anchor"]
     if anchor != "start":

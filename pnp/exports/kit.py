@@ -1,0 +1,317 @@
+"""The print-and-play kit: the one PDF a designer shares with testers.
+
+    pdf = kit_pdf(KitParts(...))
+
+One PDF per language and paper: a cover (title, credits, a face of each component, contents),
+a page telling how to print and cut, the rulebook, then every component sheet, bookmarked per
+section (the rulebook's own headings nested under "Rules"). The cover and how-to pages are
+drawn here with ReportLab (invariant mode, our fonts); the rulebook and sheets are the PDFs the
+build already made, appended page for page by pypdf (vector, page sizes kept). pypdf writes no
+document id, so the same parts give the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+from pnp.units import mm_to_pt as pt
+
+TEXTS: dict[str, dict] = {
+    "en": {
+        "kit": "Print-and-play kit", "ink": "Ink-saving version: backgrounds lightened, lines and text kept.",
+        "players": "{n} players", "by": "by {who}", "version": "version {v}", "contents": "Contents",
+        "cover": "Cover", "howto": "How to print and cut", "rules": "Rules", "sheets": "Component sheets",
+        "pages": "pages {a}-{b}", "page": "page {a}",
+        "print_title": "Printing",
+        "print": [
+            "Print at actual size (100%, not 'fit to page'): each sheet has a ruler in its footer to check.",
+            "Paper: {paper}. Card stock (160-250 g/m²) for cards, tiles and pieces; or glue thin paper onto "
+            "card.",
+            "The rules ({rules}) print on plain paper, single- or double-sided.",
+        ],
+        "duplex": {
+            "long": "Sheets with backs: print double-sided, flip on the long edge; fronts and backs line up.",
+            "short": "Sheets with backs: print double-sided, flip on the short edge; fronts and backs line up.",
+            "none": "Backs are on their own pages: print single-sided and glue each back sheet behind its fronts.",
+            "fold": "Gutter-fold sheets: fold each sheet along the middle line, glue, then cut.",
+        },
+        "print_test": "Print one sheet first and check it (ruler, backs aligned) before the rest.",
+        "cut_title": "Cutting",
+        "cut": {
+            "crop": "Cut along the short crop marks outside each component, with a craft knife and a metal "
+                    "ruler or a paper trimmer; the coloured edge (bleed) falls away.",
+            "cut": "Cut along the printed cut lines, with a craft knife and a metal ruler or a paper trimmer.",
+            "none": "Cut along each component's edge, with a craft knife and a metal ruler or a paper trimmer.",
+        },
+        "cut_more": ["Round shapes (circles, hexagons) follow their printed outline: cut straight sides first.",
+                     "Boards split over several pages: trim the marked edges and tape them together from behind.",
+                     "Sleeves and a corner rounder make cards last longer."],
+        "list_title": "What the sheets hold",
+    },
+    "fr": {
+        "kit": "Kit print-and-play", "ink": "Version économie d'encre : fonds éclaircis, traits et textes gardés.",
+        "players": "{n} joueurs", "by": "par {who}", "version": "version {v}", "contents": "Sommaire",
+        "cover": "Couverture", "howto": "Imprimer et découper", "rules": "Règles", "sheets": "Planches",
+        "pages": "pages {a} à {b}", "page": "page {a}",
+        "print_title": "Impression",
+        "print": [
+            "Imprimez à taille réelle (100 %, pas « ajuster à la page ») : la règle graduée en pied de chaque "
+            "planche permet de vérifier.",
+            "Papier : {paper}. Papier cartonné (160 à 250 g/m²) pour les cartes, tuiles et pions ; ou collez "
+            "du papier fin sur du carton.",
+            "Les règles ({rules}) s'impriment sur papier ordinaire, en recto ou recto verso.",
+        ],
+        "duplex": {
+            "long": "Planches avec dos : imprimez en recto verso, retournement sur le bord long ; "
+                    "recto et verso se superposent.",
+            "short": "Planches avec dos : imprimez en recto verso, retournement sur le bord court ; "
+                     "recto et verso se superposent.",
+            "none": "Les dos sont sur leurs propres pages : imprimez en recto seul et collez chaque planche de "
+                    "dos derrière ses faces.",
+            "fold": "Planches à plier : pliez chaque planche sur la ligne du milieu, collez, puis découpez.",
+        },
+        "print_test": "Imprimez d'abord une planche et vérifiez-la (règle, dos alignés) avant les autres.",
+        "cut_title": "Découpe",
+        "cut": {
+            "crop": "Coupez le long des traits de coupe, hors de chaque élément, au cutter et à la règle "
+                    "métallique ou au massicot ; le bord coloré (fond perdu) tombe.",
+            "cut": "Coupez le long des lignes de coupe imprimées, au cutter et à la règle métallique ou au "
+                   "massicot.",
+            "none": "Coupez le long du bord de chaque élément, au cutter et à la règle métallique ou au massicot.",
+        },
+        "cut_more": ["Les formes rondes (cercles, hexagones) suivent leur contour : coupez d'abord les côtés droits.",
+                     "Plateaux sur plusieurs pages : rognez les bords marqués et assemblez-les au dos avec du ruban.",
+                     "Des protège-cartes et un coupe-coins font durer les cartes."],
+        "list_title": "Contenu des planches",
+    },
+}
+PAPERS = {"a4": "A4", "letter": "Letter", "a3": "A3"}
+PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
+
+
+@dataclass
+class KitParts:
+    """Everything a kit is made of: plain data and the PDFs the build made."""
+
+    title: str
+    lang: str
+    paper: str
+    sheets_pdf: bytes
+    sheet_titles: list[str]
+    """Each sheet page's title, in order (their sections become bookmarks)."""
+    rules_pdf: bytes | None = None
+    rules_paper: str = "a4"
+    author: str = ""
+    players: str = ""
+    version: str = ""
+    duplex: str = "long"
+    marks: str = "crop"
+    thumbs: list = field(default_factory=list)
+    """Compiled faces (pnp.render.svgpdf) for the cover: one of each component."""
+    ink_saver: bool = False
+    names: dict[str, str] = field(default_factory=dict)
+    """A section's name in the sheets' titles -> its name in the kit's language."""
+
+
+def sections(titles: list[str], names: dict[str, str] | None = None) -> list[tuple[str, int, int]]:
+    """(section, first page index, last page index) of consecutive sheets of one component; `names`
+    translates the sections' names."""
+    out: list[list] = []
+    names = names or {}
+    for i, title in enumerate(titles):
+        name = title.split(":")[0].split(" (")[0].strip() or title
+        name = names.get(name, name)
+        if out and out[-1][0] == name:
+            out[-1][2] = i
+        else:
+            out.append([name, i, i])
+    return [tuple(s) for s in out]
+
+
+def kit_pdf(parts: KitParts) -> bytes:
+    """The kit as PDF bytes (see the module's text)."""
+    from pypdf import PdfReader, PdfWriter
+
+    t = TEXTS.get(parts.lang, TEXTS["en"])
+    rules = PdfReader(io.BytesIO(parts.rules_pdf)) if parts.rules_pdf else None
+    sheets = PdfReader(io.BytesIO(parts.sheets_pdf))
+    n_rules = len(rules.pages) if rules else 0
+    front = _front_matter(parts, t, n_rules, len(sheets.pages))
+    writer = PdfWriter()
+    writer.append(PdfReader(io.BytesIO(front)), import_outline=False)
+    writer.add_outline_item(title=t["cover"], page_number=0)
+    writer.add_outline_item(title=t["howto"], page_number=1)
+    if rules:
+        start = len(writer.pages)
+        writer.append(rules, import_outline=False)
+        top = writer.add_outline_item(title=f"{t['rules']} ({parts.lang.upper()})", page_number=start)
+        _copy_outline(writer, rules, rules.outline, top, start)
+    start = len(writer.pages)
+    writer.append(sheets, import_outline=False)
+    parent = writer.add_outline_item(title=t["sheets"], page_number=start)
+    for name, first, _ in sections(parts.sheet_titles, parts.names):
+        writer.add_outline_item(title=name, page_number=start + first, parent=parent)
+    writer.add_metadata({"/Title": f"{parts.title}: {t['kit']}" + (" (ink saver)" if parts.ink_saver else ""),
+                         "/Author": parts.author, "/Creator": "pnp", "/Producer": "pnp (ReportLab, pypdf)"})
+    writer.page_mode = "/UseOutlines"
+    buf = io.BytesIO()
+    writer.write(buf)
+    return buf.getvalue()
+
+
+def _copy_outline(writer, reader, items, parent, offset: int) -> None:
+    """The rulebook's own bookmarks under `parent`, their pages moved by `offset` (pypdf's own import,
+    when nested under an item, points them all at the first page)."""
+    last = None
+    for item in items:
+        if isinstance(item, list):
+            if last is not None:
+                _copy_outline(writer, reader, item, last, offset)
+            continue
+        page = reader.get_destination_page_number(item)
+        last = writer.add_outline_item(title=str(item.title), page_number=offset + page, parent=parent)
+
+
+def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int) -> bytes:
+    """The cover and the how-to page (ReportLab, invariant)."""
+    from reportlab.lib.colors import Color
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.render import fonts
+    from pnp.render.svgpdf import form
+
+    fonts.register()
+    w_mm, h_mm = PAGE_SIZES.get(parts.rules_paper, PAGE_SIZES["a4"])
+    W, H = pt(w_mm), pt(h_mm)
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(W, H), invariant=1, pageCompression=1, initialFontName=fonts.REGULAR)
+    c.setTitle(f"{parts.title}: {t['kit']}")
+    c.setCreator("pnp")
+    grey = Color(0.35, 0.35, 0.35)
+    margin = pt(20)
+    rules_first, sheets_first = 3, 3 + n_rules
+
+    def span(a: int, n: int) -> str:
+        return t["page"].format(a=a) if n == 1 else t["pages"].format(a=a, b=a + n - 1)
+
+    # cover
+    y = H - pt(45)
+    c.setFont(fonts.BOLD, 30)
+    c.drawCentredString(W / 2, y, parts.title)
+    y -= pt(12)
+    c.setFont(fonts.REGULAR, 14)
+    c.setFillColor(grey)
+    c.drawCentredString(W / 2, y, t["kit"])
+    y -= pt(9)
+    credits = [x for x in (t["by"].format(who=parts.author) if parts.author else "",
+                           t["players"].format(n=parts.players) if parts.players else "",
+                           t["version"].format(v=parts.version) if parts.version else "") if x]
+    c.setFont(fonts.REGULAR, 11)
+    c.drawCentredString(W / 2, y, " · ".join(credits))
+    if parts.ink_saver:
+        y -= pt(7)
+        c.setFont(fonts.ITALIC, 10)
+        c.drawCentredString(W / 2, y, t["ink"])
+    c.setFillColor(Color(0, 0, 0))
+    # one face of each component, side by side, at one scale (their true sizes relative to each other)
+    thumbs = parts.thumbs[:6]
+    if thumbs:
+        box_h = pt(45)
+        gap = pt(6)
+        width = sum(f.width for f in thumbs) + gap * (len(thumbs) - 1)
+        s = min(1.0, box_h / max(f.height for f in thumbs), (W - 2 * margin) / max(width, 1e-9))
+        x = (W - sum(f.width for f in thumbs) * s - gap * (len(thumbs) - 1)) / 2
+        top = y - pt(20)
+        for i, f in enumerate(thumbs):
+            name = form(c, f, f"kitface{i}")
+            c.saveState()
+            c.translate(x, top - f.height * s)
+            c.scale(s, s)
+            c.doForm(name)
+            c.restoreState()
+            x += f.width * s + gap
+        y = top - box_h - pt(15)
+    else:
+        y -= pt(25)
+    c.setFont(fonts.BOLD, 14)
+    c.drawString(margin, y, t["contents"])
+    y -= pt(8)
+    c.setFont(fonts.REGULAR, 11)
+    entries = [(t["howto"], span(2, 1))]
+    if n_rules:
+        entries.append((f"{t['rules']} ({parts.lang.upper()})", span(rules_first, n_rules)))
+    entries.append((t["sheets"], span(sheets_first, n_sheets)))
+    for name, first, last in sections(parts.sheet_titles, parts.names):
+        entries.append(("    " + name, span(sheets_first + first, last - first + 1)))
+    for name, where in entries:
+        c.drawString(margin, y, name)
+        c.drawRightString(W - margin, y, where)
+        y -= pt(6)
+    _footer(c, W, parts, t, 1)
+    c.showPage()
+    # how to print and cut
+    y = H - pt(30)
+    c.setFont(fonts.BOLD, 20)
+    c.drawString(margin, y, t["howto"])
+    y -= pt(12)
+
+    def heading(text: str) -> None:
+        nonlocal y
+        c.setFont(fonts.BOLD, 13)
+        c.drawString(margin, y, text)
+        y -= pt(7)
+
+    def para(text: str) -> None:
+        nonlocal y
+        c.setFont(fonts.REGULAR, 10.5)
+        for line in _wrap(text, fonts.REGULAR, 10.5, W - 2 * margin - pt(5)):
+            c.drawString(margin + pt(5), y, line)
+            y -= pt(5)
+        y -= pt(1.5)
+
+    heading(t["print_title"])
+    rules_where = span(rules_first, n_rules) if n_rules else "-"
+    for text in t["print"]:
+        if "{rules}" in text and not n_rules:
+            continue
+        para("• " + text.format(paper=PAPERS.get(parts.paper, parts.paper), rules=rules_where))
+    if any(":" in s and ("back" in s.lower() or "fold" in s.lower()) for s in parts.sheet_titles):
+        para("• " + t["duplex"].get(parts.duplex, t["duplex"]["long"]))
+    para("• " + t["print_test"])
+    y -= pt(3)
+    heading(t["cut_title"])
+    para("• " + t["cut"].get(parts.marks, t["cut"]["crop"]))
+    for text in t["cut_more"]:
+        para("• " + text)
+    y -= pt(3)
+    heading(t["list_title"])
+    for name, first, last in sections(parts.sheet_titles, parts.names):
+        para(f"• {name}: {span(sheets_first + first, last - first + 1)}")
+    _footer(c, W, parts, t, 2)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _footer(c, W: float, parts: KitParts, t: dict, page: int) -> None:
+    from pnp.render import fonts
+
+    c.setFont(fonts.REGULAR, 8)
+    c.drawCentredString(W / 2, pt(10), f"{parts.title} · {t['kit']} · {page}")
+
+
+def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and stringWidth(trial, font, size) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines
