@@ -115,35 +115,37 @@ def check_design(design: Design, games: int = 200, seed: int = 1, agent: str | N
         return DesignReport(design, [], note="no rules checks: this design names no game (add 'game:' to check "
                                              "its rules)")
     from pnp.engine.registered import registered
-    from pnp.simulate import resolve_agent  # here: a deck without a game needs neither (nor their imports)
+    from pnp.simulate import resolve_agent, shared_games  # here: a deck without a game needs neither
 
     entry = registered(design.game)
     if entry is None or entry.checks is None:
         return DesignReport(design, [], note=f"no rules checks: game '{design.game}' registers none")
     agent, source = resolve_agent(design.game, agent)
-    results = list(entry.checks(design, games=games, seed=seed, agent=agent))
-    if games > 0 and entry.engine is not None:
-        results.append(playability(design, min(games, PLAYABILITY_GAMES), seed, agent))
+    with shared_games():  # the game's own simulation check and playability share their seeded games
+        results = list(entry.checks(design, games=games, seed=seed, agent=agent))
+        if games > 0 and entry.engine is not None:
+            results.append(playability(design, min(games, PLAYABILITY_GAMES), seed, agent))
     return DesignReport(design, results, agent=agent, agent_source=source)
 
 
 def playability(design: Design, games: int, seed: int, agent: str) -> CheckResult:
     """Seeded games at every player count end by the rules, not by the engine's safety cap."""
-    from pnp.engine import player_counts
+    from pnp.engine import load_engine, player_counts
     from pnp.errors import PnpError
-    from pnp.simulate import CAP_MOST, simulate
+    from pnp.simulate import CAP_MOST, game_records
 
     details, failed, warned = [], False, False
     for n in player_counts(design):
         try:
-            res = simulate(str(design.folder), games, n, seed, agent)
+            load_engine(design, n)  # a player count the engine refuses is a message, not a worker's traceback
+            records = game_records(design.folder, n, agent, seed, games)
         except PnpError as exc:
             return CheckResult("playability", False, f"the rules engine cannot play {n} players", [str(exc)])
-        ended = res.games - res.capped
-        line = f"{n} players: {ended} of {res.games} {agent} games ended by the rules"
-        if res.capped:
-            line += f", {res.capped} stopped at the safety cap (counted as draws)"
-            if res.capped > CAP_MOST * res.games:
+        capped = sum(1 for r in records if r.metrics.get("capped"))
+        line = f"{n} players: {games - capped} of {games} {agent} games ended by the rules"
+        if capped:
+            line += f", {capped} stopped at the safety cap (counted as draws)"
+            if capped > CAP_MOST * games:
                 failed = True
             else:
                 warned = True

@@ -151,23 +151,43 @@ def test_mcts_beats_random_at_tubo():
 
 
 def test_searcher_uses_openspiel_bots():
-    """Hidden information: OpenSpiel's IS-MCTS; perfect information: its MCTS bot (no search of our own)."""
-    hidden = Searcher(engine("three-stars", 2), 10)
-    assert hidden.game.hidden
-    open_ = Searcher(engine("tubo"), 10)
-    assert not open_.game.hidden
+    """No search of our own: hidden information is searched by OpenSpiel's MCTSBot in `worlds` determinized
+    worlds (each a redeal of what the player cannot see), or by its IS-MCTS with worlds=0; perfect
+    information by one MCTSBot search of the very position."""
     import open_spiel.python.algorithms.ismcts as ismcts
     import open_spiel.python.algorithms.mcts as mcts
 
+    from pnp.engine.openspiel_adapter import SearchSettings, WorldState
+
+    assert Searcher(engine("three-stars", 2), 10).game.hidden
+    assert not Searcher(engine("tubo"), 10).game.hidden
     used = []
-    orig_is, orig_m = ismcts.ISMCTSBot.step, mcts.MCTSBot.step
+    orig_is, orig_m = ismcts.ISMCTSBot.step, mcts.MCTSBot.mcts_search
     try:
         ismcts.ISMCTSBot.step = lambda self, st: used.append("ismcts") or orig_is(self, st)
-        mcts.MCTSBot.step = lambda self, st: used.append("mcts") or orig_m(self, st)
+        mcts.MCTSBot.mcts_search = lambda self, st: used.append(type(st).__name__) or orig_m(self, st)
         game, state = _position()
-        Searcher(game, 10).choose(state, random.Random(1))
+        Searcher(game, 12).choose(state, random.Random(1))
+        assert used == [WorldState.__name__] * 4
+        used.clear()
+        Searcher(game, 12, SearchSettings(worlds=0)).choose(state, random.Random(1))
+        assert used == ["ismcts"]
+        used.clear()
         t = engine("tubo").new_initial_state()
         Searcher(engine("tubo"), 10).choose(t, random.Random(1))
+        assert used == ["SearchState"]
     finally:
-        ismcts.ISMCTSBot.step, mcts.MCTSBot.step = orig_is, orig_m
-    assert used == ["ismcts", "mcts"]
+        ismcts.ISMCTSBot.step, mcts.MCTSBot.mcts_search = orig_is, orig_m
+
+
+def test_mcts_beats_greedy_at_tubo():
+    """The search is stronger than the game's own heuristic, not only than chance: mcts:60 against greedy,
+    each seat in turn, fixed seeds (the full ladder: bench/agent_ladder.py, docs/balance.md)."""
+    game = engine("tubo")
+    wins = 0
+    for seed in range(6):
+        spec = "mcts:60,greedy" if seed % 2 == 0 else "greedy,mcts:60"
+        res = play(game, make_agents(spec, game), seed)
+        if res.winners == [seed % 2]:
+            wins += 1
+    assert wins >= 5

@@ -86,3 +86,27 @@ def test_two_hundred_games_per_player_count():
     for players in (2, 3, 4):
         res = simulate("three-stars", 200, players, seed=1)
         assert res.games == 200 and len(res.lengths) == 200
+
+
+def test_validate_checks_share_their_seeded_games(monkeypatch):
+    """Inside shared_games() a seed played once is not played again (validate's game check and its
+    playability check ask for the same seeds), and the records are those a fresh run gives."""
+    import pnp.simulate as sim
+    from pnp.loader import resolve_design
+
+    folder = resolve_design("tubo")
+    fresh = sim.game_records(folder, 2, "greedy", 1, 6, workers=1)
+    played = []
+    real = sim.run_batches
+    monkeypatch.setattr(sim, "run_batches", lambda work, workers=None: played.extend(
+        s for b in work for s in range(b.first_seed, b.first_seed + b.games)) or real(work, workers))
+    with sim.shared_games():
+        a = sim.game_records(folder, 2, "greedy", 3, 4, workers=1)  # seeds 3..6
+        b = sim.game_records(folder, 2, "greedy", 1, 6, workers=1)  # 1..6: only 1 and 2 are new
+        c = sim.game_records(folder, 2, "random", 1, 2, workers=1)  # another agent: played
+    assert played == [3, 4, 5, 6, 1, 2, 1, 2]
+    assert b == fresh and a == fresh[2:]
+    assert [r.seed for r in c] == [1, 2] and c != fresh[:2]
+    played.clear()
+    sim.game_records(folder, 2, "greedy", 1, 2, workers=1)  # outside the block nothing is kept
+    assert played == [1, 2]

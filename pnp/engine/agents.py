@@ -3,10 +3,11 @@
 * `random`: uniformly random among the legal actions;
 * `greedy`: the legal action with the best `state.action_value` (each game's own heuristic);
 * `mcts:N`: OpenSpiel's Monte Carlo tree search with N simulations per move, through
-  pnp.engine.openspiel_adapter (the `[ai]` extra). Games with hidden information (a hand,
-  the draw pile) are searched with OpenSpiel's information-set MCTS, each simulation in a
-  world redealt from what the player to move has not seen (determinization), so the
-  agent never reads an opponent's hand. `mcts` alone means `mcts:200`.
+  pnp.engine.openspiel_adapter (the `[ai]` extra), guided by the game's own action values
+  (priors) and position judgement (leaf values). Games with hidden information (a hand,
+  the draw pile) are searched in worlds redealt from what the player to move has not seen
+  (determinization), so the agent never reads an opponent's hand. `mcts` alone means
+  `mcts:200`.
 
 A spec names one agent for every seat (`greedy`) or one per seat, comma separated
 (`mcts:200,random`: seat 1 searches, seat 2 plays at random), to measure skill.
@@ -48,6 +49,16 @@ class RandomAgent:
         return actions[int(rng.random() * len(actions))]
 
 
+def action_values(state: State, actions: list[int]) -> list[float]:
+    """`state.action_value` of each action: through the engine's batch `action_values(actions)` when it has
+    one (the same numbers, worked out once per position), else one call per action."""
+    batch = getattr(state, "action_values", None)
+    if batch is not None:
+        return batch(actions)
+    value = state.action_value
+    return [value(a) for a in actions]
+
+
 class GreedyAgent:
     """The legal action with the highest `state.action_value`; ties broken at random."""
 
@@ -55,31 +66,28 @@ class GreedyAgent:
 
     def step(self, state: State, rng: random.Random) -> int:
         actions = state.legal_actions()
-        best: list[int] = []
-        best_value = float("-inf")
-        for a in actions:
-            v = state.action_value(a)
-            if v > best_value:
-                best, best_value = [a], v
-            elif v == best_value:
-                best.append(a)
-        return best[int(rng.random() * len(best))]
+        values = action_values(state, actions)
+        top = max(values)
+        best = [a for a, v in zip(actions, values) if v == top]
+        return best[int(rng.random() * len(best))]  # one draw a move, even when forced: games replay by seed
 
 
 class MCTSAgent:
-    """OpenSpiel's MCTS (or IS-MCTS for hidden information) with `simulations` per move.
+    """OpenSpiel's MCTS (determinized worlds for hidden information) with `simulations` per move.
 
     The OpenSpiel game is made from the engine's Game the first time the agent plays
     (`game`, else the state's own `game`), once per agent.
     """
 
-    def __init__(self, simulations: int = DEFAULT_MCTS_SIMULATIONS, game: "Game | None" = None):
+    def __init__(self, simulations: int = DEFAULT_MCTS_SIMULATIONS, game: "Game | None" = None, settings=None):
+        """`settings`: a pnp.engine.openspiel_adapter.SearchSettings (default: its DEFAULT_SETTINGS)."""
         from pnp.engine.openspiel_adapter import require_openspiel
 
         require_openspiel(f"mcts:{simulations}")
         self.simulations = simulations
         self.name = f"mcts:{simulations}"
         self._game = game
+        self._settings = settings
         self._searcher = None
 
     def step(self, state: State, rng: random.Random) -> int:
@@ -89,7 +97,8 @@ class MCTSAgent:
             game = self._game if self._game is not None else getattr(state, "game", None)
             if game is None:
                 raise PnpError(f"{self.name}: this engine's states do not name their game; pass the game to the agent")
-            self._searcher = Searcher(game, self.simulations)
+            self._searcher = (Searcher(game, self.simulations) if self._settings is None
+                              else Searcher(game, self.simulations, self._settings))
         return self._searcher.choose(state, rng)
 
 

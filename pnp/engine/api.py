@@ -155,6 +155,13 @@ class State(ABC):
         self._history.append(action)
         self._apply(action)
 
+    def apply_legal_action(self, action: int) -> None:
+        """Apply an action this very state just offered (from its `legal_actions()`, `chance_outcomes()` or
+        `sample_chance()`) without checking it again: search's hot path. Anything else goes through
+        `apply_action`."""
+        self._history.append(action)
+        self._apply(action)
+
     def history(self) -> list[int]:
         """Every action applied since the initial state, chance actions included."""
         return list(self._history)

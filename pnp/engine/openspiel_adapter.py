@@ -11,21 +11,27 @@ Our engines already have OpenSpiel's shape (pnp.engine.api), so the adapter is t
   of each kind is also registered with OpenSpiel (`pyspiel.register_game`) as
   `pnp_<game>`, so `pyspiel.load_game("pnp_three_stars", {"design": path, "players": 3})`
   loads any design of it.
-* `Searcher` picks a move with OpenSpiel's `MCTSBot` (perfect information) or its
-  information-set MCTS `ISMCTSBot` (hidden information: every simulation starts in a
-  world redealt from what the player to move has not seen, so the search never reads
-  a hidden hand), evaluating leaves with OpenSpiel's random-rollout evaluator run on our
-  engine's own state (chance drawn the engine's way, rollouts cut at a length limit).
+* `Searcher` picks a move with OpenSpiel's `MCTSBot`: PUCT child selection with priors
+  from the engine's own action values (the greedy agent's heuristic, as a softmax), leaves
+  judged by the engine (`heuristic_returns()`, or greedy playouts for an engine without a
+  judgement). Hidden information or chance: the simulations are split over a few
+  determinized worlds, each a redeal of what the player to move has not seen
+  (`resample_from_infostate`, so the search never reads a hidden hand) with the future
+  draws fixed, and the votes of the worlds are added up. OpenSpiel's information-set MCTS
+  (`ISMCTSBot`) remains available (`SearchSettings(worlds=0)`).
 
 OpenSpiel is an optional extra: `require_openspiel` says how to install it.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import weakref
+from dataclasses import dataclass
 from typing import Any
 
+from pnp.engine.agents import action_values
 from pnp.engine.api import CHANCE, Game, State
 from pnp.errors import PnpError
 
@@ -272,9 +278,95 @@ class LoadedGame(PnpSpielGame):
 
 # --- search ---------------------------------------------------------------------------------
 
-ROLLOUT_MOVES = 0
-"""Random player actions a leaf's rollout plays before the engine judges the position (engines that can);
-0: the leaf is judged at once (as strong against greedy as 4 or 12 in 3 Stars, and cheaper)."""
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How `Searcher` uses OpenSpiel's bots (every choice measured in bench/mcts_tuning.py)."""
+
+    c: float = 0.7
+    """Exploration constant of the child selection, for results spanning 1 (scaled to the game's result range).
+    0.7 against 2 at mcts:200 vs greedy: 3 Stars 67.5 % against 55 % (40 games), lozenge 71 % against 62.5 % (24);
+    0.3 no better (57.5 %); TriLOOPite's team result 10.8 against 0.0 (8 games)."""
+    selection: str = "puct"
+    """`puct`: OpenSpiel's `SearchNode.puct_value` (priors steer which moves are tried); `uct`: `uct_value`
+    (every move once before any twice)."""
+    prior: str = "greedy"
+    """`greedy`: a softmax of the engine's action values (`action_values`/`action_value`, standardised per
+    position); `uniform`: every legal move alike."""
+    temperature: float = 0.5
+    """Of the greedy prior, in standard deviations of the position's action values: smaller is sharper."""
+    leaf: str = "judge"
+    """Leaf evaluation: `judge` (the engine's `heuristic_returns()` at once), `greedy:K` (K greedy moves, then
+    the judgement), `random` (random moves to the end of the game, OpenSpiel's rollout). An engine without a
+    judgement is played out to the end (`greedy:K` then greedy to the end)."""
+    worlds: int = 4
+    """Hidden information or chance: the simulations are split over this many worlds, each a deal of what the
+    player to move has not seen and a fixed order of future draws, each searched by MCTSBot; the move with
+    the most visits over all worlds is played. 0: OpenSpiel's information-set MCTS instead."""
+
+
+DEFAULT_SETTINGS = SearchSettings()
+
+
+class _Fixed:
+    """A stand-in for `random.Random` whose `random()` is a given number (a world's fixed draw)."""
+
+    __slots__ = ("u",)
+
+    def __init__(self, u: float):
+        self.u = u
+
+    def random(self) -> float:
+        return self.u
+
+
+class SearchState(PnpSpielState):
+    """The state search plays on: its actions come from the state's own legal actions (the tree's children)
+    or chance draws, so they are applied without a second legality check (`apply_legal_action`)."""
+
+    def apply_action(self, action: int) -> None:
+        self._i.s.apply_legal_action(int(action))
+
+    _apply_action = apply_action
+
+    def clone(self) -> "SearchState":
+        return SearchState(self._i.g, self._i.s.clone())
+
+
+class WorldState(SearchState):
+    """One determinized world: an engine state whose chance events resolve themselves from the world's own
+    list of draws (the k-th draw since the search began uses the k-th number), so the search tree holds
+    decisions only and every path through it is one consistent story."""
+
+    def __init__(self, game: "PnpSpielGame", inner: State, draws: list[float], k: int = 0):
+        super().__init__(game, inner)
+        self._draws = draws
+        self._k = k
+        s = inner
+        while s.current_player() == CHANCE:
+            self._draw(s)
+
+    def _draw(self, s: State) -> None:
+        draws = self._draws
+        s.apply_legal_action(s.sample_chance(_Fixed(draws[self._k % len(draws)])))
+        self._k += 1
+
+    def apply_action(self, action: int) -> None:
+        s = self._i.s
+        s.apply_legal_action(int(action))
+        while s.current_player() == CHANCE:
+            self._draw(s)
+
+    _apply_action = apply_action
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return []
+
+    def clone(self) -> "WorldState":
+        return WorldState(self._i.g, self._i.s.clone(), self._draws, self._k)
 
 
 def judges_positions(state: State) -> bool:
@@ -282,85 +374,141 @@ def judges_positions(state: State) -> bool:
     return callable(getattr(state, "heuristic_returns", None))
 
 
-class EngineRolloutEvaluator(mcts.RandomRolloutEvaluator):
-    """OpenSpiel's random-rollout evaluator, played on the engine's own state.
+def _leaf_moves(leaf: str) -> int:
+    if leaf in ("judge", "random"):
+        return 0
+    if leaf.startswith("greedy:") and leaf[7:].isdigit():
+        return int(leaf[7:])
+    raise ValueError(f"leaf evaluation {leaf!r}; expected judge, random or greedy:K")
 
-    The same policy as OpenSpiel's (uniform player actions, chance by its probabilities),
-    drawn from the playout's seeded generator, without a C++ round trip or a numpy draw
-    per step. When the engine judges positions (`heuristic_returns()`), a rollout stops
-    after `max_length` player actions and the engine's judgement is its value; otherwise
-    it plays to the end of the game.
-    """
 
-    def __init__(self, rng: random.Random, judge: bool, max_length: int = ROLLOUT_MOVES, n_rollouts: int = 1):
-        super().__init__(n_rollouts=n_rollouts, random_state=None, max_length=max_length if judge else None)
+class GuidedEvaluator(mcts.Evaluator):
+    """OpenSpiel's `Evaluator` from the engine: move priors from its greedy action values, leaf values from its
+    own judgement of a position (or a short greedy playout first; engines without a judgement are played
+    out). Every random choice comes from the playout's seeded generator."""
+
+    def __init__(self, rng: random.Random, settings: SearchSettings, judge: bool):
         self.rng = rng
+        self.settings = settings
         self.judge = judge
+        self.moves = _leaf_moves(settings.leaf)
+        self.random_leaf = settings.leaf == "random"
+        self.uniform = settings.prior == "uniform"
+        self.temperature = settings.temperature
 
-    def evaluate(self, state: PnpSpielState) -> np.ndarray:
-        total = None
-        rng = self.rng
-        limit = self.max_length
-        for _ in range(self.n_rollouts):
-            s = state.engine_state.clone()
-            length = 0
-            while not s.is_terminal():
-                if s.current_player() == CHANCE:
-                    s.apply_action(s.sample_chance(rng))
-                    continue
-                if limit is not None and length >= limit:
+    def evaluate(self, state: PnpSpielState) -> list[float]:
+        s = state.engine_state
+        if self.random_leaf:
+            return self._play_out(s.clone(), greedy=False)
+        if self.moves or not self.judge:
+            s = s.clone()
+            rng = self.rng
+            for _ in range(self.moves):
+                if s.is_terminal():
                     break
-                actions = s.legal_actions()
-                s.apply_action(actions[int(rng.random() * len(actions))])
-                length += 1
-            r = np.asarray(s.returns() if s.is_terminal() or not self.judge else s.heuristic_returns(), dtype=float)
-            total = r if total is None else total + r
-        return total / self.n_rollouts
+                self._step(s, rng, greedy=True)
+            if not self.judge:
+                return self._play_out(s, greedy=True)
+        return s.returns() if s.is_terminal() else s.heuristic_returns()
+
+    def _step(self, s: State, rng: random.Random, greedy: bool) -> None:
+        if s.current_player() == CHANCE:
+            s.apply_legal_action(s.sample_chance(rng))
+            return
+        actions = s.legal_actions()
+        if greedy and len(actions) > 1:
+            values = action_values(s, actions)
+            top = max(values)
+            actions = [a for a, v in zip(actions, values) if v == top]
+        s.apply_legal_action(actions[int(rng.random() * len(actions))])
+
+    def _play_out(self, s: State, greedy: bool) -> list[float]:
+        rng = self.rng
+        while not s.is_terminal():
+            self._step(s, rng, greedy)
+        return s.returns()
 
     def prior(self, state: PnpSpielState) -> list[tuple[int, float]]:
         s = state.engine_state
         if s.current_player() == CHANCE:
             return s.chance_outcomes()
         actions = s.legal_actions()
-        p = 1.0 / len(actions)
-        return [(a, p) for a in actions]
+        n = len(actions)
+        if self.uniform or n == 1:
+            return [(a, 1.0 / n) for a in actions]
+        values = action_values(s, actions)
+        top = max(values)
+        mean = sum(values) / n
+        spread = math.sqrt(sum((v - mean) ** 2 for v in values) / n)
+        if spread == 0.0:
+            return [(a, 1.0 / n) for a in actions]
+        k = 1.0 / (self.temperature * spread)
+        weights = [math.exp((v - top) * k) for v in values]
+        total = sum(weights)
+        return [(a, w / total) for a, w in zip(actions, weights)]
 
 
 class Searcher:
     """Chooses moves with OpenSpiel's MCTS bots for one pnp Game; every draw from the playout's generator.
 
-    Perfect information: `mcts.MCTSBot` (UCT, MCTS-Solver backups). Hidden information:
-    `ismcts.ISMCTSBot`, one tree node per information set of the player to move and a
-    world redealt by the engine (`resample_from_infostate`) for every simulation. The
-    UCT constant is 2 scaled to the game's result range (for a cooperative score, the
-    loss side is counted at most as large as the win side).
+    Perfect information without chance: one `mcts.MCTSBot` search (PUCT with greedy priors, leaves judged by
+    the engine, MCTS-Solver backups) on the very position. Hidden information or chance: the simulations are
+    split over `worlds` determinized worlds — what the player to move has not seen dealt again by the engine
+    (`resample_from_infostate`, so the search never reads a hidden hand) and future draws fixed — each searched
+    by `MCTSBot`; the move with the most visits over all worlds is played (a move proven to win in a world
+    counts all of that world's simulations). `settings.worlds = 0` uses OpenSpiel's information-set MCTS
+    (`ismcts.ISMCTSBot`) instead. The exploration constant is scaled to the game's result range (for a
+    cooperative score, the loss side is counted at most as large as the win side).
     """
 
-    UCT_C = 2.0
-
-    def __init__(self, game: Game, simulations: int, rollout_moves: int = ROLLOUT_MOVES):
+    def __init__(self, game: Game, simulations: int, settings: SearchSettings = DEFAULT_SETTINGS):
         self.game = spiel_game(game)
         self.simulations = simulations
-        self.rollout_moves = rollout_moves
+        self.settings = settings
         self.judge = judges_positions(game.new_initial_state())
         lo, hi = float(game.info.min_utility), float(game.info.max_utility)
         if self.game.get_type().utility == pyspiel.GameType.Utility.IDENTICAL and hi > 0:
             lo = max(lo, -hi)
-        self.uct_c = self.UCT_C * ((hi - lo) or 1.0)
+        self.c = settings.c * ((hi - lo) or 1.0)
+        self.max_utility = float(game.info.max_utility)
+        self.select = mcts.SearchNode.puct_value if settings.selection == "puct" else mcts.SearchNode.uct_value
+        self.worlds = settings.worlds if (self.game.hidden or self.game.has_chance) else 0
 
     def choose(self, state: State, rng: random.Random) -> int:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        root = self.game.wrap(state)
         np_rng = np.random.RandomState(rng.getrandbits(32))
-        evaluator = EngineRolloutEvaluator(random.Random(rng.getrandbits(64)), self.judge, self.rollout_moves)
-        if self.game.hidden:
-            worlds = random.Random(rng.getrandbits(64))
-            bot = ismcts.ISMCTSBot(self.game, evaluator, self.uct_c, self.simulations, random_state=np_rng,
-                                   allow_inconsistent_action_sets=False)
-            bot.set_resampler(lambda st, player: PnpSpielState(
-                self.game, st.engine_state.resample_from_infostate(player, worlds)))
-            return int(bot.step(root))
-        bot = mcts.MCTSBot(self.game, self.uct_c, self.simulations, evaluator, solve=True, random_state=np_rng)
-        return int(bot.step(root))
+        evaluator = GuidedEvaluator(random.Random(rng.getrandbits(64)), self.settings, self.judge)
+        if self.game.hidden and not self.worlds:
+            return self._ismcts(state, rng, np_rng, evaluator)
+        if not self.worlds:
+            bot = mcts.MCTSBot(self.game, self.c, self.simulations, evaluator, solve=True, random_state=np_rng,
+                               child_selection_fn=self.select)
+            return int(bot.mcts_search(SearchState(self.game, state)).best_child().action)
+        player = state.current_player()
+        worlds = min(self.worlds, self.simulations)
+        votes = {a: [0.0, 0.0] for a in actions}
+        for w in range(worlds):
+            sims = self.simulations // worlds + (1 if w < self.simulations % worlds else 0)
+            dealt = state.resample_from_infostate(player, rng) if self.game.hidden else state.clone()
+            draws = [rng.random() for _ in range(64)]
+            bot = mcts.MCTSBot(self.game, self.c, sims, evaluator, solve=True, random_state=np_rng,
+                               child_selection_fn=self.select)
+            root = bot.mcts_search(WorldState(self.game, dealt, draws))
+            for child in root.children:
+                vote = votes[child.action]
+                won = child.outcome is not None and child.outcome[player] >= self.max_utility
+                vote[0] += sims if won else child.explore_count
+                vote[1] += child.total_reward
+        return max(actions, key=lambda a: (votes[a][0], votes[a][1]))
+
+    def _ismcts(self, state: State, rng: random.Random, np_rng, evaluator: GuidedEvaluator) -> int:
+        worlds = random.Random(rng.getrandbits(64))
+        policy = (ismcts.ChildSelectionPolicy.PUCT if self.settings.selection == "puct"
+                  else ismcts.ChildSelectionPolicy.UCT)
+        bot = ismcts.ISMCTSBot(self.game, evaluator, self.c, self.simulations, random_state=np_rng,
+                               allow_inconsistent_action_sets=False, child_selection_policy=policy)
+        bot.set_resampler(lambda st, player: PnpSpielState(
+            self.game, st.engine_state.resample_from_infostate(player, worlds)))
+        return int(bot.step(self.game.wrap(state)))

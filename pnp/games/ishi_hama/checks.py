@@ -18,8 +18,6 @@ numbers stated once under the design's `rules:` and the seed's definitions:
 
 from __future__ import annotations
 
-from pnp.engine.agents import make_agent
-from pnp.engine.playout import play
 from pnp.errors import DesignError
 from pnp.games.ishi_hama.components import BOARD_GENERATOR, TILES_GENERATOR
 from pnp.games.ishi_hama.engine import IshiHamaGame, Rules, design_grid, design_kinds, read_rules
@@ -121,15 +119,14 @@ def check_scoring(design: Design, rules: Rules) -> CheckResult:
                        f"colour, tiles still in play: {', '.join(lines)} (>= {rules.group_size})")
 
 
-def _play(game: IshiHamaGame, agent: str, games: int, seed: int) -> tuple[list, list[str]]:
-    agents = [make_agent(agent) for _ in range(game.players)]
-    results, failures = [], []
-    for i in range(games):
-        try:
-            results.append(play(game, agents, seed + i))
-        except Exception as exc:  # a broken engine or design: report, never crash validate
-            failures.append(f"seed {seed + i}: {type(exc).__name__}: {exc}")
-    return results, failures
+def _play(design: Design, agent: str, games: int, seed: int) -> tuple[list, list[str]]:
+    """Seeded 2-player games on every core (pnp.simulate.game_records; shared with validate's playability)."""
+    from pnp.simulate import game_records
+
+    try:
+        return game_records(design.folder, 2, agent, seed, games), []
+    except Exception as exc:  # a broken engine or design: report, never crash validate
+        return [], [f"seeds {seed}..{seed + games - 1}: {type(exc).__name__}: {exc}"]
 
 
 def _summary(results, rules: Rules, agent: str) -> str:
@@ -147,13 +144,13 @@ def check_simulation(design: Design, rules: Rules, games: int, seed: int, agent:
     except DesignError as exc:
         return CheckResult("simulation", False, "the rules engine cannot play this design",
                            [p.message for p in exc.problems])
-    results, failures = _play(game, agent, games, seed)
+    results, failures = _play(design, agent, games, seed)
     problems = list(failures[:5])
     details = [_summary(results, rules, agent)] if results else []
     unfinished = [r.seed for r in results if r.metrics["unfinished"]]
     if agent != "greedy":
         k = min(games, GREEDY_GAMES)
-        greedy, fail2 = _play(game, "greedy", k, seed)
+        greedy, fail2 = _play(design, "greedy", k, seed)
         problems += fail2[:5]
         details.append(_summary(greedy, rules, "greedy"))
         stuck = [r.seed for r in greedy if r.metrics["unfinished"]]

@@ -467,6 +467,58 @@ class IshiHamaState(State):
                     return best
         return twin.potential(p)
 
+    def action_values(self, actions: Sequence[int]) -> list[float]:
+        """`action_value` of each action, in one pass. Choosing the cell for a tile (nine decisions in ten of
+        the greedy agent's time) is worked out from the groups of the position, found once: a tile on a cell
+        joins the groups its paths meet there, so each orientation's sum of squared group sizes follows
+        without playing it. Other decisions are weighed one by one. The same numbers as `action_value`
+        (tests compare them)."""
+        g = self.game
+        if self.step != P_CELL or g.rules.group_size < 2:  # (a group of 1 would score in phase 1: play it out)
+            return [self.action_value(a) for a in actions]
+        k = self.pend_kind
+        colour = g.kind_colour[k]
+        label, sizes = self._group_labels()
+        base = sum(n * n for n in sizes if n >= 2)
+        pts = self.points()
+        p = self.player
+        lead = 1000.0 * (pts[p] - sum(pts) + pts[p])
+        nb, col, mask = g.grid.nb, self.col, self.mask
+        orients = g.orients[k]
+        out = []
+        for c in actions:
+            best = None
+            around = nb[c]
+            for _, m in orients:
+                joined: list[int] = []
+                size, removed = 1, 0
+                for side in range(4):
+                    if m >> side & 1:
+                        b = around[side]
+                        if b >= 0 and col[b] == colour and mask[b] >> ((side + 2) & 3) & 1:
+                            group = label[b]
+                            if group not in joined:
+                                joined.append(group)
+                                n = sizes[group]
+                                size += n
+                                if n >= 2:
+                                    removed += n * n
+                v = base - removed + (size * size if size >= 2 else 0)
+                if best is None or v > best:
+                    best = v
+            out.append(lead + best)
+        return out
+
+    def _group_labels(self) -> tuple[list[int], list[int]]:
+        """(group number of each cell's tile, -1 for an empty cell; each group's size)."""
+        label = [-1] * self.game.N
+        sizes = []
+        for n, grp in enumerate(self.groups(1)):
+            for c in grp:
+                label[c] = n
+            sizes.append(len(grp))
+        return label, sizes
+
     def potential(self, player: int) -> float:
         """The greedy agent's view of a position for `player`: point lead x1000 + sum of squared group sizes."""
         pts = self.points()
@@ -520,6 +572,11 @@ class IshiHamaState(State):
         kind = self.kind
         adj = self.game.grid.adjacent
         return [c for c in range(self.game.N) if kind[c] < 0 and all(kind[d] < 0 for d in adj[c])]
+
+    def _any_apart_cell(self) -> bool:
+        kind = self.kind
+        adj = self.game.grid.adjacent
+        return any(kind[c] < 0 and all(kind[d] < 0 for d in adj[c]) for c in range(self.game.N))
 
     # --- decision options -----------------------------------------------------------------------
     def _place_cells(self) -> list[int]:
@@ -691,7 +748,7 @@ class IshiHamaState(State):
             if not any(self.reserve[p]):
                 self.phase1_end = "exhausted"
                 self.phase = PHASE2
-            elif not self.apart_cells():
+            elif not self._any_apart_cell():
                 self.phase1_end = "blocked"
                 self.phase = PHASE2
             else:

@@ -123,25 +123,33 @@ def connected(grid: Grid, colour: Sequence[int], masks: Sequence[int], a: int, s
 def groups(grid: Grid, colour: Sequence[int], masks: Sequence[int], min_size: int = 1) -> list[list[int]]:
     """Connected groups of tiles (same colour, edge contact, paths meeting) of at least `min_size` tiles,
     each sorted, in the order of their smallest cell."""
-    seen = [False] * grid.size
+    seen = bytearray(grid.size)
     out = []
     nb = grid.nb
-    for start in range(grid.size):
-        if seen[start] or colour[start] < 0:
+    for start, c in enumerate(colour):
+        if c < 0 or seen[start]:
             continue
-        seen[start] = True
+        seen[start] = 1
         group = [start]
-        k = 0
-        while k < len(group):
-            a = group[k]
-            k += 1
-            c, m = colour[a], masks[a]
-            for side in range(4):
-                if m >> side & 1:
-                    b = nb[a][side]
-                    if b >= 0 and not seen[b] and colour[b] == c and masks[b] >> ((side + 2) & 3) & 1:
-                        seen[b] = True
-                        group.append(b)
+        for a in group:  # grows while it is walked: a breadth-first search
+            m = masks[a]
+            if not m:
+                continue
+            north, east, south, west = nb[a]
+            # each side's neighbour joins when it has the colour and a path back to this side (N<->S, E<->W)
+            if m & 1 and north >= 0 and not seen[north] and colour[north] == c and masks[north] & 4:
+                seen[north] = 1
+                group.append(north)
+            if m & 2 and east >= 0 and not seen[east] and colour[east] == c and masks[east] & 8:
+                seen[east] = 1
+                group.append(east)
+            if m & 4 and south >= 0 and not seen[south] and colour[south] == c and masks[south] & 1:
+                seen[south] = 1
+                group.append(south)
+            if m & 8 and west >= 0 and not seen[west] and colour[west] == c and masks[west] & 2:
+                seen[west] = 1
+                group.append(west)
         if len(group) >= min_size:
-            out.append(sorted(group))
+            group.sort()
+            out.append(group)
     return out

@@ -244,6 +244,15 @@ class ThreeStarsGame(Game):
         self.steal_ids = [self.codec.row("steal", c) for c in range(C)]
         self.exchange_ids = self.codec.row("exchange")
         self.draw_ids = self.codec.row("draw")
+        # by action: (cells marked, ((star, its cells) for every star sharing a cell with them)) for a place or
+        # a steal, -(card size) for an exchange, 0.0 for a draw: what `action_values` reads, decoded once
+        self.action_table: list = [None] * self.codec.size
+        for c in range(C):
+            for s in range(S):
+                entry = (self.masks[c][s], tuple((t, self.star_masks[t]) for t in self.touched[c][s]))
+                self.action_table[self.place_ids[c][s]] = self.action_table[self.steal_ids[c][s]] = entry
+            self.action_table[self.exchange_ids[c]] = -self.card_sizes[c]
+            self.action_table[self.draw_ids[c]] = 0.0
         self.info = GameInfo(
             name=name, num_players=players, min_utility=0.0, max_utility=1.0,
             max_game_length=max_turns, max_chance_actions=players * self.rules.hand_size + max_turns,
@@ -432,7 +441,15 @@ class ThreeStarsState(State):
                 return (f"exchanging is allowed only when no card can place or steal; "
                         f"expected e.g. {self._text((places + steals)[0])}")
             return ""
-        return self._illegal_reason(p, kind, g.masks[c][s], g.rules.pieces_per_player - self.own[p].bit_count())
+        m = g.masks[c][s]
+        supply = g.rules.pieces_per_player - self.own[p].bit_count()
+        if g.card_sizes[c] <= supply:  # the common case, a legal move: bit tests only, no message built
+            if kind == "place":
+                if not m & self.occupied:
+                    return ""
+            elif m & self.occupied & ~self.own[p] & ~self.reserved == m:
+                return ""
+        return self._illegal_reason(p, kind, m, supply)
 
     def _apply(self, action: int) -> None:
         g = self.game
@@ -483,6 +500,26 @@ class ThreeStarsState(State):
 
     def action_to_string(self, action: int, player: int | None = None) -> str:
         return self._text(action, player)
+
+    def clone(self) -> "ThreeStarsState":
+        # written out for this state (search agents clone on every simulation): twice as fast as the base's
+        new = object.__new__(ThreeStarsState)
+        new.game = self.game
+        new.own = self.own[:]
+        new.occupied, new.reserved = self.occupied, self.reserved
+        new.scored = self.scored[:]
+        new.scores = self.scores[:]
+        new.hands = [h[:] for h in self.hands]
+        new.deck, new.deck_n = self.deck[:], self.deck_n
+        new.discard, new.discard_n = self.discard[:], self.discard_n
+        new.queue = self.queue[:]
+        new.player, new.winner, new.over, new.turns = self.player, self.winner, self.over, self.turns
+        new.exchanges = self.exchanges[:]
+        new.shortages = self.shortages[:]
+        new.needed = self.needed[:]
+        new.double_stars, new.by_blocking, new.stalled = self.double_stars, self.by_blocking, self.stalled
+        new._history = self._history[:]
+        return new
 
     def returns(self) -> list[float]:
         return [1.0 if p == self.winner else 0.0 for p in range(self.game.players)]
@@ -558,6 +595,54 @@ class ThreeStarsState(State):
                 k = (mine & sm).bit_count()
                 value += k * k + (100.0 if k == 6 else 0.0)
         return value
+
+    def action_values(self, actions: Sequence[int]) -> list[float]:
+        """`action_value` of each action, in one pass (the greedy agent and search priors weigh every legal
+        action of a position): what depends only on the position — per star, its sole holder's potential
+        and which cells other players hold — is worked out once, then each action costs a few bit
+        operations per star it touches. The same numbers as `action_value` (tests compare them)."""
+        g = self.game
+        p = self.player
+        own = self.own
+        own_p = own[p]
+        others = self.occupied & ~own_p
+        scored, table = self.scored, g.action_table
+        # before[t]: the mover's gain from the star's former sole holder losing it (+ for an opponent's
+        # potential removed, - for the mover's own replaced); None for a scored star, worked out when needed
+        before: list = [0.0 if x < 0 else None for x in scored]
+        done = [x >= 0 for x in scored]
+        out = []
+        for action in actions:
+            entry = table[action]
+            if type(entry) is not tuple:  # an exchange or a draw
+                out.append(entry)
+                continue
+            m, stars = entry
+            mine = own_p | m
+            value = 0.0
+            for t, sm in stars:
+                if not done[t]:
+                    done[t] = True
+                    sole = -1
+                    for q, o in enumerate(own):
+                        if o & sm:
+                            if sole >= 0:
+                                sole = -2
+                                break
+                            sole = q
+                    if sole >= 0:
+                        k = (own[sole] & sm).bit_count()
+                        v = k * k + (100.0 if k == 6 else 0.0)
+                        before[t] = v if sole != p else -v
+                b = before[t]
+                if b is None:
+                    continue
+                value += b
+                if not others & sm & ~m:  # nobody else keeps a cell of it: the mover alone holds it after
+                    k = (mine & sm).bit_count()
+                    value += k * k + (100.0 if k == 6 else 0.0)
+            out.append(value)
+        return out
 
     # --- helpers --------------------------------------------------------------------------
     def _moves(self, p: int) -> tuple[list[int], list[int], bool]:
