@@ -223,3 +223,24 @@ def test_three_stars_from_its_manifest(three_stars_a4):
     assert {e.component for e in plan.errors} == {"board", "pieces"}
     for f in card_files:  # every source is a face the build wrote
         assert (three_stars_a4 / f.source).is_file()
+
+
+def test_cards_with_backs_chosen_per_row_become_one_deck_per_back():
+    """A service prints one back per deck: ship and market cards (backs per row) are ordered as two decks,
+    each card with its own back, every card ordered once."""
+    def entry(key, back, count):
+        return {"component": "cards", "kind": "card", "shape": "rect", "key": key, "count": count,
+                "trim_mm": [63.0, 88.0], "bleed_mm": 3.0, "face": f"svg/cards-{key}.svg", "back": back}
+
+    manifest = {"components": [entry("01", "svg/cards-back-ship.svg", 1), entry("02", "svg/cards-back-market.svg", 6),
+                               entry("03", "svg/cards-back-ship.svg", 2)]}
+    decks = components_from_manifest(manifest)
+    assert [(d.id, d.back, [f.name for f in d.faces]) for d in decks] == [
+        ("cards-back-ship", "svg/cards-back-ship.svg", ["01", "03"]),
+        ("cards-back-market", "svg/cards-back-market.svg", ["02"])]
+    plan = plan_print_service("thegamecrafter", decks)
+    backs = {f.path: (f.source, f.copies) for f in plan.files if f.role == "back"}
+    assert backs == {"cards-back-ship/back.png": ("svg/cards-back-ship.svg", 3),
+                     "cards-back-market/back.png": ("svg/cards-back-market.svg", 6)}
+    one = components_from_manifest({"components": [entry("01", "svg/cards-back.svg", 1)]})
+    assert [d.id for d in one] == ["cards"]  # one shared back: the component as it is

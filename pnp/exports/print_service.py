@@ -229,7 +229,10 @@ def _file(svc: Service, comp: Component, m: _Match, role: Literal["face", "back"
 
 
 def components_from_manifest(manifest: dict) -> list[Component]:
-    """Plan input from today's manifest.json (one entry per distinct face, grouped by component)."""
+    """Plan input from today's manifest.json (one entry per distinct face, grouped by component).
+
+    A component whose cards have different backs (backs chosen per row) becomes one deck per back,
+    `<component>-<back>`: a service prints one back per deck, and each card must get its own."""
     groups: dict[str, list[dict]] = {}
     for entry in manifest["components"]:
         groups.setdefault(entry["component"], []).append(entry)
@@ -239,10 +242,17 @@ def components_from_manifest(manifest: dict) -> list[Component]:
         sizes = {(tuple(e["trim_mm"]), e["bleed_mm"], e["shape"]) for e in entries}
         if len(sizes) > 1:
             raise ValueError(f"component {cid}: faces of different sizes or shapes; expected one size per component")
-        out.append(Component(
-            id=cid, kind=first["kind"], shape=first["shape"], trim_mm=tuple(first["trim_mm"]),
-            bleed_mm=first["bleed_mm"], back=first.get("back"),
-            faces=tuple(Face(name=str(e["key"]), count=e["count"], image=e["face"]) for e in entries)))
+        backs = list(dict.fromkeys(e.get("back") for e in entries))  # in the order of the faces
+        for back in backs:
+            part = [e for e in entries if e.get("back") == back]
+            deck = cid
+            if len(backs) > 1:
+                stem = str(back or "no-back").rpartition("/")[2].removesuffix(".svg")
+                deck = f"{cid}-{_slug(stem.removeprefix(cid + '-'))}"
+            out.append(Component(
+                id=deck, kind=first["kind"], shape=first["shape"], trim_mm=tuple(first["trim_mm"]),
+                bleed_mm=first["bleed_mm"], back=back,
+                faces=tuple(Face(name=str(e["key"]), count=e["count"], image=e["face"]) for e in part)))
     return out
 
 

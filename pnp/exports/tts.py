@@ -525,7 +525,10 @@ def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = ()
         return names.get(cid) or _title_of(cid)
 
     def _card(cid: str, e: dict) -> str:
-        return labels.get(e["face"]) or f"{_title(cid)} {e['key']}"
+        data = e.get("data") if isinstance(e.get("data"), dict) else {}
+        named = next((str(data[k]) for k in ("name", "title") if isinstance(data.get(k), (str, int, float))
+                      and str(data[k]).strip()), "")  # a data table's own name column
+        return labels.get(e["face"]) or named or f"{_title(cid)} {e['key']}"
 
     groups: dict[str, list[dict]] = {}
     for entry in manifest["components"]:
@@ -538,9 +541,15 @@ def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = ()
         first = entries[0]
         kind, size = first["kind"], tuple(first["trim_mm"])
         if kind in ("card", "aid") and first.get("back"):
-            decks.append(TtsDeck(id=cid, name=_title(cid), trim_mm=size, back=_stem(first["back"]), cards=tuple(
-                TtsCard(image=_stem(e["face"]), name=_card(cid, e), description=_describe(e["data"]),
-                        count=e["count"]) for e in entries)))
+            backs = list(dict.fromkeys(e.get("back") for e in entries))  # backs per row: a deck per back
+            for back in backs:
+                part = [e for e in entries if e.get("back") == back]
+                deck = cid if len(backs) == 1 else f"{cid}-{_stem(back or 'none').removeprefix(cid + '-')}"
+                if not back:  # a face without a back among faces with backs: a deck of its own, no back image
+                    back = part[0]["face"]
+                decks.append(TtsDeck(id=deck, name=_title(cid), trim_mm=size, back=_stem(back), cards=tuple(
+                    TtsCard(image=_stem(e["face"]), name=_card(cid, e), description=_describe(e["data"]),
+                            count=e["count"]) for e in part)))
         elif kind == "board":
             for e in entries:
                 boards.append(TtsBoard(id=f"{cid}-{e['key']}" if len(entries) > 1 else cid, name=_title(cid),
