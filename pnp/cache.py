@@ -163,6 +163,48 @@ def decode(kind: str, key: str, raw: bytes) -> Any | None:
     return None
 
 
+# Disk writes go to one background thread per process: creating 500 small files costs as much as drawing
+# the faces on some file systems (overlay, network), and the build need not wait for them. A read of an
+# entry still being written waits for it (`_wait_for`), so every Cache of the process sees what any of them
+# put, as with direct writes; `Cache.flush()` and the end of the process wait for all of them. A forked
+# worker (whose copy of the thread does not run) writes in place.
+_WRITER: list[Any] = [None, 0]  # [executor, pid that made it]
+_PENDING: dict[Path, Any] = {}
+
+
+def _writer():
+    if _WRITER[0] is not None and _WRITER[1] == os.getpid():
+        return _WRITER[0]
+    if _WRITER[0] is not None or multiprocessing_worker():
+        return None  # made by the parent of this forked process
+    from concurrent.futures import ThreadPoolExecutor
+
+    _WRITER[:] = [ThreadPoolExecutor(1, thread_name_prefix="pnp-cache"), os.getpid()]
+    atexit.register(_flush_all)
+    return _WRITER[0]
+
+
+def multiprocessing_worker() -> bool:
+    import multiprocessing
+
+    return multiprocessing.current_process().daemon
+
+
+def _wait_for(path: Path) -> None:
+    future = _PENDING.get(path)
+    if future is not None and _WRITER[1] == os.getpid():
+        future.result()
+        if _PENDING.get(path) is future:
+            del _PENDING[path]
+
+
+def _flush_all() -> None:
+    if _WRITER[1] == os.getpid():
+        for future in list(_PENDING.values()):
+            future.result()
+        _PENDING.clear()
+
+
 class Cache:
     """Memory and (optionally) disk store of data products, by kind and key."""
 
@@ -171,12 +213,7 @@ class Cache:
         self._memory: dict[tuple[str, str], Any] | None = {} if memory else None
         self.stats: Counter[str] = Counter()
         self._dirs: set[Path] = set()
-        # Disk writes go to one background thread: creating 500 small files costs as much as drawing the faces
-        # on some file systems (overlay, network), and the build does not need to wait for them. `flush()`
-        # waits; a forked worker (whose copy of the thread is gone) writes in place.
-        self._writer: Any = None
         self._pending: list[Any] = []
-        self._pid = os.getpid()
 
     def _path(self, kind: str, key: str) -> Path:
         assert self.root is not None
@@ -198,6 +235,7 @@ class Cache:
 
     def _read(self, kind: str, key: str) -> Any | None:
         path = self._path(kind, key)
+        _wait_for(path)  # an entry this process is still writing (any Cache on this folder) is read whole
         try:
             if path.is_symlink() or not path.is_file():
                 return None
@@ -220,15 +258,14 @@ class Cache:
             return
         raw = encode(kind, key, value)
         path = self._path(kind, key)
-        if os.getpid() != self._pid:
+        writer = _writer()
+        if writer is None:  # a forked worker: the parent's writer thread is not in this process
             self._write(path, raw)
             return
-        if self._writer is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._writer = ThreadPoolExecutor(1, thread_name_prefix="pnp-cache")
-            atexit.register(self.flush)
-        self._pending.append(self._writer.submit(self._write, path, raw))
+        future = writer.submit(self._write, path, raw)
+        _PENDING[path] = future
+        future.add_done_callback(lambda done, p=path: _PENDING.pop(p, None) if _PENDING.get(p) is done else None)
+        self._pending.append(future)
         if len(self._pending) > 256:  # bounded: the bytes waiting to be written stay small
             self._pending.pop(0).result()
 
@@ -236,7 +273,7 @@ class Cache:
         """Wait until every entry given to `put` is on disk (or given up: a cache that cannot be written is
         only slower)."""
         pending, self._pending = self._pending, []
-        if os.getpid() != self._pid:  # a forked copy: the writer thread is the parent's
+        if _WRITER[1] != os.getpid():  # a forked copy: the writer thread is the parent's
             return
         for future in pending:
             future.result()
