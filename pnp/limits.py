@@ -25,7 +25,7 @@ LIMITS: dict[str, Limit] = {
     "yaml_nodes": Limit(500_000, "values", "values in one YAML file, every alias counted as often as it is used"),
     "csv_bytes": Limit(8_000_000, "bytes", "size of a CSV data table"),
     "csv_field": Limit(100_000, "characters", "one cell of a data table (CSV or spreadsheet)"),
-    "table_rows": Limit(10_000, "rows", "rows of one data table"),
+    "table_rows": Limit(20_000, "rows", "rows of one data table"),
     "table_columns": Limit(1_000, "columns", "columns of one data table"),
     "sheet_bytes": Limit(20_000_000, "bytes", "size of a spreadsheet data table (.xlsx, .ods)"),
     "sheet_unpacked": Limit(100_000_000, "bytes", "what a spreadsheet (a zip file) unpacks to"),
@@ -40,7 +40,7 @@ LIMITS: dict[str, Limit] = {
     "copy_bytes": Limit(200_000_000, "bytes", "what pnp new --from copies"),
     # what a design asks pnp to make
     "count": Limit(10_000, "copies", "copies of one face: a component's count:, a data-table count column"),
-    "faces": Limit(10_000, "faces", "distinct faces of one design"),
+    "faces": Limit(25_000, "faces", "distinct faces of one design (a 20 000-row deck, its backs, a few more)"),
     "copies": Limit(50_000, "copies", "components in one design's box (every copy of every face)"),
     "length": Limit(2_000, "mm", "any length (sizes, bleed, margins, generator parameters) and a face's side"),
     "list_items": Limit(1_000, "items", "entries of a list in a generator's params (colours, varieties, zones...)"),

@@ -219,9 +219,9 @@ def test_a_count_of_a_billion_in_a_csv_row_is_refused(tmp_path):
 
 def test_too_many_rows_are_refused(tmp_path):
     d = deck(tmp_path)
-    rows = "".join(f"Card {i},1,#777777,1\n" for i in range(10_001))
+    rows = "".join(f"Card {i},1,#777777,1\n" for i in range(20_001))
     (d / "cards.csv").write_text("title,power,colour,count\n" + rows)
-    refused(tmp_path, "d/cards.csv:10002: more than 10000 rows; expected at most 10000 rows in one data table",
+    refused(tmp_path, "d/cards.csv:20002: more than 20000 rows; expected at most 20000 rows in one data table",
             ("list", "d"))
 
 
