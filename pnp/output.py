@@ -268,8 +268,10 @@ def publish(target: Path, files: Mapping[str, bytes | str], *, keep: set[str] | 
     result = Published()
     todo = []
     for name, raw in contents.items():
-        (result.unchanged if _same(target / name, _bytes(raw)) else result.written).append(name)
-        if name in result.written:
+        if _same(target / name, _bytes(raw)):
+            result.unchanged.append(name)
+        else:  # (a list's `in` here made publishing 10,000 faces quadratic: 1.4 s)
+            result.written.append(name)
             todo.append(name)
     for folder in sorted({str(PurePosixPath(n).parent) for n in todo} - {"."}):
         _real_dir(target / folder, target)
