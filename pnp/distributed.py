@@ -202,13 +202,28 @@ def run_batches(work: Sequence[Batch], workers: int | None = None, scheduler: st
 
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
-    ctx = multiprocessing.get_context("fork")
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from pnp.parallel import _worker_init
+
     out = []
-    with ctx.Pool(n) as pool:
-        for b, records in zip(work, pool.imap(play_batch, work)):
-            out.append(records)
-            if progress:
-                progress(b.games)
+    # an executor, not multiprocessing.Pool: a worker that dies (killed, out of memory) is an error here,
+    # where Pool.imap would wait for its results forever
+    with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork"), initializer=_worker_init) as pool:
+        try:
+            for b, records in zip(work, pool.map(play_batch, work)):
+                out.append(records)
+                if progress:
+                    progress(b.games)
+        except BrokenProcessPool:
+            raise PnpError("a worker process stopped before its games were played (killed, or out of memory?); "
+                           "expected it to finish: run again, or with --workers 1") from None
+        except BaseException:  # Ctrl-C: the workers ignore it (the parent reports once); stop them now
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
     return out, RunInfo(n, f"{n} local processes")
 
 

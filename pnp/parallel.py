@@ -18,9 +18,12 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+_WORKER = [False]  # set by _worker_init in every worker pnp starts
+
+
 def in_worker() -> bool:
     """True inside a worker process: its work runs serially (a worker cannot start workers)."""
-    return multiprocessing.current_process().daemon
+    return _WORKER[0] or multiprocessing.current_process().daemon
 
 
 def _flush() -> None:
@@ -34,6 +37,7 @@ def _worker_init() -> None:
     """Workers leave Ctrl-C to the parent (which stops them and reports once) and die quietly when stopped."""
     import signal
 
+    _WORKER[0] = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 

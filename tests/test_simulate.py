@@ -110,3 +110,22 @@ def test_validate_checks_share_their_seeded_games(monkeypatch):
     played.clear()
     sim.game_records(folder, 2, "greedy", 1, 2, workers=1)  # outside the block nothing is kept
     assert played == [1, 2]
+
+
+def _dies(batch):
+    import os
+
+    if batch == 3:
+        os._exit(9)  # as a worker killed by the system (out of memory) ends
+    return [batch]
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang(monkeypatch):
+    """multiprocessing.Pool.imap waited forever for a lost worker's results (seen once, 14 minutes)."""
+    from pnp import distributed
+    from pnp.errors import PnpError
+
+    monkeypatch.setattr(distributed, "play_batch", _dies)
+    assert distributed.run_batches([1, 2], workers=2)[0] == [[1], [2]]
+    with pytest.raises(PnpError, match="a worker process stopped before its games were played"):
+        distributed.run_batches([1, 2, 3, 4], workers=2)
