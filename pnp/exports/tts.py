@@ -525,7 +525,7 @@ def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = ()
         return names.get(cid) or _title_of(cid)
 
     def _card(cid: str, e: dict) -> str:
-        data = e.get("data") if isinstance(e.get("data"), dict) else {}
+        data: dict = e["data"] if isinstance(e.get("data"), dict) else {}
         named = next((str(data[k]) for k in ("name", "title") if isinstance(data.get(k), (str, int, float))
                       and str(data[k]).strip()), "")  # a data table's own name column
         return labels.get(e["face"]) or named or f"{_title(cid)} {e['key']}"
