@@ -257,9 +257,9 @@ def test_three_stars_from_its_manifest(three_stars_a4):
     assert {i.image for i in plan.images} | set(sheet.slots) <= svgs
 
 
-def test_cards_with_backs_chosen_per_row_are_one_deck_per_back_named_from_their_data():
-    """Backs per row: ship and market cards become two decks, each card behind its own back; a card's
-    name comes from its data table's `name` column."""
+def test_cards_with_backs_chosen_per_row_each_get_their_own_back_and_their_data_name():
+    """Backs per row: every card behind its own back (the deck's sheets split by back); a card's name
+    comes from its data table's `name` column."""
     def entry(key, back, count, name):
         return {"component": "cards", "kind": "card", "shape": "rect", "key": key, "count": count,
                 "trim_mm": [63.0, 88.0], "bleed_mm": 3.0, "face": f"svg/cards-{key}.svg", "back": back,
@@ -269,6 +269,10 @@ def test_cards_with_backs_chosen_per_row_are_one_deck_per_back_named_from_their_
                                               entry("02", "svg/cards-back-market.svg", 6, "Fish crate"),
                                               entry("03", "svg/cards-back-ship.svg", 2, "Old Mabel")]}
     game = tts.game_from_manifest(manifest, names={"cards": "Cards"})
-    assert [(d.id, d.back, [(c.image, c.name, c.count) for c in d.cards]) for d in game.decks] == [
-        ("cards-back-ship", "cards-back-ship", [("cards-01", "The Heron", 1), ("cards-03", "Old Mabel", 2)]),
-        ("cards-back-market", "cards-back-market", [("cards-02", "Fish crate", 6)])]
+    (deck,) = game.decks
+    assert [(c.image, c.name, c.count, c.back or deck.back) for c in deck.cards] == [
+        ("cards-01", "The Heron", 1, "cards-back-ship"), ("cards-02", "Fish crate", 6, "cards-back-market"),
+        ("cards-03", "Old Mabel", 2, "cards-back-ship")]
+    plan = tts.plan_tts(game)
+    assert sorted((s.back, tuple(s.slots)) for s in plan.sheets) == [
+        ("cards-back-market", ("cards-02",)), ("cards-back-ship", ("cards-01", "cards-03"))]

@@ -541,15 +541,11 @@ def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = ()
         first = entries[0]
         kind, size = first["kind"], tuple(first["trim_mm"])
         if kind in ("card", "aid") and first.get("back"):
-            backs = list(dict.fromkeys(e.get("back") for e in entries))  # backs per row: a deck per back
-            for back in backs:
-                part = [e for e in entries if e.get("back") == back]
-                deck = cid if len(backs) == 1 else f"{cid}-{_stem(back or 'none').removeprefix(cid + '-')}"
-                if not back:  # a face without a back among faces with backs: a deck of its own, no back image
-                    back = part[0]["face"]
-                decks.append(TtsDeck(id=deck, name=_title(cid), trim_mm=size, back=_stem(back), cards=tuple(
-                    TtsCard(image=_stem(e["face"]), name=_card(cid, e), description=_describe(e["data"]),
-                            count=e["count"]) for e in part)))
+            back = _stem(first["back"])  # backs per row: each card names its own (sheets are split by back)
+            decks.append(TtsDeck(id=cid, name=_title(cid), trim_mm=size, back=back, cards=tuple(
+                TtsCard(image=_stem(e["face"]), name=_card(cid, e), description=_describe(e["data"]),
+                        count=e["count"], back=_stem(e.get("back") or e["face"]) if e.get("back") != first["back"]
+                        else None) for e in entries)))
         elif kind == "board":
             for e in entries:
                 boards.append(TtsBoard(id=f"{cid}-{e['key']}" if len(entries) > 1 else cid, name=_title(cid),
