@@ -26,7 +26,6 @@ from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
 from pnp.parallel import cores, prun, prun_each
 from pnp.registry import FaceSpec
-from pnp.render.art import repeat_warnings
 from pnp.render.faces import ComponentFaces, design_faces
 
 PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3"}
@@ -140,9 +139,8 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
             hit = cache.get("svg", face.cache_key) if face.cache_key else None
             if hit is not None:
                 svgs[path] = hit
-                replay_warnings(hit)
                 if folder is not None:
-                    repeat_warnings(hit, folder)
+                    replay_warnings(hit, folder)
             else:
                 todo.append((path, face))
     for (path, face), (status, value) in zip(todo, prun([face.paint for _, face in todo])):

@@ -10,8 +10,10 @@ import functools
 import os
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 
 @dataclass(frozen=True, order=True)
@@ -235,25 +237,42 @@ def with_source_comment(svg: str, folder: Path, file: str | Path,
 
 
 _MARK = re.compile(r"<!-- made by pnp from (.+?)(?: \(row (.+?)\))? -->")
-_WARNED = re.compile(r"<!-- pnp warning (\d*): (.*?) -->")
+_WARNED = re.compile(r"<!-- pnp-warning (\S+) (\d+) (\S+) -->")
 
 
-def warning_comments(warnings: list[tuple[str, int | None, str]]) -> str:
-    """XML comments that carry a face's own warnings (a text box that overflows...) in its SVG, so that a rebuild
-    that takes the face from the cache reports them again (`replay_warnings`). The file is the face's source
-    comment."""
-    return "".join(f"<!-- pnp warning {line or ''}: {' '.join(message.split()).replace('--', '%2D%2D')} -->\n"
-                   for _, line, message in warnings)
+def with_warning_marks(svg: str, warnings: Iterable[tuple[str, int | None, str]], folder: str | Path) -> str:
+    """`svg` carrying `warnings` (file, line, message: a text box that overflows, a raster under 300 dpi...)
+    as comments after its XML declaration (or first), so that a rebuild that takes the face from the cache
+    reports them again (`replay_warnings`). Paths are kept relative to the design folder: a cached face may
+    be shown for a copy of the design elsewhere."""
+    here = display_path(folder)
+
+    def mark(text: str) -> str:  # no "--" may stand in an XML comment
+        return quote(text, safe="/{}").replace("-", "%2D")
+
+    marks = "".join(f"<!-- pnp-warning {mark(_in_design(str(file), here))} {line or 0} "
+                    f"{mark(message.replace(here + '/', '{design}/'))} -->\n" for file, line, message in warnings)
+    if not marks:
+        return svg
+    if svg.startswith("<?xml"):
+        end = svg.find("?>") + 2
+        return svg[:end] + "\n" + marks.rstrip("\n") + svg[end:]
+    return marks + svg
 
 
-def replay_warnings(svg: str) -> None:
-    """The warnings a cached face's SVG carries, recorded again against its template (and row)."""
-    if "<!-- pnp warning" not in svg:
+def _in_design(file: str, here: str) -> str:
+    return "{design}/" + file[len(here) + 1:] if file.startswith(here + "/") else file
+
+
+def replay_warnings(svg: str, folder: str | Path) -> None:
+    """The warnings a cached face's SVG carries (`with_warning_marks`), recorded again, for the design in
+    `folder`."""
+    if "<!-- pnp-warning" not in svg:
         return
-    source = _marked(svg)
-    file = source[0] if source else "pnp"
+    here = display_path(folder)
     for m in _WARNED.finditer(svg):
-        warn(file, int(m.group(1)) if m.group(1) else None, m.group(2).replace("%2D%2D", "--"))
+        warn(unquote(m.group(1)).replace("{design}", here, 1), int(m.group(2)) or None,
+             unquote(m.group(3)).replace("{design}", here))
 
 
 def _shown(path: str) -> str:

@@ -26,12 +26,11 @@ import io
 import os
 import re
 from pathlib import Path, PurePosixPath
-from urllib.parse import quote, unquote
 
 from lxml import etree
 
 from pnp.confine import DesignFiles, FileRefused, allowed_dirs
-from pnp.errors import DesignError, Problem, display_path, warn
+from pnp.errors import DesignError, Problem, display_path, warn, with_warning_marks
 from pnp.limits import limit
 from pnp.render.fonts import FONT_EXTENSIONS
 
@@ -207,35 +206,7 @@ def check_art(svg: str, root, files: ArtFiles, source: Path, row: str = "") -> s
     notes = _check_drawn(text, files, source, row)
     for p in notes:
         warn(p.file, p.line, p.message)
-    if notes:  # kept in the SVG, so a face served from the cache warns again (repeat_warnings)
-        here = display_path(files.folder)  # paths kept relative to the design folder: a cached face may be
-        marks = "".join(f"<!-- {_WARN_MARK} {quote(_rel(p.file, here))} {p.line or 0} "  # shown for a copy elsewhere
-                        f"{quote(p.message.replace(here + '/', '{design}/'))} -->\n" for p in notes)
-        if text.startswith("<?xml"):
-            end = text.find("?>") + 2
-            text = text[:end] + "\n" + marks.rstrip("\n") + text[end:]
-        else:
-            text = marks + text
-    return text
-
-
-_WARN_MARK = "pnp-warning"
-_WARN_RE = re.compile(r"<!-- pnp-warning (\S+) (\d+) (\S+) -->")
-
-
-def _rel(file: str, here: str) -> str:
-    return "{design}/" + file[len(here) + 1:] if file.startswith(here + "/") else file
-
-
-def repeat_warnings(svg: str, folder: Path) -> None:
-    """The warnings a face recorded when it was painted (a face from the cache is not painted again), for the
-    design in `folder`."""
-    if _WARN_MARK not in svg:
-        return
-    here = display_path(folder)
-    for m in _WARN_RE.finditer(svg):
-        warn(unquote(m.group(1)).replace("{design}", here, 1), int(m.group(2)) or None,
-             unquote(m.group(3)).replace("{design}", here))
+    return with_warning_marks(text, [(p.file, p.line, p.message) for p in notes], files.folder)
 
 
 def _check_drawn(svg: str, files: ArtFiles, source: Path, row: str) -> list[Problem]:

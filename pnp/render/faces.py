@@ -27,8 +27,8 @@ from pnp.errors import (
     display_path,
     remember_design_folder,
     warn,
-    warning_comments,
     with_source_comment,
+    with_warning_marks,
 )
 from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
@@ -446,9 +446,8 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
             problem = exc.problems[0]
             raise DesignError([Problem(_disp(path), None, problem.message.replace("the SVG", f"the SVG it makes{row}",
                                                                                   1))]) from None
-        svg = with_style(check_art(svg, root, ArtFiles(folder, extra), path, row), fonts_style)
-        if painting.warnings:  # carried in the SVG, so a cached face reports them again
-            svg = svg.replace("\n", "\n" + warning_comments(painting.warnings), 1)
+        svg = check_art(svg, root, ArtFiles(folder, extra), path, row)
+        svg = with_style(with_warning_marks(svg, painting.warnings, folder), fonts_style)  # a cached face warns again
         return with_source_comment(svg, folder, path, where if is_row else None)
 
     return paint
