@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from pnp.simulate import wilson
 
 # (design, players, games for random/greedy rows, games per seat order for greedy vs random, mcts budget,
 #  mcts games per seat order against greedy (half that against random), mcts games on every seat)
@@ -31,15 +32,6 @@ GAMES = [
     ("triloopite", 3, 400, 0, 100, 0, 8),
 ]
 
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def simulate(out: Path, design: str, players: int, agent: str, games: int, workers: int, seed: int = 1) -> dict:

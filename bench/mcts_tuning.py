@@ -26,16 +26,7 @@ from pnp.engine.openspiel_adapter import SearchSettings
 from pnp.engine.playout import play
 from pnp.engine.registered import registered
 from pnp.loader import load_design, resolve_design
-
-
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, mid - half), min(1.0, mid + half)
+from pnp.simulate import wilson
 
 
 def settings_of(text: str) -> SearchSettings:
