@@ -175,19 +175,15 @@ _PENDING: dict[Path, Any] = {}
 def _writer():
     if _WRITER[0] is not None and _WRITER[1] == os.getpid():
         return _WRITER[0]
-    if _WRITER[0] is not None or multiprocessing_worker():
+    from pnp.parallel import in_worker
+
+    if _WRITER[0] is not None or in_worker():
         return None  # made by the parent of this forked process
     from concurrent.futures import ThreadPoolExecutor
 
     _WRITER[:] = [ThreadPoolExecutor(1, thread_name_prefix="pnp-cache"), os.getpid()]
     atexit.register(_flush_all)
     return _WRITER[0]
-
-
-def multiprocessing_worker() -> bool:
-    import multiprocessing
-
-    return multiprocessing.current_process().daemon
 
 
 def _wait_for(path: Path) -> None:
