@@ -299,6 +299,9 @@ class IshiHamaGame(Game):
         return self.codec.unpack(action)
 
 
+_Laid = tuple[tuple[int, int, int], ...]
+"""Tiles laid on a board to weigh a candidate: (cell, colour, paths mask as it lies) each."""
+
 _SLOTS = ("game", "kind", "col", "mask", "reserve", "scored", "phase", "step", "player", "turn_colour",
           "pend_kind", "pend_cell", "sel", "moved", "swaps", "swap_closed", "swapped", "other", "picks",
           "pick_group", "turns", "winner", "phase1_end", "phase1_tiles", "n_moves", "n_swaps", "n_takes",
@@ -447,7 +450,7 @@ class IshiHamaState(State):
         """Greedy heuristic, one decision ahead: the mover's point lead (x1000) plus the sum of the
         squared sizes of the connected groups on the board after the action. Decisions that change
         nothing yet look one step further: a cell to place on is worth its best orientation, a tile to
-        select its best move or swap (unturned); choosing a reserve tile or a tile to score is worth 0."""
+        select its best turn on its cell; choosing a reserve tile or a tile to score is worth 0."""
         g = self.game
         st = self.step
         if st in (P_KIND, PICK, MARKER, PASS_STEP):
@@ -486,12 +489,19 @@ class IshiHamaState(State):
         here = _Groups.of(self)
         col, mask, kind, nb = self.col, self.mask, self.kind, g.grid.nb
         out: list[float] = []
-        if st == P_CELL:  # each cell worth its best orientation (the placement never ends the turn)
+        tiles: list[_Laid]
+        if st == P_CELL:  # each cell worth its best orientation (nothing scores: phase 2 goes on, phase 1 tiles touch none)
             colour = g.kind_colour[self.pend_kind]
             orients = g.orients[self.pend_kind]
             alone = lead + here.sumsq
+            beside = bytearray(g.N)  # the cells with a tile of the colour beside them
+            adjacent = g.grid.adjacent
+            for c in range(g.N):
+                if col[c] == colour:
+                    for b in adjacent[c]:
+                        beside[b] = 1
             for c in actions:
-                if all(b < 0 or col[b] != colour for b in nb[c]):  # no tile of its colour beside: joins nothing
+                if not beside[c]:  # joins nothing
                     out.append(alone)
                 else:
                     out.append(lead + max(here.value_with(((c, colour, m),))[0] for _, m in orients))
@@ -518,7 +528,8 @@ class IshiHamaState(State):
             return self._weigh(actions, lead, limit, [lifted] * len(actions), tiles)
         # ACT: stop, a move (the tile, as it lies, to another cell), a swap (the two tiles, as they lie, exchanged)
         a0 = self.sel
-        bases, tiles = [], []
+        bases: list[_Groups] = []
+        tiles = []
         lifted = None
         for a in actions:
             what, v, w = g.decode(a)
@@ -540,8 +551,8 @@ class IshiHamaState(State):
     def _rotation(self, action: int) -> int:
         return action - self.game.rotate_ids[0]
 
-    def _weigh(self, actions: Sequence[int], lead: float, limit: int, bases: "list[_Groups]",
-               tiles: list[tuple[tuple[int, int, int], ...]]) -> list[float]:
+    def _weigh(self, actions: Sequence[int], lead: float, limit: int, bases: "Sequence[_Groups]",
+               tiles: "Sequence[_Laid]") -> list[float]:
         """lead + the sum of squared group sizes of each candidate's board (`bases[i]` with `tiles[i]` laid on
         it); played out by `action_value` when that board holds a group that may score."""
         out = []
@@ -602,7 +613,13 @@ class IshiHamaState(State):
         """Empty cells touching no tile (where phase 1 may place)."""
         kind = self.kind
         adj = self.game.grid.adjacent
-        return [c for c in range(self.game.N) if kind[c] < 0 and all(kind[d] < 0 for d in adj[c])]
+        near = bytearray(self.game.N)  # a tile or a tile beside
+        for c, k in enumerate(kind):
+            if k >= 0:
+                near[c] = 1
+                for d in adj[c]:
+                    near[d] = 1
+        return [c for c, n in enumerate(near) if not n]
 
     def _any_apart_cell(self) -> bool:
         kind = self.kind
@@ -960,11 +977,25 @@ class _Groups:
 
     @classmethod
     def of(cls, state: "IshiHamaState") -> "_Groups":
+        nb, col, mask = state.game.grid.nb, state.col, state.mask
         label = [-1] * state.game.N
-        cells = state.groups(1)
-        for n, grp in enumerate(cells):
-            for c in grp:
-                label[c] = n
+        cells: list[list[int]] = []
+        for start, colour in enumerate(col):
+            if colour < 0 or label[start] >= 0:
+                continue
+            gid = len(cells)
+            label[start] = gid
+            group = [start]
+            for a in group:  # breadth-first: the tiles of the colour whose paths meet
+                m = mask[a]
+                around = nb[a]
+                for side in range(4):
+                    if m >> side & 1:
+                        b = around[side]
+                        if b >= 0 and label[b] < 0 and col[b] == colour and mask[b] >> ((side + 2) & 3) & 1:
+                            label[b] = gid
+                            group.append(b)
+            cells.append(group)
         return cls(state, label, [len(grp) for grp in cells], cells)
 
     def without(self, c: int) -> "_Groups":
@@ -1000,7 +1031,7 @@ class _Groups:
             gid = len(size)
         return _Groups(self.state, label, size, cells)
 
-    def value_with(self, tiles: Sequence[tuple[int, int, int]]) -> tuple[int, int]:
+    def value_with(self, tiles: _Laid) -> tuple[int, int]:
         """(sum of squared sizes of the groups of 2 or more, the largest group) once `tiles` (cell, colour,
         paths mask as it lies) lie on their cells, empty here."""
         if not tiles:
@@ -1012,13 +1043,13 @@ class _Groups:
             c, colour, m = tiles[0]
             around = nb[c]
             n, value = 1, self.sumsq
-            meet: list[int] = []
+            met: list[int] = []
             for side in range(4):
                 if m >> side & 1:
                     b = around[side]
                     if b >= 0 and (g := label[b]) >= 0 and col[b] == colour and mask[b] >> ((side + 2) & 3) & 1 \
-                            and g not in meet:
-                        meet.append(g)
+                            and g not in met:
+                        met.append(g)
                         k = size[g]
                         n += k
                         if k >= 2:
