@@ -295,6 +295,9 @@ class SearchSettings:
     position); `uniform`: every legal move alike."""
     temperature: float = 0.5
     """Of the greedy prior, in standard deviations of the position's action values: smaller is sharper."""
+    top_k: int = 0
+    """With the greedy prior: only the `top_k` actions of highest value become children of a node (0: every
+    legal action). Fewer children cost less to create and to choose among at every visit."""
     leaf: str = "judge"
     """Leaf evaluation: `judge` (the engine's `heuristic_returns()` at once), `greedy:K` (K greedy moves, then
     the judgement), `random` (random moves to the end of the game, OpenSpiel's rollout). An engine without a
@@ -320,17 +323,56 @@ class _Fixed:
         return self.u
 
 
+class _Tree:
+    """The positions one search has reached, each kept once: node n's engine state `states[n]` (never played on
+    again), the world's draws it has used `draws[n]`, and `child[(n, action)]` the node an action leads to."""
+
+    __slots__ = ("states", "draws", "child")
+
+    def __init__(self, root: State, draws: int = 0):
+        self.states = [root]
+        self.draws = [draws]
+        self.child: dict[tuple[int, int], int] = {}
+
+    def __deepcopy__(self, memo: dict) -> "_Tree":
+        return self  # shared by every state of the search (only ever added to)
+
+
 class SearchState(PnpSpielState):
-    """The state search plays on: its actions come from the state's own legal actions (the tree's children)
-    or chance draws, so they are applied without a second legality check (`apply_legal_action`)."""
+    """The state search plays on. Its actions come from the state's own legal actions (the tree's children), so
+    they are applied without a second legality check (`apply_legal_action`). OpenSpiel's MCTS plays each
+    simulation on a clone of the root, replaying the path down the tree: here every position reached is kept
+    in the search's `_Tree`, a clone shares it, and an action already played from a position is a look-up of
+    the position it led to; only a position never reached before costs an engine clone and apply. The
+    positions are those a replay makes (the engine is deterministic and chance, in a world, is fixed)."""
+
+    def __init__(self, game: "PnpSpielGame", inner: State, tree: _Tree | None = None, node: int = 0):
+        super().__init__(game, inner)
+        self._tree = tree if tree is not None else _Tree(inner)
+        self._node = node
+
+    def _play(self, s: State, action: int, draws: int) -> int:
+        """Play `action` on `s` (a new copy of a kept position); the world's draws used after it."""
+        s.apply_legal_action(action)
+        return draws
 
     def apply_action(self, action: int) -> None:
-        self._i.s.apply_legal_action(int(action))
+        tree, node = self._tree, self._node
+        action = int(action)
+        n = tree.child.get((node, action))
+        if n is None:
+            s = tree.states[node].clone()
+            used = self._play(s, action, tree.draws[node])
+            n = tree.child[(node, action)] = len(tree.states)
+            tree.states.append(s)
+            tree.draws.append(used)
+        self._node = n
+        self._i._s = tree.states[n]
 
     _apply_action = apply_action
 
     def clone(self) -> "SearchState":
-        return SearchState(self._i.g, self._i.s.clone())
+        return SearchState(self._i.g, self._i.s, self._tree, self._node)
 
 
 class WorldState(SearchState):
@@ -338,26 +380,25 @@ class WorldState(SearchState):
     list of draws (the k-th draw since the search began uses the k-th number), so the search tree holds
     decisions only and every path through it is one consistent story."""
 
-    def __init__(self, game: "PnpSpielGame", inner: State, draws: list[float], k: int = 0):
-        super().__init__(game, inner)
+    def __init__(self, game: "PnpSpielGame", inner: State, draws: list[float], k: int = 0,
+                 tree: _Tree | None = None, node: int = 0):
         self._draws = draws
-        self._k = k
-        s = inner
-        while s.current_player() == CHANCE:
-            self._draw(s)
+        if tree is None:
+            while inner.current_player() == CHANCE:
+                k = self._draw(inner, k)
+            tree = _Tree(inner, k)
+        super().__init__(game, inner, tree, node)
 
-    def _draw(self, s: State) -> None:
+    def _draw(self, s: State, k: int) -> int:
         draws = self._draws
-        s.apply_legal_action(s.sample_chance(_Fixed(draws[self._k % len(draws)])))
-        self._k += 1
+        s.apply_legal_action(s.sample_chance(_Fixed(draws[k % len(draws)])))
+        return k + 1
 
-    def apply_action(self, action: int) -> None:
-        s = self._i.s
-        s.apply_legal_action(int(action))
+    def _play(self, s: State, action: int, draws: int) -> int:
+        s.apply_legal_action(action)
         while s.current_player() == CHANCE:
-            self._draw(s)
-
-    _apply_action = apply_action
+            draws = self._draw(s, draws)
+        return draws
 
     def is_chance_node(self) -> bool:
         return False
@@ -366,7 +407,7 @@ class WorldState(SearchState):
         return []
 
     def clone(self) -> "WorldState":
-        return WorldState(self._i.g, self._i.s.clone(), self._draws, self._k)
+        return WorldState(self._i.g, self._i.s, self._draws, 0, self._tree, self._node)
 
 
 def judges_positions(state: State) -> bool:
@@ -395,6 +436,7 @@ class GuidedEvaluator(mcts.Evaluator):
         self.random_leaf = settings.leaf == "random"
         self.uniform = settings.prior == "uniform"
         self.temperature = settings.temperature
+        self.top_k = settings.top_k
 
     def evaluate(self, state: PnpSpielState) -> list[float]:
         s = state.engine_state
@@ -438,6 +480,11 @@ class GuidedEvaluator(mcts.Evaluator):
             return [(a, 1.0 / n) for a in actions]
         values = action_values(s, actions)
         top = max(values)
+        if 0 < self.top_k < n:  # the best k (the earlier action of equal values first), in their order
+            keep = sorted(sorted(range(n), key=values.__getitem__, reverse=True)[:self.top_k])
+            actions = [actions[i] for i in keep]
+            values = [values[i] for i in keep]
+            n = len(actions)
         mean = sum(values) / n
         spread = math.sqrt(sum((v - mean) ** 2 for v in values) / n)
         if spread == 0.0:
