@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pnp.engine.agents import action_values
-from pnp.engine.api import CHANCE, Game, State
+from pnp.engine.api import CHANCE, TERMINAL, Game, State
 from pnp.errors import PnpError
 
 EXTRA = 'pip install -e ".[ai]"'
@@ -327,12 +327,14 @@ class _Tree:
     """The positions one search has reached, each kept once: node n's engine state `states[n]` (never played on
     again), the world's draws it has used `draws[n]`, and `child[(n, action)]` the node an action leads to."""
 
-    __slots__ = ("states", "draws", "child")
+    __slots__ = ("states", "draws", "child", "player")
 
     def __init__(self, root: State, draws: int = 0):
         self.states = [root]
         self.draws = [draws]
         self.child: dict[tuple[int, int], int] = {}
+        self.player = [root.current_player()]
+        """node n's player to act (TERMINAL once over), asked at every step of every simulation"""
 
     def __deepcopy__(self, memo: dict) -> "_Tree":
         return self  # shared by every state of the search (only ever added to)
@@ -366,10 +368,20 @@ class SearchState(PnpSpielState):
             n = tree.child[(node, action)] = len(tree.states)
             tree.states.append(s)
             tree.draws.append(used)
+            tree.player.append(s.current_player())
         self._node = n
         self._i._s = tree.states[n]
 
     _apply_action = apply_action
+
+    def current_player(self) -> int:
+        return self._tree.player[self._node]
+
+    def is_terminal(self) -> bool:
+        return self._tree.player[self._node] == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self._tree.player[self._node] == CHANCE
 
     def clone(self) -> "SearchState":
         return SearchState(self._i.g, self._i.s, self._tree, self._node)
