@@ -7,6 +7,10 @@ Plays `--games` games (seeds 1..) in this one process with `mcts:N` on every sea
 the moves per CPU second: all player moves, and the moves that needed a search (more than one
 legal action; a forced move costs nothing). The goal of issue 17: 50 moves/s at mcts:200 for
 3 Stars. `--profile` prints cProfile's top functions by own time and by cumulative time.
+`--settings` tries other SearchSettings (e.g. `top_k=8`: only the 8 best-valued moves become
+children; faster, but another search: measure its strength with bench/mcts_tuning.py).
+CPU seconds, not wall time: other processes on the machine slow a run down less, but still
+some (shared caches); compare versions in alternating runs and say the load.
 The whole-process figure a user sees comes from the CLI:
 
     time pnp simulate three-stars --agent mcts:200 -n 4 --workers 1

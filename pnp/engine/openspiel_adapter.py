@@ -18,7 +18,9 @@ Our engines already have OpenSpiel's shape (pnp.engine.api), so the adapter is t
   determinized worlds, each a redeal of what the player to move has not seen
   (`resample_from_infostate`, so the search never reads a hidden hand) with the future
   draws fixed, and the votes of the worlds are added up. OpenSpiel's information-set MCTS
-  (`ISMCTSBot`) remains available (`SearchSettings(worlds=0)`).
+  (`ISMCTSBot`) remains available (`SearchSettings(worlds=0)`). The states the bot plays on
+  (`SearchState`, `WorldState`) keep every position a search reaches once, so the bot's replay
+  of the path from the root at each simulation costs look-ups, not engine moves.
 
 OpenSpiel is an optional extra: `require_openspiel` says how to install it.
 """
