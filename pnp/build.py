@@ -129,8 +129,10 @@ def _succeeded(status: str, value, report: ErrorReport) -> bool:
 
 
 def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,
-                folder: Path | None = None) -> dict[str, str]:
-    """Every face's SVG: from the cache, else painted (on all cores when there are many)."""
+                folder: Path | None = None, compiled: dict | None = None) -> dict[str, str]:
+    """Every face's SVG: from the cache, else painted (on all cores when there are many). With `compiled`
+    (a dict), each face painted now is also compiled for the sheets where it was painted, into compiled[path]
+    (pnp.render.faces.paint_compiled)."""
     svgs: dict[str, str] = {}
     todo: list[tuple[str, FaceSpec]] = []
     for cf in components:
@@ -143,8 +145,21 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
                     replay_warnings(hit, folder)
             else:
                 todo.append((path, face))
-    for (path, face), (status, value) in zip(todo, prun([face.paint for _, face in todo])):
+    if compiled is not None and todo:
+        from functools import partial
+
+        from pnp.render.faces import paint_compiled, prepare_compile
+
+        prepare_compile()
+        tasks = [partial(paint_compiled, face) for _, face in todo]
+    else:
+        tasks = [face.paint for _, face in todo]
+    for (path, face), (status, value) in zip(todo, prun(tasks)):
         if _succeeded(status, value, report):
+            if compiled is not None:
+                value, drawing = value
+                if drawing is not None:
+                    compiled[path] = drawing
             svgs[path] = value
             if face.cache_key:
                 cache.put("svg", face.cache_key, value)
@@ -182,11 +197,13 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
     report = ErrorReport()
     components = design_faces(design, report)
     bar.step(f"{design.slug}: faces")
-    svgs = render_svgs(components, cache, report, design.folder)
+    compiled: dict = {}  # face path -> its drawing, compiled where it was painted
+    svgs = render_svgs(components, cache, report, design.folder, compiled)
     report.raise_if_any()
     built = BuiltDesign(design, components, svgs)
     bar.step(f"{design.slug}: print sheets")
-    _sheets_stage(built, paper, print_shop, cache)
+    _sheets_stage(built, paper, print_shop, cache, compiled)
+    compiled.clear()
     from pnp.rulebook import languages, rulebook_paper
 
     if not rulebooks:
@@ -220,7 +237,8 @@ def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
     return out
 
 
-def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache: Cache) -> None:
+def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache: Cache,
+                  compiled: dict | None = None) -> None:
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
     from pnp.layout import pdf as pdf_layout
     from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
@@ -237,7 +255,8 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache
     built.pdf = cache.cached(
         "sheets", key_of("sheets", repr(sheets), svgs, meta.title, meta.author, opts.paper, layout_file),
         lambda: pdf_layout.render_pdf(sheets, svgs, title=meta.title, author=meta.author, cache=cache,
-                                      resources=art, subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})"))
+                                      resources=art, subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})",
+                                      compiled=compiled))
     built.sheets = len(sheets)
     built.sheet_plan = sheets
     built.sheets_per_paper = sheets_needed(components, opts, face_path)

@@ -313,6 +313,11 @@ class Cache:
         value = self._memory[(kind, key)] = make()
         return value
 
+    @property
+    def remembers(self) -> bool:
+        """Whether this cache keeps anything in memory (a cache that keeps nothing memoises without a key)."""
+        return self._memory is not None
+
     def has_memo(self, kind: str, key: str) -> bool:
         return self._memory is not None and (kind, key) in self._memory
 

@@ -31,9 +31,16 @@ OnWarning = Callable[[str, SvgWarning], None]
 """(face name, warning) for what the renderer could not draw as written."""
 
 
-def compile_face(svg_text: str, cache: Cache = NO_CACHE, resources: Resources | None = None) -> Compiled:
-    """An SVG face compiled for drawing; with a cache, each distinct SVG once per process (bounded)."""
-    return cache.memo("compiled", key_of("compiled", svg_text), lambda: compile_svg(svg_text, resources=resources))
+def compile_face(svg_text: str, cache: Cache = NO_CACHE, resources: Resources | None = None,
+                 ready: Compiled | None = None) -> Compiled:
+    """An SVG face compiled for drawing; with a cache, each distinct SVG once per process (bounded).
+    `ready`: the face already compiled (where it was painted: pnp.render.faces.paint_compiled)."""
+    def make() -> Compiled:
+        return ready if ready is not None else compile_svg(svg_text, resources=resources)
+
+    if not cache.remembers:
+        return cache.memo("compiled", "", make)
+    return cache.memo("compiled", key_of("compiled", svg_text), make)
 
 
 def define_form(c: Canvas, name: str, compiled: Compiled) -> str:
@@ -44,14 +51,16 @@ def define_form(c: Canvas, name: str, compiled: Compiled) -> str:
 def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, author: str = "",
                subject: str = "", cfg: LayoutConfig | None = None, cache: Cache = NO_CACHE,
                resources: Resources | None = None, on_warning: OnWarning | None = None,
-               transform: Callable[[Compiled], Compiled] | None = None) -> bytes:
+               transform: Callable[[Compiled], Compiled] | None = None,
+               compiled: dict[str, Compiled] | None = None) -> bytes:
     """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text.
 
     `transform` changes each compiled face before it is drawn (the ink saver of
     pnp.render.svgpdf.ink lightens its large fills).
 
-    Each face is compiled when its first copy is placed; what the renderer could not draw as
-    written goes to `on_warning(face, warning)`.
+    Each face is compiled when its first copy is placed (or taken out of `compiled`, face key -> its
+    drawing compiled where it was painted); what the renderer could not draw as written goes to
+    `on_warning(face, warning)`.
     """
     cfg = cfg or load_config()
     fonts.register()
@@ -67,13 +76,13 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
         c.setPageSize((pt(sheet.width), pt(sheet.height)))
         for pl in sheet.placed:
             if pl.face not in forms:
-                compiled = compile_face(svgs[pl.face], cache, resources)
+                face = compile_face(svgs[pl.face], cache, resources, compiled.pop(pl.face, None) if compiled else None)
                 if transform is not None:
-                    compiled = transform(compiled)
+                    face = transform(face)
                 if on_warning is not None:
-                    for warning in compiled.warnings:
+                    for warning in face.warnings:
                         on_warning(pl.face, warning)
-                forms[pl.face] = define_form(c, f"face{len(forms)}", compiled)
+                forms[pl.face] = define_form(c, f"face{len(forms)}", face)
         _draw_sheet(c, sheet, forms, title, cfg)
         c.showPage()
     c.save()

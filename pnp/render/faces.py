@@ -233,6 +233,28 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
                      shape=comp.shape, cache_key=key_of("svg", text, *extra))]
 
 
+def paint_compiled(face: FaceSpec) -> tuple[str, Any]:
+    """A face's SVG and, when the SVG stands alone (no image, no @font-face: nothing read from the design's
+    files, no font registered in this process), its drawing compiled by pnp.render.svgpdf (`Compiled`, plain
+    data) in the process that painted it, so the sheets stage only plays it; else (svg, None) and the sheets
+    stage compiles it, with the document's image cache."""
+    svg = face.paint()
+    if has_images(svg) or "@font-face" in svg:
+        return svg, None
+    from pnp.render.svgpdf import compile_svg
+
+    return svg, compile_svg(svg)
+
+
+def prepare_compile() -> None:
+    """What compiling a face needs, loaded once before workers are forked (they inherit it): the compiler and
+    the shipped fonts' metrics."""
+    from pnp.render import fonts
+    from pnp.render.svgpdf import compiler, text  # noqa: F401
+
+    fonts.register()
+
+
 def font_css(design: Design, files: DesignFiles) -> str:
     """The design's `fonts:` as a <style> of CSS @font-face rules (one per file, with the file's content hash
     in a comment), put into every face a template paints: browsers load the files (copied under svg/art/ with
