@@ -154,6 +154,7 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
         tasks = [partial(paint_compiled, face) for _, face in todo]
     else:
         tasks = [face.paint for _, face in todo]
+    made = []
     for (path, face), (status, value) in zip(todo, prun(tasks)):
         if _succeeded(status, value, report):
             if compiled is not None:
@@ -162,7 +163,8 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
                     compiled[path] = drawing
             svgs[path] = value
             if face.cache_key:
-                cache.put("svg", face.cache_key, value)
+                made.append((face.cache_key, value))
+    cache.put_many("svg", made)
     return dict(sorted(svgs.items()))
 
 
