@@ -185,6 +185,8 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             hashes["fonts"] = font_css(design, files)
         faces = []
         width = len(str(len(rows)))
+        extra = files.extra
+        dumped = {"design": design.meta.model_dump(mode="json")}  # what _jsonable makes of it, once for every row
         is_back = src is not comp and rows[0] is not None
         used = _row_names(design, files, src.template) if is_back else None
         for i, row in enumerate(rows, start=1):
@@ -201,12 +203,12 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             elif is_back:
                 key = f"back-{i:0{width}d}"
             cache_key = key_of("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
-                               _jsonable(keyed),
+                               _jsonable(keyed, dumped),
                                size.width, size.height, bleed)
             faces.append(FaceSpec(
                 key=key, width=size.width, height=size.height, bleed=bleed,
                 paint=_template_painter(design.folder, src.template, path, context, size.width, size.height, bleed,
-                                        where, row is not None, hashes["fonts"]),
+                                        where, row is not None, hashes["fonts"], extra),
                 count=row.count if row else comp.count, data=values, shape=comp.shape, cache_key=cache_key,
             ))
         return faces
@@ -395,8 +397,11 @@ def _template_files(base: Path) -> list[Path]:
     return found
 
 
-def _jsonable(context: dict) -> dict:
-    return {k: (v.model_dump(mode="json") if hasattr(v, "model_dump") else v) for k, v in context.items()}
+def _jsonable(context: dict, dumped: dict | None = None) -> dict:
+    """`context` as JSON values; `dumped`: values already dumped, by name."""
+    dumped = dumped or {}
+    return {k: (dumped[k] if k in dumped else v.model_dump(mode="json")) if hasattr(v, "model_dump") else v
+            for k, v in context.items()}
 
 
 @lru_cache(maxsize=16)
@@ -414,14 +419,21 @@ def _environment(design_folder: Path, extra: tuple[Path, ...]) -> jinja2.Environ
 _SVG_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
+@lru_cache(maxsize=16)
+def _design_files(folder: Path, extra: tuple[Path, ...]) -> DesignFiles:
+    """The design's DesignFiles, made once per process rather than once per face (it resolves every folder)."""
+    return DesignFiles(folder, extra)
+
+
 def _template_painter(folder: Path, name: str, path: Path, context: dict[str, Any], w: float, h: float, bleed: float,
-                      where: tuple[Path, int | None], is_row: bool, fonts_style: str = ""):
-    extra = DesignFiles(folder).extra
+                      where: tuple[Path, int | None], is_row: bool, fonts_style: str = "",
+                      extra: tuple[Path, ...] | None = None):
+    extra = DesignFiles(folder).extra if extra is None else extra
 
     def paint() -> str:
         env = _environment(Path(os.path.abspath(folder)), extra)  # a relative folder means another one elsewhere
         row = f" (filling row {_disp(where[0])}:{where[1]})" if is_row and where[1] else ""
-        painting = _textbox.Painting(DesignFiles(folder, extra), folder,
+        painting = _textbox.Painting(_design_files(folder, extra), folder,
                                      f"{_disp(where[0])}:{where[1]}" if is_row and where[1] else None,
                                      fonts_style=fonts_style)
         token = _textbox.PAINTING.set(painting)
