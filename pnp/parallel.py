@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -99,6 +99,25 @@ def prun(tasks: list, min_items: int = 24) -> list[tuple[str, object]]:
     outer, _TASKS = _TASKS, list(tasks)  # a task of prun_each may call prun: restore its list after
     try:
         return pmap(_run_task, list(range(len(_TASKS))), min_items=min_items)
+    finally:
+        _TASKS = outer
+
+
+def pstream(tasks: list, chunksize: int = 4) -> Generator[tuple[str, object], None, None]:
+    """Like prun, but every core's worker takes tasks and the caller takes none: it is free to use each
+    result, in order, as soon as it is there (the sheets stage draws faces while later ones are painted).
+    Closing the iterator early stops the workers."""
+    if cores() < 2 or in_worker() or "fork" not in multiprocessing.get_all_start_methods():
+        for task in tasks:
+            yield _call(task)
+        return
+    global _TASKS
+    outer, _TASKS = _TASKS, list(tasks)
+    _flush()
+    try:
+        with multiprocessing.get_context("fork").Pool(cores(), initializer=_worker_init) as pool:
+            for result in pool.imap(_run_task_in_worker, range(len(_TASKS)), chunksize=chunksize):
+                yield _gather(result)
     finally:
         _TASKS = outer
 

@@ -76,7 +76,8 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
         c.setPageSize((pt(sheet.width), pt(sheet.height)))
         for pl in sheet.placed:
             if pl.face not in forms:
-                face = compile_face(svgs[pl.face], cache, resources, compiled.pop(pl.face, None) if compiled else None)
+                svg = svgs[pl.face]  # (may wait for the face to be painted, and fill `compiled`)
+                face = compile_face(svg, cache, resources, compiled.pop(pl.face, None) if compiled else None)
                 if transform is not None:
                     face = transform(face)
                 if on_warning is not None:

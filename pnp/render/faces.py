@@ -74,6 +74,19 @@ class ComponentFaces:
         """Every distinct face: the fronts, then the backs."""
         return self.fronts + self.backs
 
+    @property
+    def sides_in_print_order(self) -> list[FaceSpec]:
+        """Every distinct face, each back after the first front it is behind (nearly the order in which the
+        print sheets place them first)."""
+        out, seen = [], set()
+        for front in self.fronts:
+            out.append(front)
+            back = self.back_of(front)
+            if back is not None and id(back) not in seen:
+                seen.add(id(back))
+                out.append(back)
+        return out
+
     def error(self, message: str) -> DesignError:
         """`design.yaml:LINE: components.<id>: message`, for a problem later stages find with this component
         (a face too large for the paper...)."""
@@ -185,7 +198,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             hashes["fonts"] = font_css(design, files)
         faces = []
         width = len(str(len(rows)))
-        extra = files.extra
+        allowed = files.extra
         dumped = {"design": design.meta.model_dump(mode="json")}  # what _jsonable makes of it, once for every row
         is_back = src is not comp and rows[0] is not None
         used = _row_names(design, files, src.template) if is_back else None
@@ -208,7 +221,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             faces.append(FaceSpec(
                 key=key, width=size.width, height=size.height, bleed=bleed,
                 paint=_template_painter(design.folder, src.template, path, context, size.width, size.height, bleed,
-                                        where, row is not None, hashes["fonts"], extra),
+                                        where, row is not None, hashes["fonts"], allowed),
                 count=row.count if row else comp.count, data=values, shape=comp.shape, cache_key=cache_key,
             ))
         return faces
@@ -246,6 +259,70 @@ def paint_compiled(face: FaceSpec) -> tuple[str, Any]:
     from pnp.render.svgpdf import compile_svg
 
     return svg, compile_svg(svg)
+
+
+class FaceStream(dict):
+    """Face path -> SVG text, filled while workers paint (pnp.parallel.pstream): reading a face not painted
+    yet waits for it, so the sheets stage draws the first faces while the last are painted. `finish()` waits
+    for all, stores them in the cache and gives the plain dict; a face that fails to paint makes the next read
+    (or `finish`) wait for all the others and raise every problem at once (DesignError), so a PDF missing a
+    face is never made, nor cached."""
+
+    def __init__(self, ready: dict[str, str], todo: list[tuple[str, FaceSpec]], cache: Any, report: ErrorReport,
+                 compiled: dict):
+        super().__init__(ready)
+        from functools import partial
+
+        from pnp.parallel import pstream
+
+        prepare_compile()
+        self._todo, self._next, self._cache, self._report, self._compiled = todo, 0, cache, report, compiled
+        self._made: list[tuple[str, str]] = []
+        self._results = pstream([partial(paint_compiled, face) for _, face in todo])
+
+    def __missing__(self, path: str) -> str:
+        while self._next < len(self._todo):
+            got = self._take()
+            if got == path:
+                return self[path]
+        self._report.raise_if_any()
+        raise KeyError(path)
+
+    def _take(self) -> str:
+        path, face = self._todo[self._next]
+        self._next += 1
+        status, value = next(self._results)
+        if status != "ok":
+            if not isinstance(value, DesignError):
+                self._results.close()
+                raise value  # type: ignore[misc]  # a bug: raised with its traceback
+            self._report.extend(value)
+            self._drain()
+            self._report.raise_if_any()
+        pair: Any = value
+        svg, drawing = pair
+        if drawing is not None:
+            self._compiled[path] = drawing
+        self[path] = svg
+        if face.cache_key:
+            self._made.append((face.cache_key, svg))
+        return path
+
+    def _drain(self) -> None:
+        for (_path, _face), (status, value) in zip(self._todo[self._next:], self._results):
+            if status != "ok":
+                if not isinstance(value, DesignError):
+                    raise value  # type: ignore[misc]
+                self._report.extend(value)
+        self._next = len(self._todo)
+        self._results.close()  # the workers stop
+
+    def finish(self) -> dict[str, str]:
+        while self._next < len(self._todo):
+            self._take()
+        self._results.close()
+        self._cache.put_many("svg", self._made)
+        return dict(sorted(self.items()))
 
 
 def prepare_compile() -> None:
