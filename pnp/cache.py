@@ -351,9 +351,14 @@ class Cache:
         _hold(path, raw)
         _reap(block=False)
         if start or len(_QUEUE) >= _BATCH or _HELD_BYTES[0] > _HELD:
-            _start_writer()
+            _start_writer(wait_small=start)
         while _WRITERS and _HELD_BYTES[0] > _HELD:  # bounded: the bytes waiting to be written stay few
             _reap_oldest()
+
+    def remember(self, kind: str, key: str, value: Any) -> None:
+        """Keep `value` in memory only: what a worker process has put on disk itself."""
+        if self._memory is not None:
+            self._memory[(kind, key)] = value
 
     def put_many(self, kind: str, items: list[tuple[str, Any]]) -> None:
         """`put` each (key, value), then start writing them (one stage's products)."""

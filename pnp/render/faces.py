@@ -248,12 +248,15 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
                      shape=comp.shape, cache_key=key_of("svg", text, *extra))]
 
 
-def paint_compiled(face: FaceSpec) -> tuple[str, Any]:
+def paint_compiled(face: FaceSpec, cache: Any = None) -> tuple[str, Any]:
     """A face's SVG and, when the SVG stands alone (no image, no @font-face: nothing read from the design's
     files, no font registered in this process), its drawing compiled by pnp.render.svgpdf (`Compiled`, plain
     data) in the process that painted it, so the sheets stage only plays it; else (svg, None) and the sheets
-    stage compiles it, with the document's image cache."""
+    stage compiles it, with the document's image cache. With `cache`, the SVG is stored there by this process
+    (a worker writes the disk entry itself; the caller then only `remember`s it)."""
     svg = face.paint()
+    if cache is not None and face.cache_key:
+        cache.put("svg", face.cache_key, svg)
     if has_images(svg) or "@font-face" in svg:
         return svg, None
     from pnp.render.svgpdf import compile_svg
@@ -262,9 +265,9 @@ def paint_compiled(face: FaceSpec) -> tuple[str, Any]:
 
 
 class FaceStream(dict):
-    """Face path -> SVG text, filled while workers paint (pnp.parallel.pstream): reading a face not painted
-    yet waits for it, so the sheets stage draws the first faces while the last are painted. `finish()` waits
-    for all, stores them in the cache and gives the plain dict; a face that fails to paint makes the next read
+    """Face path -> SVG text, filled while workers paint (pnp.parallel.pstream) and store them in the cache:
+    reading a face not painted yet waits for it, so the sheets stage draws the first faces while the last are
+    painted. `finish()` waits for all and gives the plain dict; a face that fails to paint makes the next read
     (or `finish`) wait for all the others and raise every problem at once (DesignError), so a PDF missing a
     face is never made, nor cached."""
 
@@ -277,8 +280,7 @@ class FaceStream(dict):
 
         prepare_compile()
         self._todo, self._next, self._cache, self._report, self._compiled = todo, 0, cache, report, compiled
-        self._made: list[tuple[str, str]] = []
-        self._results = pstream([partial(paint_compiled, face) for _, face in todo])
+        self._results = pstream([partial(paint_compiled, face, cache) for _, face in todo])
 
     def __missing__(self, path: str) -> str:
         while self._next < len(self._todo):
@@ -305,7 +307,7 @@ class FaceStream(dict):
             self._compiled[path] = drawing
         self[path] = svg
         if face.cache_key:
-            self._made.append((face.cache_key, svg))
+            self._cache.remember("svg", face.cache_key, svg)  # the worker that painted it has stored it
         return path
 
     def _drain(self) -> None:
@@ -321,7 +323,6 @@ class FaceStream(dict):
         while self._next < len(self._todo):
             self._take()
         self._results.close()
-        self._cache.put_many("svg", self._made)
         return dict(sorted(self.items()))
 
 
