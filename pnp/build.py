@@ -133,8 +133,8 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
                 folder: Path | None = None, compiled: dict | None = None, stream: bool = False) -> dict[str, str]:
     """Every face's SVG: from the cache, else painted (on all cores when there are many). With `compiled`
     (a dict), each face painted now is also compiled for the sheets where it was painted, into compiled[path]
-    (pnp.render.faces.paint_compiled). With `stream` too, and many faces to paint (each with a cache key),
-    a pnp.render.faces.FaceStream: the faces while they are being painted (its finish() gives the dict)."""
+    (pnp.render.faces.paint_compiled). With `stream` too, and faces to paint (each with a cache key), a
+    pnp.render.faces.FaceStream: the faces while they are being painted (its finish() gives the dict)."""
     svgs: dict[str, str] = {}
     todo: list[tuple[str, FaceSpec]] = []
     for cf in components:
@@ -147,7 +147,7 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
                     replay_warnings(hit, folder)
             else:
                 todo.append((path, face))
-    if stream and compiled is not None and len(todo) >= 24 and all(face.cache_key for _, face in todo):
+    if stream and compiled is not None and todo and all(face.cache_key for _, face in todo):
         from pnp.render.faces import FaceStream
 
         return FaceStream(svgs, todo, cache, report, compiled)

@@ -178,7 +178,7 @@ _WRITERS: list[tuple[int, list[Path]]] = []  # (pid, its entries) of the writers
 _OWNER = [0]  # the process these lists belong to (a forked child's inherited copies are not its own)
 _BATCH = 512  # entries queued before a writer starts without being asked
 _HELD = 64 << 20  # bytes of pending entries before the build waits for the oldest writer (memory stays bounded)
-_IN_PLACE = 16  # a flush with fewer queued entries writes them itself (cheaper than a fork)
+_IN_PLACE = 16  # fewer queued entries are written in place (cheaper than a fork)
 
 
 def _mine() -> bool:
@@ -234,14 +234,13 @@ def _release(path: Path) -> None:
         _HELD_BYTES[0] -= len(raw)
 
 
-def _start_writer(wait_small: bool = False) -> None:
-    """Hand the queued entries to a new writer process (or write them here when there are few and
-    `wait_small`)."""
+def _start_writer(in_place: bool = False) -> None:
+    """Hand the queued entries to a new writer process, or write them here (`in_place`, or only a few)."""
     if not _QUEUE:
         return
     batch = list(_QUEUE)
     _QUEUE.clear()
-    if wait_small and len(batch) < _IN_PLACE:
+    if in_place or len(batch) < _IN_PLACE:
         dirs: set[Path] = set()
         for path in batch:
             _write(path, _PENDING[path], dirs)
@@ -285,7 +284,7 @@ def _reap_oldest() -> None:
 
 def _flush_all() -> None:
     if _OWNER[0] == os.getpid():
-        _start_writer(wait_small=True)
+        _start_writer(in_place=True)  # (waited for anyway: no writer process to start)
         _reap(block=True)
 
 
@@ -351,7 +350,7 @@ class Cache:
         _hold(path, raw)
         _reap(block=False)
         if start or len(_QUEUE) >= _BATCH or _HELD_BYTES[0] > _HELD:
-            _start_writer(wait_small=start)
+            _start_writer()
         while _WRITERS and _HELD_BYTES[0] > _HELD:  # bounded: the bytes waiting to be written stay few
             _reap_oldest()
 

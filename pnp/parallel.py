@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Generator, Sequence
 from typing import TypeVar
 
@@ -103,16 +104,27 @@ def prun(tasks: list, min_items: int = 24) -> list[tuple[str, object]]:
         _TASKS = outer
 
 
-def pstream(tasks: list, chunksize: int = 4) -> Generator[tuple[str, object], None, None]:
-    """Like prun, but every core's worker takes tasks and the caller takes none: it is free to use each
-    result, in order, as soon as it is there (the sheets stage draws faces while later ones are painted).
+ALONE = 0.03  # seconds of tasks pstream's caller runs itself before it starts workers
+
+
+def pstream(tasks: list, chunksize: int = 16, alone: float | None = None) -> Generator[tuple[str, object], None, None]:
+    """Like prun, but the results come one by one, in order, as soon as they are there (the sheets stage
+    draws faces while later ones are painted). The caller runs the tasks itself, when asked for each result,
+    until they have taken `alone` seconds (default ALONE: starting workers costs more than a few small
+    tasks); then every core's worker takes the rest, and the caller none: it is free to use each result.
     Closing the iterator early stops the workers."""
-    if cores() < 2 or in_worker() or "fork" not in multiprocessing.get_all_start_methods():
-        for task in tasks:
-            yield _call(task)
+    parallel = cores() >= 2 and not in_worker() and "fork" in multiprocessing.get_all_start_methods()
+    spent, i, alone = 0.0, 0, ALONE if alone is None else alone
+    while i < len(tasks) and (not parallel or spent < alone or len(tasks) - i < 2 * chunksize):
+        start = time.perf_counter()
+        result = _call(tasks[i])
+        spent += time.perf_counter() - start
+        i += 1
+        yield result
+    if i == len(tasks):
         return
     global _TASKS
-    outer, _TASKS = _TASKS, list(tasks)
+    outer, _TASKS = _TASKS, list(tasks[i:])
     _flush()
     try:
         with multiprocessing.get_context("fork").Pool(cores(), initializer=_worker_init) as pool:

@@ -50,6 +50,7 @@ def files(folder: Path) -> dict[str, bytes]:
 
 
 def test_streamed_cached_and_serial_builds_make_the_same_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "ALONE", 0.0)  # workers from the first face (else a small deck is painted here)
     design = deck(tmp_path)
     cache_dir = tmp_path / "cache"
     cache = Cache(cache_dir)
@@ -71,6 +72,7 @@ def test_streamed_cached_and_serial_builds_make_the_same_files(tmp_path, monkeyp
 @pytest.mark.parametrize("workers", [2, 1])
 def test_a_face_that_fails_reports_every_row_and_leaves_no_pdf(tmp_path, monkeypatch, workers):
     monkeypatch.setattr(parallel, "cores", lambda: workers)
+    monkeypatch.setattr(parallel, "ALONE", 0.0)
     design = deck(tmp_path, zero_rows=(3, 31))
     cache_dir = tmp_path / "cache"
     with pytest.raises(DesignError) as err:
