@@ -299,7 +299,7 @@ class Cache:
 
     def _path(self, kind: str, key: str) -> Path:
         assert self.root is not None
-        return self.root / kind / key[:2] / key
+        return self.root / kind / key  # one folder per kind: a folder per key prefix cost a mkdir per entry
 
     def get(self, kind: str, key: str) -> Any | None:
         if self._memory is not None and (kind, key) in self._memory:
