@@ -147,7 +147,8 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
                     replay_warnings(hit, folder)
             else:
                 todo.append((path, face))
-    if stream and compiled is not None and todo and all(face.cache_key for _, face in todo):
+    if stream and compiled is not None and todo and not report and all(face.cache_key for _, face in todo):
+        # (with problems found already, every face is painted now: the build reports all of them at once)
         from pnp.render.faces import FaceStream
 
         return FaceStream(svgs, todo, cache, report, compiled)
@@ -257,7 +258,12 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache
 
     design, components, svgs = built.design, built.components, built.svgs
     opts = SheetOptions.from_print(design.print, paper)
-    sheets = plan(components, opts, face_path)
+    try:
+        sheets = plan(components, opts, face_path)
+    except DesignError:
+        if isinstance(svgs, FaceStream):
+            svgs.finish()  # a face's problems first, as when every face was painted before the plan
+        raise
     meta = design.meta
     art = ArtFiles(design.folder)
     layout_file = (templates_dir() / "sheets" / "layout.yaml").read_bytes()
