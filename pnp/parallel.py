@@ -104,7 +104,7 @@ def prun(tasks: list, min_items: int = 24) -> list[tuple[str, object]]:
         _TASKS = outer
 
 
-ALONE = 0.03  # seconds of tasks pstream's caller runs itself before it starts workers
+ALONE = 0.05  # seconds of tasks (after the first, which warms caches up) pstream's caller runs before starting workers
 
 
 def pstream(tasks: list, chunksize: int = 16, alone: float | None = None) -> Generator[tuple[str, object], None, None]:
@@ -118,7 +118,7 @@ def pstream(tasks: list, chunksize: int = 16, alone: float | None = None) -> Gen
     while i < len(tasks) and (not parallel or spent < alone or len(tasks) - i < 2 * chunksize):
         start = time.perf_counter()
         result = _call(tasks[i])
-        spent += time.perf_counter() - start
+        spent += time.perf_counter() - start if i else 0.0  # the first task also fills caches (a template compiled)
         i += 1
         yield result
     if i == len(tasks):
