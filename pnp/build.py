@@ -18,6 +18,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pnp.cache import NO_CACHE, Cache, default_cache, key_of
 from pnp.errors import DesignError, ErrorReport, display_path, replay_warnings
@@ -129,12 +130,15 @@ def _succeeded(status: str, value, report: ErrorReport) -> bool:
 
 
 def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,
-                folder: Path | None = None) -> dict[str, str]:
-    """Every face's SVG: from the cache, else painted (on all cores when there are many)."""
+                folder: Path | None = None, compiled: dict | None = None, stream: bool = False) -> dict[str, str]:
+    """Every face's SVG: from the cache, else painted (on all cores when there are many). With `compiled`
+    (a dict), each face painted now is also compiled for the sheets where it was painted, into compiled[path]
+    (pnp.render.faces.paint_compiled). With `stream` too, and faces to paint (each with a cache key), a
+    pnp.render.faces.FaceStream: the faces while they are being painted (its finish() gives the dict)."""
     svgs: dict[str, str] = {}
     todo: list[tuple[str, FaceSpec]] = []
     for cf in components:
-        for face in cf.sides:
+        for face in cf.sides_in_print_order:
             path = face_path(cf.component_id, face)
             hit = cache.get("svg", face.cache_key) if face.cache_key else None
             if hit is not None:
@@ -143,11 +147,32 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
                     replay_warnings(hit, folder)
             else:
                 todo.append((path, face))
-    for (path, face), (status, value) in zip(todo, prun([face.paint for _, face in todo])):
-        if _succeeded(status, value, report):
+    if stream and compiled is not None and todo and not report and all(face.cache_key for _, face in todo):
+        # (with problems found already, every face is painted now: the build reports all of them at once)
+        from pnp.render.faces import FaceStream
+
+        return FaceStream(svgs, todo, cache, report, compiled)
+    if compiled is not None and todo:
+        from functools import partial
+
+        from pnp.render.faces import paint_compiled, prepare_compile
+
+        prepare_compile()
+        tasks: list = [partial(paint_compiled, face) for _, face in todo]
+    else:
+        tasks = [face.paint for _, face in todo]
+    made = []
+    for (path, face), (status, result) in zip(todo, prun(tasks)):
+        if _succeeded(status, result, report):
+            value: Any = result
+            if compiled is not None:
+                value, drawing = value
+                if drawing is not None:
+                    compiled[path] = drawing
             svgs[path] = value
             if face.cache_key:
-                cache.put("svg", face.cache_key, value)
+                made.append((face.cache_key, value))
+    cache.put_many("svg", made)
     return dict(sorted(svgs.items()))
 
 
@@ -182,11 +207,14 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
     report = ErrorReport()
     components = design_faces(design, report)
     bar.step(f"{design.slug}: faces")
-    svgs = render_svgs(components, cache, report, design.folder)
+    compiled: dict = {}  # face path -> its drawing, compiled where it was painted
+    svgs = render_svgs(components, cache, report, design.folder, compiled, stream=True)
     report.raise_if_any()
     built = BuiltDesign(design, components, svgs)
     bar.step(f"{design.slug}: print sheets")
-    _sheets_stage(built, paper, print_shop, cache)
+    _sheets_stage(built, paper, print_shop, cache, compiled)  # draws faces as they are painted (FaceStream)
+    svgs = built.svgs
+    compiled.clear()
     from pnp.rulebook import languages, rulebook_paper
 
     if not rulebooks:
@@ -220,33 +248,51 @@ def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
     return out
 
 
-def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache: Cache) -> None:
+def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache: Cache,
+                  compiled: dict | None = None) -> None:
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
     from pnp.layout import pdf as pdf_layout
     from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
     from pnp.render.art import ArtFiles
+    from pnp.render.faces import FaceStream
 
     design, components, svgs = built.design, built.components, built.svgs
     opts = SheetOptions.from_print(design.print, paper)
-    sheets = plan(components, opts, face_path)
+    try:
+        sheets = plan(components, opts, face_path)
+    except DesignError:
+        if isinstance(svgs, FaceStream):
+            svgs.finish()  # a face's problems first, as when every face was painted before the plan
+        raise
     meta = design.meta
     art = ArtFiles(design.folder)
     layout_file = (templates_dir() / "sheets" / "layout.yaml").read_bytes()
     built.paper = opts.paper
     built.pdf_name = f"{design.slug}-{opts.paper}{'-proof' if opts.proof else ''}.pdf"
     built.pdf = cache.cached(
-        "sheets", key_of("sheets", repr(sheets), svgs, meta.title, meta.author, opts.paper, layout_file),
+        "sheets", key_of("sheets", repr(sheets), _faces_key(components, svgs), meta.title, meta.author, opts.paper,
+                         layout_file),
         lambda: pdf_layout.render_pdf(sheets, svgs, title=meta.title, author=meta.author, cache=cache,
-                                      resources=art, subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})"))
+                                      resources=art, subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})",
+                                      compiled=compiled))
+    if isinstance(svgs, FaceStream):  # painted while the sheets were drawn: every face now, or every problem
+        built.svgs = svgs = svgs.finish()
     built.sheets = len(sheets)
     built.sheet_plan = sheets
-    built.sheets_per_paper = sheets_needed(components, opts, face_path)
+    built.sheets_per_paper = sheets_needed(components, opts, face_path, planned=sheets)
     if print_shop:
         shop = print_shop_sheets(components, face_path)
         built.extra_files[f"{design.slug}-print-shop.pdf"] = cache.cached(
             "sheets", key_of("print-shop", repr(shop), svgs, meta.title, meta.author),
             lambda: pdf_layout.render_pdf(shop, svgs, title=meta.title, author=meta.author, cache=cache,
                                           resources=art, subject=f"{meta.title}: one face per page"))
+
+
+def _faces_key(components: list[ComponentFaces], svgs: dict[str, str]):
+    """What the faces put into a key: their cache keys (which fix their SVGs, so the key is known before they
+    are painted), or their SVGs when one of them has none."""
+    keys = {face_path(cf.component_id, f): f.cache_key for cf in components for f in cf.sides}
+    return sorted(keys.items()) if all(keys.values()) else svgs
 
 
 def _index_stage(built: BuiltDesign, cache: Cache) -> None:
