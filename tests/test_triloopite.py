@@ -359,3 +359,46 @@ def test_a_position_is_made_from_data_under_the_placement_rules(game):
         game.position(tiles=[("crab", 0, (0, -1))])
     with pytest.raises(ValueError, match="no tile variety 'nope'"):
         game.position(hands={0: ["nope"]})
+
+
+# --- the search's judgement of an unfinished table (leaves of mcts) --------------------------
+
+# five tiles each, no loop yet: a ring of 6 short of one crab (both open ends face the empty
+# cell (2, -1)), and a zigzag of crabs whose ends face cells 6 steps apart ((1, 0) and (-2, -3))
+RING_SHORT_OF_ONE = [("crab", 1, (0, -1)), ("crab", 2, (1, -2)), ("crab", 5, (1, 0)), ("crab", 3, (2, -2))]
+ZIGZAG = [("crab", 3, (0, -1)), ("crab", 0, (-1, -1)), ("crab", 3, (-1, -2)), ("crab", 0, (-2, -2))]
+
+
+def test_the_leaf_judgement_values_a_loop_one_tile_from_closing(design, rules):
+    g = TriloopiteGame(design, 3)
+    ring = g.position(tiles=RING_SHORT_OF_ONE, hands={0: ["crab"]})
+    zigzag = g.position(tiles=ZIGZAG, hands={0: ["crab"]})
+    # the score if the game stopped now cannot tell them apart: no loop, one tile in hand
+    assert ring.returns() == zigzag.returns() == [-1.0] * 3
+    [c] = ring.open_curves()
+    assert (c.tiles, c.gap, c.live, c.start) == (5, 1, True, True)
+    [z] = zigzag.open_curves()
+    assert (z.tiles, z.gap, z.live, z.start) == (5, 7, True, True)
+    before = ring.key()
+    # the loop and its start-tile bonus at 3 chances in 4, against 3 ** 7 / 4 ** 7 for the zigzag
+    expect = -1 + 0.75 * (rules.loop_points.points(1) + rules.bonuses["start_loop"])
+    assert ring.heuristic_returns() == pytest.approx([expect] * 3)
+    assert zigzag.heuristic_returns()[0] < -1 + 0.2 * (1 + 5 + 3)
+    assert ring.key() == before  # judging changes nothing
+    # the crab that closes it: the promise becomes the score
+    close = g.place_action(g.variety_index("crab"), 4, ring.board.cell_of((2, -1)))
+    assert close in ring.legal_actions()
+    ring.apply_action(close)
+    assert ring.board.loops == 1 and ring.returns() == [float(rules.loop_points.points(1) + 5)] * 3
+
+
+def test_the_leaf_judgement_counts_every_tile_to_come_in_hand_when_the_table_is_stuck(design, rules):
+    g = TriloopiteGame(design, 3)
+    closed = g.position(tiles=RING_SHORT_OF_ONE + [("crab", 4, (2, -1))], player=1, drawing=True)
+    assert closed.open_curves() == [] and closed.bag_n == g.bag_size - 5
+    points = rules.loop_points.points(1) + rules.bonuses["start_loop"]
+    assert closed.returns() == [float(points)] * 3
+    # 54 tiles still to draw, 18 for each seat, none can ever be placed
+    assert closed.heuristic_returns() == [float(points - 3 * 18 ** 2)] * 3
+    closed.apply_action(closed.legal_actions()[0])
+    assert closed.legal_actions() == [KEEP]

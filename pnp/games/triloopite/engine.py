@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.engine.codec import ActionCodec
@@ -55,6 +56,7 @@ from pnp.games.triloopite.geometry import (
     Hex,
     Variety,
     analyse,
+    gap as gap_of,
     join,
     port_mask,
     rotate_lines,
@@ -83,6 +85,25 @@ def start_and_bag(design: Design) -> tuple[Variety, list[Variety]]:
                  "expected exactly one tile with start: true and count 1", report)
         report.raise_if_any()
     return starts[0], [v for v in tiles if not v.start and v.count > 0]
+
+
+OUTLOOK_DECAY = 0.75
+"""Leaf judgement (`TriloopiteState.outlook`): the chance that an open curve closes, per tile its gap needs."""
+
+
+@dataclass(frozen=True)
+class Curve:
+    """An unfinished curve on the table (`TriloopiteState.open_curves`)."""
+
+    tiles: int
+    """Distinct tiles it passes through."""
+    gap: int
+    """Tiles needed at least to close it: 1 when both ends face one cell, else the distance between the two
+    cells the ends face + 1."""
+    live: bool
+    """Both ends face a cell some tile of the game can fill (and, facing one cell, a line can join them)."""
+    start: bool
+    """It passes through the start tile."""
 
 
 class TriloopiteGame(Game):
@@ -498,9 +519,106 @@ class TriloopiteState(State):
         return new
 
     def heuristic_returns(self) -> list[float]:
-        """The team's score if the game stopped here (for search leaves): the layout's points minus the
-        hand penalty, the same value `returns()` gives at the end."""
-        return self.returns()
+        """The team's expected final score, for search leaves: the score if the game stopped here
+        (`returns()`) plus what the open curves still promise and minus the risk of a stuck table
+        (`outlook()`). The first game: `returns()` (minus the tiles in hand)."""
+        if self.over or self.game.mode == "first":
+            return self.returns()
+        value = float(self.final()[1].total) + self.outlook()
+        return [value] * self.game.players
+
+    def open_curves(self) -> list[Curve]:
+        """Every unfinished curve on the table, followed from one open end to the other (see `Curve`)."""
+        b = self.board
+        off, lines, fill = b.off, b.lines, self.game.fillable
+        other: dict[int, int] = {}
+        for cell, lns in lines.items():
+            base = cell * 6
+            for x, y in lns:
+                other[base + x] = y
+                other[base + y] = x
+        start = b.cell_of((0, 0))
+        cands = b.candidates()
+        width = b.width
+        out = []
+        seen: set[int] = set()
+        for e in b.partner:
+            if e in seen:
+                continue
+            cell, port = divmod(e, 6)
+            tiles: set[int] = set()
+            while True:  # along the curve to its other open end
+                tiles.add(cell)
+                o = other[cell * 6 + port]
+                n = cell + off[o]
+                if n not in lines:
+                    break
+                cell, port = n, (o + 3) % 6
+            seen.add(e)
+            seen.add(cell * 6 + o)
+            c1, c2 = e // 6 + off[e % 6], n
+            live = all(fill[cands[c][0] * 64 + cands[c][1]] for c in (c1, c2))
+            if c1 == c2:  # one tile closes it when a line can join the two ports (2 or 3 apart)
+                gap = 1
+                live = live and gap_of(((e % 6 + 3) % 6, (o + 3) % 6)) >= 2
+            else:
+                q1, r1 = divmod(c1, width)
+                q2, r2 = divmod(c2, width)
+                dq, dr = q1 - q2, r1 - r2
+                gap = (abs(dq) + abs(dr) + abs(dq + dr)) // 2 + 1
+            out.append(Curve(len(tiles), gap, live, start in tiles))
+        return out
+
+    def outlook(self) -> float:
+        """What the table still promises, in points (0 at the end of the game; never changes a rule).
+
+        Each open curve whose two ends can still be extended may close into a loop of about
+        (its tiles + its gap) tiles, with a chance of OUTLOOK_DECAY ** gap (0 when fewer
+        placements are left than the gap). Added: the loop-count table's points for the
+        expected number of loops (interpolated between rows), the best expected gain of the
+        longest-loop table, and the start-loop bonus (not yet earned) for a curve through the
+        start tile. Removed, when no open end can be extended any more (no tile can ever be
+        placed again): the hand penalty of every tile still to come staying in its drawer's hand.
+        """
+        g = self.game
+        rules = g.rules
+        a, sc = self.final()
+        left = self.bag_n + (0 if self.drawing else 1)  # placements still possible
+        value = 0.0
+        if left:
+            expected = 0.0
+            best_long = 0.0
+            best_start = 0.0
+            lp = rules.longest_loop_points
+            now = lp.points(a.longest)
+            start_bonus = 0 if a.bonuses["start_loop"] else rules.bonuses.get("start_loop", 0)
+            for c in self.open_curves():
+                if not c.live or c.gap > left:
+                    continue
+                p = OUTLOOK_DECAY ** c.gap
+                expected += p
+                best_long = max(best_long, p * (lp.points(max(a.longest, c.tiles + c.gap)) - now))
+                if c.start:
+                    best_start = max(best_start, p * start_bonus)
+            n = a.count + expected
+            lo = int(n)
+            table = rules.loop_points
+            value += (table.points(lo) + (n - lo) * (table.points(lo + 1) - table.points(lo))
+                      - table.points(a.count))
+            value += best_long + best_start
+        if self.bag_n and not self._live():  # no tile can ever be placed again
+            value -= self._penalty_if_stuck() - sc.penalty
+        return value
+
+    def _penalty_if_stuck(self) -> int:
+        """The hand penalty at the end if every tile still to be drawn stayed in its drawer's hand."""
+        g = self.game
+        hands = [sum(h) for h in self.hands]
+        p = self.player if self.drawing else (self.player + 1) % g.players
+        for _ in range(self.bag_n):
+            hands[p] += 1
+            p = (p + 1) % g.players
+        return sum(h ** g.rules.hand_penalty_power for h in hands)
 
     def __str__(self) -> str:
         g = self.game
