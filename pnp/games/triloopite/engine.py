@@ -89,6 +89,8 @@ def start_and_bag(design: Design) -> tuple[Variety, list[Variety]]:
 
 OUTLOOK_DECAY = 0.75
 """Leaf judgement (`TriloopiteState.outlook`): the chance that an open curve closes, per tile its gap needs."""
+FIT_HORIZON = 6
+"""Leaf judgement: the turns ahead over which a table that few tiles fit is expected to make players keep."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,10 @@ class Curve:
     """Both ends face a cell some tile of the game can fill (and, facing one cell, a line can join them)."""
     start: bool
     """It passes through the start tile."""
+    growing: int
+    """Its ends (0, 1 or 2) that face a cell some tile of the game can fill."""
+    cell: int
+    """The cell both its ends face (a loop one tile from closing), else -1."""
 
 
 class TriloopiteGame(Game):
@@ -140,6 +146,16 @@ class TriloopiteGame(Game):
         for known in range(64):
             for m in masks:
                 self.fillable[known * 64 + (m & known)] = 1
+        # fits[known * 64 + need]: the varieties (a bit each) that fit a cell with these needs in some rotation
+        self.fits = [0] * (64 * 64)
+        for known in range(64):
+            for need in range(64):
+                if need & ~known:
+                    continue
+                for v, rows in enumerate(self.rots):
+                    if need and any(m & known == need for _, _, m in rows):
+                        self.fits[known * 64 + need] |= 1 << v
+        self.two_lines = sum(1 << v for v, var in enumerate(self.varieties) if len(var.lines) > 1)
         self.codec = ActionCodec(f"triloopite:{design.slug}:{self.mode}", keep=(), place=(V, 6, self.NC), draw=(V,))
         assert self.codec.encode("keep") == KEEP
         self.draw_ids = self.codec.row("draw")
@@ -557,7 +573,8 @@ class TriloopiteState(State):
             seen.add(e)
             seen.add(cell * 6 + o)
             c1, c2 = e // 6 + off[e % 6], n
-            live = all(fill[cands[c][0] * 64 + cands[c][1]] for c in (c1, c2))
+            growing = sum(1 for c in (c1, c2) if fill[cands[c][0] * 64 + cands[c][1]])
+            live = growing == 2
             if c1 == c2:  # one tile closes it when a line can join the two ports (2 or 3 apart)
                 gap = 1
                 live = live and gap_of(((e % 6 + 3) % 6, (o + 3) % 6)) >= 2
@@ -566,7 +583,7 @@ class TriloopiteState(State):
                 q2, r2 = divmod(c2, width)
                 dq, dr = q1 - q2, r1 - r2
                 gap = (abs(dq) + abs(dr) + abs(dq + dr)) // 2 + 1
-            out.append(Curve(len(tiles), gap, live, start in tiles))
+            out.append(Curve(len(tiles), gap, live, start in tiles, growing, c1 if c1 == c2 else -1))
         return out
 
     def outlook(self) -> float:
@@ -578,7 +595,12 @@ class TriloopiteState(State):
         expected number of loops (interpolated between rows), the best expected gain of the
         longest-loop table, and the start-loop bonus (not yet earned) for a curve through the
         start tile. Removed, when no open end can be extended any more (no tile can ever be
-        placed again): the hand penalty of every tile still to come staying in its drawer's hand.
+        placed again): the hand penalty of every tile still to come staying in its drawer's hand;
+        otherwise, for the next FIT_HORIZON draws, the chance that a tile drawn fits nowhere
+        (by the varieties left in the bag) times what keeping it costs (2h + 1 for h tiles in
+        a hand, the mean hand). When one curve alone can still grow, closing it with a one-line
+        tile would end the placing for good: its closing counts only with a two-line tile (the
+        bag's share of them), and a one-line tile on the cell both its ends face fits nowhere.
         """
         g = self.game
         rules = g.rules
@@ -592,10 +614,14 @@ class TriloopiteState(State):
             lp = rules.longest_loop_points
             now = lp.points(a.longest)
             start_bonus = 0 if a.bonuses["start_loop"] else rules.bonuses.get("start_loop", 0)
-            for c in self.open_curves():
+            curves = self.open_curves()
+            sole = sum(1 for c in curves if c.growing) == 1
+            for c in curves:
                 if not c.live or c.gap > left:
                     continue
                 p = OUTLOOK_DECAY ** c.gap
+                if sole and self.bag_n:  # closing the only curve with a one-line tile would end the placing
+                    p *= self._two_line_share()
                 expected += p
                 best_long = max(best_long, p * (lp.points(max(a.longest, c.tiles + c.gap)) - now))
                 if c.start:
@@ -608,7 +634,30 @@ class TriloopiteState(State):
             value += best_long + best_start
         if self.bag_n and not self._live():  # no tile can ever be placed again
             value -= self._penalty_if_stuck() - sc.penalty
+        elif self.bag_n:  # the tiles to come that fit nowhere will be kept
+            miss = 1.0 - self._fit_chance(curves if left else self.open_curves())
+            if miss:
+                h = self.tiles_in_hand() / g.players
+                value -= miss * min(self.bag_n, FIT_HORIZON) * (2.0 * h + 1.0)
         return value
+
+    def _fit_chance(self, curves: Sequence[Curve]) -> float:
+        """The chance that the next tile drawn from the bag fits some cell of the table as it is, without closing
+        the table's only curve for good (a one-line tile on the cell both its ends face)."""
+        g = self.game
+        fits = g.fits
+        growing = [c for c in curves if c.growing]
+        last = growing[0].cell if len(growing) == 1 else -1
+        ok = 0
+        for cell, (kn, nd) in self.board.candidates().items():
+            f = fits[kn * 64 + nd]
+            ok |= f & g.two_lines if cell == last else f
+        return sum(k for v, k in enumerate(self.bag) if ok >> v & 1) / self.bag_n if self.bag_n else 1.0
+
+    def _two_line_share(self) -> float:
+        """The share of the bag's tiles that carry two lines."""
+        two = self.game.two_lines
+        return sum(k for v, k in enumerate(self.bag) if two >> v & 1) / self.bag_n if self.bag_n else 0.0
 
     def _penalty_if_stuck(self) -> int:
         """The hand penalty at the end if every tile still to be drawn stayed in its drawer's hand."""
