@@ -115,6 +115,11 @@ class Curve:
 class TriloopiteGame(Game):
     """TriLOOPite for a design at a player count; `mode` overrides rules.game (standard | first)."""
 
+    search_settings = {"c": 0.4}
+    """What `mcts:N` changes in pnp.engine.openspiel_adapter.SearchSettings for this game: exploration 0.4 of
+    the result range (-87..87 points), not 0.7: at 0.7 the greedy priors outweigh the leaf judgement's few points
+    of difference between moves and the search plays like greedy (bench/agent_ladder.py, docs/balance.md)."""
+
     def __init__(self, design: Design, players: int, mode: str | None = None):
         self.design = design
         self.players = players
