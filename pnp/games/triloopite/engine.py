@@ -42,6 +42,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.engine.codec import ActionCodec
@@ -115,7 +116,7 @@ class Curve:
 class TriloopiteGame(Game):
     """TriLOOPite for a design at a player count; `mode` overrides rules.game (standard | first)."""
 
-    search_settings = {"c": 0.4}
+    search_settings: ClassVar[dict[str, float]] = {"c": 0.4}
     """What `mcts:N` changes in pnp.engine.openspiel_adapter.SearchSettings for this game: exploration 0.4 of
     the result range (-87..87 points), not 0.7: at 0.7 the greedy priors outweigh the leaf judgement's few points
     of difference between moves and the search plays like greedy (bench/agent_ladder.py, docs/balance.md)."""
@@ -157,9 +158,9 @@ class TriloopiteGame(Game):
             for need in range(64):
                 if need & ~known:
                     continue
-                for v, rows in enumerate(self.rots):
+                for i, rows in enumerate(self.rots):
                     if need and any(m & known == need for _, _, m in rows):
-                        self.fits[known * 64 + need] |= 1 << v
+                        self.fits[known * 64 + need] |= 1 << i
         self.two_lines = sum(1 << v for v, var in enumerate(self.varieties) if len(var.lines) > 1)
         self.codec = ActionCodec(f"triloopite:{design.slug}:{self.mode}", keep=(), place=(V, 6, self.NC), draw=(V,))
         assert self.codec.encode("keep") == KEEP
