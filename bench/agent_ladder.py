@@ -36,7 +36,7 @@ GAMES = [
     ("three-stars-lozenge", 2, 400, 100, 200, 30, 10),
     ("tubo", 2, 400, 100, 200, 50, 20),
     ("ishi-hama", 2, 100, 25, 200, 4, 0),
-    ("triloopite", 3, 400, 0, 200, 0, 200),
+    ("triloopite", 3, 400, 0, 100, 0, 200),
 ]
 COOPERATIVE = {"triloopite"}
 
