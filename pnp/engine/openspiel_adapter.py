@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import random
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pnp.engine.agents import action_values
@@ -523,6 +523,8 @@ class Searcher:
     """
 
     def __init__(self, game: Game, simulations: int, settings: SearchSettings = DEFAULT_SETTINGS):
+        if settings is DEFAULT_SETTINGS:  # a game may tune the defaults to itself (`Game.search_settings`)
+            settings = replace(settings, **getattr(game, "search_settings", {}))
         self.game = spiel_game(game)
         self.simulations = simulations
         self.settings = settings
