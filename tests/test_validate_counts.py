@@ -102,3 +102,21 @@ def test_validate_shares_triloopite_standard_games_with_playability(monkeypatch,
     assert set(played.values()) == {1}  # the check's standard games (1 and 6 players) are playability's
     assert sorted({n for (n, m, _) in played if m == "standard"}) == [1, 2, 3, 4, 5, 6]
     assert seeds(played, 1, "first") == [1, 2]
+
+
+def test_triloopite_names_the_seed_of_a_game_that_raises(monkeypatch, played):
+    """Games played in batches (shared with playability) still report a broken game by its seed."""
+    real = pnp.engine.playout.play
+
+    def broken(game, agents, seed, *args, **kwargs):
+        if seed == 2:
+            raise RuntimeError("triloopite: game exceeded its declared maximum length 99")
+        return real(game, agents, seed, *args, **kwargs)
+
+    monkeypatch.setattr(pnp.engine.playout, "play", broken)
+    monkeypatch.setattr(triloopite_checks, "play", broken)
+    sim = triloopite_checks.check_simulation(load_design(DESIGNS / "triloopite"), 3, 1)
+    assert not sim.ok
+    assert sim.details[:3] == [f"{mode} game, {n} players, seed 2: triloopite: game exceeded its declared maximum "
+                               "length 99" for mode, n in (("standard", 1), ("standard", 6), ("first", 1))]
+    assert all("2 games ended" in line for line in sim.details[3:])
