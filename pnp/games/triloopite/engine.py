@@ -391,14 +391,17 @@ class TriloopiteState(State):
         g = self.game
         hand = self.hands[self.player]
         out = []
-        cands = self.board.candidates()
+        board = self.board
+        # the cells a tile may go (touching the table, on the board), asked once rather than per tile and turn
+        cands = [(cell, known, need) for cell, (known, need) in board.candidates().items()
+                 if need and board.inside(cell)]
         for v, n in enumerate(hand):
             if not n:
                 continue
             for rot, _, m in g.rots[v]:
                 ids = g.place_ids[v][rot]
-                for cell, (known, need) in cands.items():
-                    if need and (m & known) == need and self.board.inside(cell):
+                for cell, known, need in cands:
+                    if (m & known) == need:
                         out.append(ids[cell])
         return out
 
