@@ -91,6 +91,28 @@ def _face_key(cid: str, face) -> str:
     return f"svg/{cid}-{face.key}.svg"
 
 
+class _Frame(Frame):
+    """A frame that, on multiBuild's first pass (laid out only to find the headings' pages for the contents, never
+    saved), places each flowable without drawing it: the layout is the same, the drawing is left to the pass kept."""
+
+    def _add(self, flowable, canv, trySplit=0):
+        if not getattr(canv, "_pnp_first_pass", False):
+            return super()._add(flowable, canv, trySplit)
+        # this flowable only, for this call only: in its own __dict__ (a list item's indenter passes setattr on to
+        # the flowable it holds)
+        flowable.__dict__["drawOn"] = _not_drawn
+        try:
+            return super()._add(flowable, canv, trySplit)
+        finally:
+            flowable.__dict__.pop("drawOn", None)
+
+    add = _add
+
+
+def _not_drawn(*args, **kwargs) -> None:
+    return None
+
+
 class _Doc(BaseDocTemplate):
     def afterFlowable(self, flowable):
         if isinstance(flowable, Heading):
@@ -146,8 +168,8 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
                subject=f"{meta.title}: {labels['rulebook']} ({lang})", initialFontName=fonts.REGULAR,
                initialFontSize=10)
     doc.toc_levels = layout.raw.get("toc_levels", 2)
-    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
-                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    frame = _Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
+                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
     width = doc.width
 
@@ -174,6 +196,10 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     toc.levelStyles = [ParagraphStyle("toc1", parent=st["toc1"]), ParagraphStyle("toc2", parent=st["toc2"])]
     story += [Paragraph(labels["contents"], st["toc_title"]), toc, Spacer(0, 6 * mm)]
     story += to_flowables(text.markdown, layout, width, image)
+    # the contents listed from the start, page numbers aside: the first pass lays the pages out with the contents
+    # at their true height, so the headings' pages it finds are final and a second pass is the last
+    toc.addEntries([(f.toc_level - 1, f.plain, 0, f.key) for f in story
+                    if isinstance(f, Heading) and f.toc_level <= doc.toc_levels])
 
     def footer(canv: Canvas, page: int, total: int) -> None:
         canv.saveState()
