@@ -18,13 +18,14 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pnp.cache import NO_CACHE, Cache, default_cache, key_of
 from pnp.errors import DesignError, ErrorReport, display_path, replay_warnings
 from pnp.loader import select_designs, templates_dir
 from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
-from pnp.parallel import cores, prun, prun_each
+from pnp.parallel import cores, in_worker, prun, prun_each
 from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces, design_faces
 
@@ -131,24 +132,31 @@ def _succeeded(status: str, value, report: ErrorReport) -> bool:
 def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,
                 folder: Path | None = None) -> dict[str, str]:
     """Every face's SVG: from the cache, else painted (on all cores when there are many)."""
-    svgs: dict[str, str] = {}
-    todo: list[tuple[str, FaceSpec]] = []
-    for cf in components:
-        for face in cf.sides:
-            path = face_path(cf.component_id, face)
-            hit = cache.get("svg", face.cache_key) if face.cache_key else None
-            if hit is not None:
-                svgs[path] = hit
-                if folder is not None:
-                    replay_warnings(hit, folder)
-            else:
-                todo.append((path, face))
-    for (path, face), (status, value) in zip(todo, prun([face.paint for _, face in todo])):
-        if _succeeded(status, value, report):
-            svgs[path] = value
+    return render_svgs_of([(components, folder, report)], cache)[0]
+
+
+def render_svgs_of(jobs: list[tuple[list[ComponentFaces], Path | None, ErrorReport]], cache: Cache) -> list[dict]:
+    """render_svgs for several designs at once (components, folder, report each): the faces none of them has in
+    the cache are painted together, on all cores when there are many."""
+    out: list[dict[str, str]] = [{} for _ in jobs]
+    todo: list[tuple[int, str, FaceSpec]] = []
+    for i, (components, folder, _) in enumerate(jobs):
+        for cf in components:
+            for face in cf.sides:
+                path = face_path(cf.component_id, face)
+                hit = cache.get("svg", face.cache_key) if face.cache_key else None
+                if hit is not None:
+                    out[i][path] = hit
+                    if folder is not None:
+                        replay_warnings(hit, folder)
+                else:
+                    todo.append((i, path, face))
+    for (i, path, face), (status, value) in zip(todo, prun([face.paint for _, _, face in todo])):
+        if _succeeded(status, value, jobs[i][2]):
+            out[i][path] = value
             if face.cache_key:
                 cache.put("svg", face.cache_key, value)
-    return dict(sorted(svgs.items()))
+    return [dict(sorted(svgs.items())) for svgs in out]
 
 
 EXPORTS = ("png", "tts", "kit", "kit-ink-saver")
@@ -168,45 +176,76 @@ def known_export(name: str) -> bool:
 
 def render_design(design: Design, paper: str | None = None, print_shop: bool = False, cache: Cache = NO_CACHE,
                   exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True,
-                  export_options: dict | None = None) -> BuiltDesign:
+                  export_options: dict | None = None,
+                  painted: tuple[list[ComponentFaces], dict[str, str]] | None = None) -> BuiltDesign:
     """Everything one design makes, in memory, stage by stage (each product through the cache):
 
     faces -> SVG texts -> print sheets (+ print-shop PDF) -> rulebooks -> contact sheet -> exports
     (those of EXPORTS asked for) -> manifest. `rulebooks=False` leaves the rulebooks out (pnp watch
-    writes the sheets first, then them).
+    writes the sheets first, then them). `painted`: the faces and their SVG texts, when made already.
     """
     from pnp.progress import _Quiet
 
     bar = bar or _Quiet()
     started = time.perf_counter()
-    report = ErrorReport()
-    components = design_faces(design, report)
-    bar.step(f"{design.slug}: faces")
-    svgs = render_svgs(components, cache, report, design.folder)
-    report.raise_if_any()
-    built = BuiltDesign(design, components, svgs)
-    bar.step(f"{design.slug}: print sheets")
-    _sheets_stage(built, paper, print_shop, cache)
-    from pnp.rulebook import languages, rulebook_paper
+    built = _faces_and_sheets(design, paper, print_shop, cache, bar, painted)
+    from pnp.rulebook import languages
 
     if not rulebooks:
         built.later.append(f"{design.slug}-rules-*.pdf")
     elif languages(design):  # a design without rules texts has no rulebook (yet)
         bar.step(f"{design.slug}: rulebooks")
-        book_paper = rulebook_paper(built.paper)
-        built.extra_files.update(cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
-                                              lambda: _rulebooks(design, components, svgs, book_paper)))
-    built.dirs["svg"] = _svg_files(design, svgs)
-    built.export_options = dict(export_options or {})
-    if exports:
-        bar.step(f"{design.slug}: {', '.join(sorted(exports))} exports")
-        _exports_stage(built, cache, exports)
-    _index_stage(built, cache)
-    built.faces = sum(len(cf.sides) for cf in components)
-    built.copies = sum(cf.copies for cf in components)
-    built.manifest = manifest(built)
+        built.extra_files.update(_cached_rulebooks(built, cache))
+    _finish(built, cache, exports, export_options, bar)
     built.seconds = time.perf_counter() - started
     return built
+
+
+def _faces_and_sheets(design: Design, paper: str | None, print_shop: bool, cache: Cache, bar,
+                      painted: tuple[list[ComponentFaces], dict[str, str]] | None = None) -> BuiltDesign:
+    """The first stages of render_design: faces, their SVG texts, the print sheets, svg/."""
+    from pnp.progress import _Quiet
+
+    bar = bar or _Quiet()
+    if painted is None:
+        report = ErrorReport()
+        components = design_faces(design, report)
+        bar.step(f"{design.slug}: faces")
+        svgs = render_svgs(components, cache, report, design.folder)
+        report.raise_if_any()
+    else:
+        components, svgs = painted
+    built = BuiltDesign(design, components, svgs)
+    bar.step(f"{design.slug}: print sheets")
+    _sheets_stage(built, paper, print_shop, cache)
+    built.dirs["svg"] = _svg_files(design, svgs)
+    return built
+
+
+def _cached_rulebooks(built: BuiltDesign, cache: Cache) -> dict[str, bytes]:
+    """The design's rulebooks, through the cache, on the paper that goes with its print sheets."""
+    from pnp.rulebook import rulebook_paper
+
+    design, components, svgs = built.design, built.components, built.svgs
+    book_paper = rulebook_paper(built.paper)
+    return cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
+                        lambda: _rulebooks(design, components, svgs, book_paper, cache))
+
+
+def _finish(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str], export_options: dict | None,
+            bar, checks: dict | None = None) -> None:
+    """The last stages of render_design: exports, contact sheet, counts, manifest."""
+    from pnp.progress import _Quiet
+
+    bar = bar or _Quiet()
+    built.export_options = dict(export_options or {})
+    if exports:
+        bar.step(f"{built.design.slug}: {', '.join(sorted(exports))} exports")
+        _exports_stage(built, cache, exports)
+    _index_stage(built, cache, checks)
+    built.faces = sum(len(cf.sides) for cf in built.components)
+    built.copies = sum(cf.copies for cf in built.components)
+    built.manifest = manifest(built)
 
 
 def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
@@ -249,13 +288,13 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache
                                           resources=art, subject=f"{meta.title}: one face per page"))
 
 
-def _index_stage(built: BuiltDesign, cache: Cache) -> None:
-    """The contact sheet (index.html): every face with its count, the static checks, links."""
+def _index_stage(built: BuiltDesign, cache: Cache, checks: dict | None = None) -> None:
+    """The contact sheet (index.html): every face with its count, the static checks (`checks`: made already),
+    links."""
     from pnp.index import render_index
 
     design = built.design
-    checks = cache.cached("checks", key_of("checks", design.fingerprint(), str(design.folder)),
-                          lambda: _static_checks(design))
+    checks = checks or _checks(design, cache)
     files = [built.pdf_name, *built.extra_files]
     for folder, names in built.dirs.items():  # the exports' entry points: TTS saved object, print reports
         files += [f"{folder}/{n}" for n in names if n.endswith((".json", "report.txt"))]
@@ -302,14 +341,19 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     built.exports = sorted(exports)
 
 
-def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str], paper: str) -> dict:
-    """Every rulebook of the design, one language per core."""
+def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str], paper: str,
+               cache: Cache = NO_CACHE) -> dict:
+    """Every rulebook of the design: in one process when it runs in a worker already (the languages share the
+    compiled faces and diagrams), else one language per core."""
     from pnp.rulebook import languages, render_rulebooks
 
     langs = languages(design)
+    if in_worker() or cores() < 2 or len(langs) < 2:
+        return render_rulebooks(design, components, svgs, paper, langs=langs, cache=cache)
     out: dict[str, bytes] = {}
     report = ErrorReport()
-    tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang]) for lang in langs]
+    tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang], cache=cache)
+             for lang in langs]
     for status, value in prun(tasks, min_items=2):
         if _succeeded(status, value, report):
             out.update(value)
@@ -322,6 +366,12 @@ def _rulebook_key(design: Design, svgs: dict[str, str], paper: str) -> str:
     shared = sorted((str(p), p.read_bytes()) for p in (templates_dir() / "rulebook").glob("**/*") if p.is_file())
     return key_of("rulebooks", texts, [t for _, t in shared], design.fingerprint(), svgs, paper,
                   str(design.folder))
+
+
+def _checks(design: Design, cache: Cache) -> dict:
+    """The validator's static checks, through the cache."""
+    return cache.cached("checks", key_of("checks", design.fingerprint(), str(design.folder)),
+                        lambda: _static_checks(design))
 
 
 def _static_checks(design: Design):
@@ -448,16 +498,7 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
     built = []
     with progress(show_progress) as bar:
         if len(designs) > 1 and cores() > 1:
-            # several designs: one per core at a time (each made serially in its worker)
-            bar.step(f"building {len(designs)} designs", len(designs))
-            # longest first (rulebook texts and faces are most of the work), so the cores finish together
-            order = sorted(designs, key=_expected_work, reverse=True)
-            tasks = [lambda d=d: render_design(d, paper, print_shop, cache, wanted[d.slug], None,
-                                               rulebooks, options[d.slug]).portable() for d in order]
-            for status, value in prun_each(tasks):
-                bar.advance()
-                if _succeeded(status, value, report):
-                    built.append(value)
+            built = _build_many(designs, paper, print_shop, cache, wanted, rulebooks, options, bar, report)
         else:
             for design in designs:
                 try:
@@ -509,16 +550,108 @@ def _origin(folder: Path) -> str:
     return display_path(folder) + "/"
 
 
-def _expected_work(design: Design) -> float:
-    """A rough weight of a design's build, to start the longest first: its rulebooks and its faces."""
-    from pnp.rulebook import languages
+def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cache: Cache, wanted: dict,
+                rulebooks: bool, options: dict, bar, report: ErrorReport) -> list[BuiltDesign]:
+    """Several designs, as one pool of tasks over every core:
 
-    try:
-        books = len(languages(design))
-    except DesignError:
-        books = 0
-    faces = sum(len(c.data) if isinstance(c.data, list) else 1 for c in design.components.values())
-    return books + faces / 20
+    1. (here) every design's faces; then the faces not in the cache, all designs' together, painted on all cores;
+    2. (workers, largest first) each design's print sheets, svg/ and static checks, and separately its rulebooks
+       (every language in one task: they share the compiled faces and diagrams) - a design with exports (TTS and
+       the kit need its rulebooks) is one task, as render_design makes it;
+    3. (here) each design's contact sheet and manifest, with its rulebooks' names.
+
+    The heavy modules are imported before the workers fork, so no worker imports them again.
+    """
+    from pnp.layout.sheets import SheetOptions
+    from pnp.rulebook import languages, rulebook_paper
+
+    _import_for_workers(rulebooks)
+    reports = [ErrorReport() for _ in designs]
+    components = [design_faces(d, r) for d, r in zip(designs, reports)]
+    svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache)
+    tasks: list[tuple[float, int, str, object]] = []  # (weight, design, what, task)
+    books: dict[int, tuple[str, dict | None]] = {}  # design -> (cache key, rulebooks if cached)
+    for i, design in enumerate(designs):
+        if reports[i]:
+            report.extend(reports[i])
+            continue
+        painted = (components[i], svgs[i])
+        exports = wanted[design.slug]
+        try:
+            langs = languages(design) if rulebooks else []
+        except DesignError as exc:
+            report.extend(exc)
+            continue
+        faces_weight = len(svgs[i]) / 200
+        if exports or not langs:  # one task, as render_design makes it
+            tasks.append((faces_weight + _book_weight(design, langs) + len(exports), i, "design",
+                          lambda d=design, p=painted, e=exports: render_design(
+                              d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p).portable()))
+            continue
+        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted: (_portable_head(
+            _faces_and_sheets(d, paper, print_shop, cache, None, p)), _checks(d, cache))))
+        book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
+        key = _rulebook_key(design, svgs[i], book_paper)
+        books[i] = (key, cache.get("rulebooks", key))
+        if books[i][1] is None:
+            tasks.append((_book_weight(design, langs), i, "rulebooks",
+                          lambda d=design, c=components[i], s=svgs[i], p=book_paper: _rulebooks(d, c, s, p, cache)))
+    tasks.sort(key=lambda t: -t[0])  # largest first, so the cores finish together
+    bar.step(f"building {len(designs)} designs", len(tasks))
+    done: dict[tuple[int, str], Any] = {}  # (design, what) -> the task's value
+    for (_, i, what, _), (status, value) in zip(tasks, prun_each([t[3] for t in tasks])):
+        bar.advance()
+        if _succeeded(status, value, report):
+            done[(i, what)] = value
+    built: list[BuiltDesign] = []
+    for i, design in enumerate(designs):
+        whole = done.get((i, "design"))
+        if isinstance(whole, BuiltDesign):
+            built.append(whole)
+            continue
+        if (i, "sheets") not in done:
+            continue
+        head, checks = done[(i, "sheets")]
+        key, made = books.get(i, ("", None))
+        if made is None and (i, "rulebooks") in done:
+            made = done[(i, "rulebooks")]
+            cache.put("rulebooks", key, made)
+        if made is None:
+            continue  # its rulebooks failed: their problems are in the report
+        head.components, head.svgs = components[i], svgs[i]
+        head.extra_files.update(made)
+        _finish(head, cache, frozenset(), options[design.slug], bar, checks)
+        built.append(head)
+    return built
+
+
+def _portable_head(built: BuiltDesign) -> BuiltDesign:
+    """What a worker sends back of _faces_and_sheets: the parent has the faces and their SVG texts already."""
+    built.svgs = {}
+    return built.portable()
+
+
+def _import_for_workers(rulebooks: bool) -> None:
+    """The modules every worker needs, imported (and the rulebook's fonts and styles loaded) before they fork."""
+    import pnp.index
+    import pnp.layout.pdf
+    import pnp.render.art
+
+    if rulebooks:
+        import pnp.rulebook.document  # noqa: F401 - reportlab.platypus, markdown-it, jinja2
+        from pnp.rulebook.layout import load_layout
+
+        load_layout()
+
+
+def _book_weight(design: Design, langs: list[str]) -> float:
+    """A rough weight of a design's rulebooks, to start the longest first: the size of their texts (checked by
+    languages()), a text that extends another (a variant of a game) counting as a whole rulebook."""
+    total = 0.0
+    for lang in langs:
+        text = (design.folder / f"rules.{lang}.md").read_text(encoding="utf-8", errors="replace")
+        total += len(text) / 10000 + (1.0 if "{% extends" in text or "{%- extends" in text else 0.0)
+    return total
 
 
 def describe_designs(args: tuple[str, ...] | list[str]) -> str:

@@ -28,6 +28,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from pnp.cache import NO_CACHE, Cache
 from pnp.layout.pdf import compile_face, define_form
 from pnp.model import Design
 from pnp.render import fonts
@@ -74,16 +75,19 @@ class SvgFlowable(Flowable):
 
 
 class _Drawings:
-    """Each SVG text compiled once per rulebook run (shared by both languages)."""
+    """Each SVG text compiled once per rulebook run (shared by every language); with the build's cache, once per
+    process (the print sheets compile the same faces)."""
 
-    def __init__(self, svgs: dict[str, str], resources=None):
+    def __init__(self, svgs: dict[str, str], resources=None, cache: Cache | None = None):
         self.svgs = svgs
         self.resources = resources  # reads the art files faces show (pnp.render.art.ArtFiles)
+        self.cache = cache if cache is not None else NO_CACHE
         self.parsed: dict[str, object] = {}
 
     def get(self, key: str, svg: str | None = None):
         if key not in self.parsed:
-            self.parsed[key] = compile_face(svg if svg is not None else self.svgs[key], resources=self.resources)
+            self.parsed[key] = compile_face(svg if svg is not None else self.svgs[key], cache=self.cache,
+                                            resources=self.resources)
         return self.parsed[key]
 
 
