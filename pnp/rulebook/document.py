@@ -21,7 +21,6 @@ from reportlab.platypus import (
     Frame,
     KeepTogether,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -34,7 +33,7 @@ from pnp.model import Design
 from pnp.render import fonts
 from pnp.render.faces import ComponentFaces
 from pnp.rulebook.layout import FONT_ALL, Layout, load_layout
-from pnp.rulebook.markdown import Heading, to_flowables
+from pnp.rulebook.markdown import Heading, Paragraph, to_flowables
 from pnp.rulebook.text import Block, RulesText
 
 PAGE_SIZES = {"a4": A4, "letter": LETTER, "a3": A4}  # an A3 design still gets an A4 rulebook
