@@ -151,6 +151,9 @@ def render_svgs_of(jobs: list[tuple[list[ComponentFaces], Path | None, ErrorRepo
                         replay_warnings(hit, folder)
                 else:
                     todo.append((i, path, face))
+    n = cores()
+    todo = [job for k in range(n) for job in todo[k::n]]  # prun gives each core a slice: every n-th face each, as
+    # neighbours cost alike (a board's faces, a deck's cards)
     for (i, path, face), (status, value) in zip(todo, prun([face.paint for _, _, face in todo])):
         if _succeeded(status, value, jobs[i][2]):
             out[i][path] = value
