@@ -236,7 +236,7 @@ def _cached_rulebooks(built: BuiltDesign, cache: Cache) -> dict[str, bytes]:
 
 
 def _finish(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str], export_options: dict | None,
-            bar, checks: dict | None = None) -> None:
+            bar, index: bool = True) -> None:
     """The last stages of render_design: exports, contact sheet, counts, manifest."""
     from pnp.progress import _Quiet
 
@@ -245,7 +245,8 @@ def _finish(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str]
     if exports:
         bar.step(f"{built.design.slug}: {', '.join(sorted(exports))} exports")
         _exports_stage(built, cache, exports)
-    _index_stage(built, cache, checks)
+    if index:
+        _index_stage(built, cache)
     built.faces = sum(len(cf.sides) for cf in built.components)
     built.copies = sum(cf.copies for cf in built.components)
     built.manifest = manifest(built)
@@ -291,14 +292,15 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache
                                           resources=art, subject=f"{meta.title}: one face per page"))
 
 
-def _index_stage(built: BuiltDesign, cache: Cache, checks: dict | None = None) -> None:
-    """The contact sheet (index.html): every face with its count, the static checks (`checks`: made already),
-    links."""
+def _index_stage(built: BuiltDesign, cache: Cache, more: list[str] | None = None) -> None:
+    """The contact sheet (index.html): every face with its count, the static checks, links (to `more` files
+    too: the rulebooks, when another task makes them)."""
     from pnp.index import render_index
 
     design = built.design
-    checks = checks or _checks(design, cache)
-    files = [built.pdf_name, *built.extra_files]
+    checks = cache.cached("checks", key_of("checks", design.fingerprint(), str(design.folder)),
+                          lambda: _static_checks(design))
+    files = [built.pdf_name, *built.extra_files, *(more or [])]
     for folder, names in built.dirs.items():  # the exports' entry points: TTS saved object, print reports
         files += [f"{folder}/{n}" for n in names if n.endswith((".json", "report.txt"))]
     built.extra_files["index.html"] = render_index(design, built.components, face_path, files, checks["checks"])
@@ -369,12 +371,6 @@ def _rulebook_key(design: Design, svgs: dict[str, str], paper: str) -> str:
     shared = sorted((str(p), p.read_bytes()) for p in (templates_dir() / "rulebook").glob("**/*") if p.is_file())
     return key_of("rulebooks", texts, [t for _, t in shared], design.fingerprint(), svgs, paper,
                   str(design.folder))
-
-
-def _checks(design: Design, cache: Cache) -> dict:
-    """The validator's static checks, through the cache."""
-    return cache.cached("checks", key_of("checks", design.fingerprint(), str(design.folder)),
-                        lambda: _static_checks(design))
 
 
 def _static_checks(design: Design):
@@ -558,15 +554,15 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
     """Several designs, as one pool of tasks over every core:
 
     1. (here) every design's faces; then the faces not in the cache, all designs' together, painted on all cores;
-    2. (workers, largest first) each design's print sheets, svg/ and static checks, and separately its rulebooks
+    2. (workers, largest first) each design's print sheets, svg/ and contact sheet, and separately its rulebooks
        (every language in one task: they share the compiled faces and diagrams) - a design with exports (TTS and
        the kit need its rulebooks) is one task, as render_design makes it;
-    3. (here) each design's contact sheet and manifest, with its rulebooks' names.
+    3. (here) each design's manifest.
 
     The heavy modules are imported before the workers fork, so no worker imports them again.
     """
     from pnp.layout.sheets import SheetOptions
-    from pnp.rulebook import languages, rulebook_paper
+    from pnp.rulebook import languages, rulebook_name, rulebook_paper
 
     _import_for_workers(rulebooks)
     reports = [ErrorReport() for _ in designs]
@@ -574,6 +570,7 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
     svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache)
     tasks: list[tuple[float, int, str, object]] = []  # (weight, design, what, task)
     books: dict[int, tuple[str, dict | None]] = {}  # design -> (cache key, rulebooks if cached)
+    book_langs: dict[int, list[str]] = {}
     for i, design in enumerate(designs):
         if reports[i]:
             report.extend(reports[i])
@@ -591,8 +588,9 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
                           lambda d=design, p=painted, e=exports: render_design(
                               d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p).portable()))
             continue
-        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted: (_portable_head(
-            _faces_and_sheets(d, paper, print_shop, cache, None, p)), _checks(d, cache))))
+        book_langs[i] = langs
+        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted, ls=langs: _head(
+            d, paper, print_shop, cache, p, ls)))
         book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
         key = _rulebook_key(design, svgs[i], book_paper)
         books[i] = (key, cache.get("rulebooks", key))
@@ -614,7 +612,7 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
             continue
         if (i, "sheets") not in done:
             continue
-        head, checks = done[(i, "sheets")]
+        head = done[(i, "sheets")]
         key, made = books.get(i, ("", None))
         if made is None and (i, "rulebooks") in done:
             made = done[(i, "rulebooks")]
@@ -622,14 +620,23 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
         if made is None:
             continue  # its rulebooks failed: their problems are in the report
         head.components, head.svgs = components[i], svgs[i]
+        linked = list(made) == [rulebook_name(design, lang, head.paper) for lang in book_langs[i]]
+        if not linked:  # the contact sheet names other files than the rulebooks made: made again here
+            del head.extra_files["index.html"]
         head.extra_files.update(made)
-        _finish(head, cache, frozenset(), options[design.slug], bar, checks)
+        _finish(head, cache, frozenset(), options[design.slug], bar, index=not linked)
         built.append(head)
     return built
 
 
-def _portable_head(built: BuiltDesign) -> BuiltDesign:
-    """What a worker sends back of _faces_and_sheets: the parent has the faces and their SVG texts already."""
+def _head(design: Design, paper: str | None, print_shop: bool, cache: Cache,
+          painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str]) -> BuiltDesign:
+    """A design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes), as a worker
+    sends it back: without the faces and their SVG texts, which the parent has."""
+    from pnp.rulebook import rulebook_name
+
+    built = _faces_and_sheets(design, paper, print_shop, cache, None, painted)
+    _index_stage(built, cache, [rulebook_name(design, lang, built.paper) for lang in langs])
     built.svgs = {}
     return built.portable()
 
