@@ -635,8 +635,10 @@ def _head(design: Design, paper: str | None, print_shop: bool, cache: Cache,
     sends it back: without the faces and their SVG texts, which the parent has."""
     from pnp.rulebook import rulebook_name
 
+    started = time.perf_counter()
     built = _faces_and_sheets(design, paper, print_shop, cache, None, painted)
     _index_stage(built, cache, [rulebook_name(design, lang, built.paper) for lang in langs])
+    built.seconds = time.perf_counter() - started  # the rulebooks' task not counted
     built.svgs = {}
     return built.portable()
 
