@@ -564,7 +564,6 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
     from pnp.layout.sheets import SheetOptions
     from pnp.rulebook import languages, rulebook_name, rulebook_paper
 
-    _import_for_workers(rulebooks)
     reports = [ErrorReport() for _ in designs]
     components = [design_faces(d, r) for d, r in zip(designs, reports)]
     svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache)
@@ -598,6 +597,7 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
             tasks.append((_book_weight(design, langs), i, "rulebooks",
                           lambda d=design, c=components[i], s=svgs[i], p=book_paper: _rulebooks(d, c, s, p, cache)))
     tasks.sort(key=lambda t: -t[0])  # largest first, so the cores finish together
+    _import_for_workers(rulebooks and any(what != "sheets" for _, _, what, _ in tasks))
     bar.step(f"building {len(designs)} designs", len(tasks))
     done: dict[tuple[int, str], Any] = {}  # (design, what) -> the task's value
     for (_, i, what, _), (status, value) in zip(tasks, prun_each([t[3] for t in tasks])):
@@ -644,7 +644,8 @@ def _head(design: Design, paper: str | None, print_shop: bool, cache: Cache,
 
 
 def _import_for_workers(rulebooks: bool) -> None:
-    """The modules every worker needs, imported (and the rulebook's fonts and styles loaded) before they fork."""
+    """The modules every worker needs, imported before they fork; with `rulebooks`, those of the rulebooks too (and
+    their fonts and styles loaded: not when every rulebook comes from the cache)."""
     import pnp.index
     import pnp.layout.pdf
     import pnp.render.art
