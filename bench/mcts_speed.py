@@ -1,11 +1,16 @@
 """MCTS speed on one core: moves per second at mcts:N, every seat searching, and where the time goes.
 
     python bench/mcts_speed.py [--design three-stars] [--players 2] [--sims 200] [--games 3] [--profile]
+                               [--settings "top_k=8"]
 
 Plays `--games` games (seeds 1..) in this one process with `mcts:N` on every seat and reports
 the moves per CPU second: all player moves, and the moves that needed a search (more than one
 legal action; a forced move costs nothing). The goal of issue 17: 50 moves/s at mcts:200 for
 3 Stars. `--profile` prints cProfile's top functions by own time and by cumulative time.
+`--settings` tries other SearchSettings (e.g. `top_k=8`: only the 8 best-valued moves become
+children; faster, but another search: measure its strength with bench/mcts_tuning.py).
+CPU seconds, not wall time: other processes on the machine slow a run down less, but still
+some (shared caches); compare versions in alternating runs and say the load.
 The whole-process figure a user sees comes from the CLI:
 
     time pnp simulate three-stars --agent mcts:200 -n 4 --workers 1
@@ -15,14 +20,26 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import pstats
 import time
 
 from pnp.engine import load_engine
 from pnp.engine.agents import MCTSAgent
 from pnp.engine.api import CHANCE
+from pnp.engine.openspiel_adapter import DEFAULT_SETTINGS, SearchSettings
 from pnp.engine.playout import rngs
 from pnp.loader import load_design, resolve_design
+
+
+def settings_of(text: str) -> SearchSettings:
+    """'top_k=8;temperature=0.5' -> SearchSettings with those fields changed."""
+    kinds = {f.name: f.type for f in dataclasses.fields(SearchSettings)}
+    changed = {}
+    for part in text.split(";"):
+        k, v = (x.strip() for x in part.split("=", 1))
+        changed[k] = {"float": float, "int": int}.get(str(kinds[k]), str)(v)
+    return dataclasses.replace(DEFAULT_SETTINGS, **changed)
 
 
 def play_counting(game, agents, seed: int) -> tuple[int, int]:
@@ -49,11 +66,13 @@ def main() -> None:
     ap.add_argument("--sims", type=int, default=200)
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--settings", default="", help="SearchSettings fields, e.g. 'top_k=8;c=0.7' (default: the "
+                    "agent's defaults)")
     args = ap.parse_args()
     design = load_design(resolve_design(args.design))
     players = args.players or design.meta.players.min
     game = load_engine(design, players)
-    agent = MCTSAgent(args.sims, game)
+    agent = MCTSAgent(args.sims, game, settings_of(args.settings) if args.settings else None)
     prof = cProfile.Profile() if args.profile else None
     moves = searched = 0
     start = time.process_time()

@@ -130,36 +130,83 @@ def _succeeded(status: str, value, report: ErrorReport) -> bool:
 
 
 def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,
-                folder: Path | None = None) -> dict[str, str]:
-    """Every face's SVG: from the cache, else painted (on all cores when there are many)."""
-    return render_svgs_of([(components, folder, report)], cache)[0]
+                folder: Path | None = None, compiled: dict | None = None, stream: bool = False) -> dict[str, str]:
+    """Every face's SVG: from the cache, else painted (on all cores when there are many). With `compiled`
+    (a dict), each face painted now is also compiled for the sheets where it was painted, into compiled[path]
+    (pnp.render.faces.paint_compiled). With `stream` too, and faces to paint (each with a cache key), a
+    pnp.render.faces.FaceStream: the faces while they are being painted (its finish() gives the dict)."""
+    svgs, todo = _cached_faces(components, cache, folder)
+    if stream and compiled is not None and todo and not report and all(face.cache_key for _, face in todo):
+        # (with problems found already, every face is painted now: the build reports all of them at once)
+        from pnp.render.faces import FaceStream
+
+        return FaceStream(svgs, todo, cache, report, compiled)
+    _paint([(0, path, face) for path, face in todo], [svgs], [report], cache,
+           None if compiled is None else [compiled])
+    return dict(sorted(svgs.items()))
 
 
-def render_svgs_of(jobs: list[tuple[list[ComponentFaces], Path | None, ErrorReport]], cache: Cache) -> list[dict]:
+def render_svgs_of(jobs: list[tuple[list[ComponentFaces], Path | None, ErrorReport]], cache: Cache,
+                   compiled: list[dict] | None = None) -> list[dict]:
     """render_svgs for several designs at once (components, folder, report each): the faces none of them has in
-    the cache are painted together, on all cores when there are many."""
-    out: list[dict[str, str]] = [{} for _ in jobs]
+    the cache are painted together, on all cores when there are many. With `compiled` (a dict per design), each
+    face painted now is also compiled for the sheets where it was painted (pnp.render.faces.paint_compiled)."""
+    out: list[dict[str, str]] = []
     todo: list[tuple[int, str, FaceSpec]] = []
     for i, (components, folder, _) in enumerate(jobs):
-        for cf in components:
-            for face in cf.sides:
-                path = face_path(cf.component_id, face)
-                hit = cache.get("svg", face.cache_key) if face.cache_key else None
-                if hit is not None:
-                    out[i][path] = hit
-                    if folder is not None:
-                        replay_warnings(hit, folder)
-                else:
-                    todo.append((i, path, face))
+        svgs, missing = _cached_faces(components, cache, folder)
+        out.append(svgs)
+        todo += [(i, path, face) for path, face in missing]
     n = cores()
     todo = [job for k in range(n) for job in todo[k::n]]  # prun gives each core a slice: every n-th face each, as
     # neighbours cost alike (a board's faces, a deck's cards)
-    for (i, path, face), (status, value) in zip(todo, prun([face.paint for _, _, face in todo])):
-        if _succeeded(status, value, jobs[i][2]):
+    _paint(todo, out, [report for _, _, report in jobs], cache, compiled)
+    return [dict(sorted(svgs.items())) for svgs in out]
+
+
+def _cached_faces(components: list[ComponentFaces], cache: Cache,
+                  folder: Path | None) -> tuple[dict[str, str], list[tuple[str, FaceSpec]]]:
+    """The faces' SVG texts found in the cache (their warnings replayed), and the faces to paint, in print order."""
+    svgs: dict[str, str] = {}
+    todo: list[tuple[str, FaceSpec]] = []
+    for cf in components:
+        for face in cf.sides_in_print_order:
+            path = face_path(cf.component_id, face)
+            hit = cache.get("svg", face.cache_key) if face.cache_key else None
+            if hit is not None:
+                svgs[path] = hit
+                if folder is not None:
+                    replay_warnings(hit, folder)
+            else:
+                todo.append((path, face))
+    return svgs, todo
+
+
+def _paint(todo: list[tuple[int, str, FaceSpec]], out: list[dict[str, str]], reports: list[ErrorReport],
+           cache: Cache, compiled: list[dict] | None) -> None:
+    """Paint (design, face path, face) each on all cores into out[design], its problems into reports[design];
+    with `compiled`, each also compiled where it was painted, into compiled[design]."""
+    if compiled is not None and todo:
+        from functools import partial
+
+        from pnp.render.faces import paint_compiled, prepare_compile
+
+        prepare_compile()
+        tasks: list = [partial(paint_compiled, face) for _, _, face in todo]
+    else:
+        tasks = [face.paint for _, _, face in todo]
+    made = []
+    for (i, path, face), (status, result) in zip(todo, prun(tasks)):
+        if _succeeded(status, result, reports[i]):
+            value: Any = result
+            if compiled is not None:
+                value, drawing = value
+                if drawing is not None:
+                    compiled[i][path] = drawing
             out[i][path] = value
             if face.cache_key:
-                cache.put("svg", face.cache_key, value)
-    return [dict(sorted(svgs.items())) for svgs in out]
+                made.append((face.cache_key, value))
+    cache.put_many("svg", made)
 
 
 EXPORTS = ("png", "tts", "kit", "kit-ink-saver")
@@ -180,18 +227,20 @@ def known_export(name: str) -> bool:
 def render_design(design: Design, paper: str | None = None, print_shop: bool = False, cache: Cache = NO_CACHE,
                   exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True,
                   export_options: dict | None = None,
-                  painted: tuple[list[ComponentFaces], dict[str, str]] | None = None) -> BuiltDesign:
+                  painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
+                  compiled: dict | None = None) -> BuiltDesign:
     """Everything one design makes, in memory, stage by stage (each product through the cache):
 
     faces -> SVG texts -> print sheets (+ print-shop PDF) -> rulebooks -> contact sheet -> exports
     (those of EXPORTS asked for) -> manifest. `rulebooks=False` leaves the rulebooks out (pnp watch
-    writes the sheets first, then them). `painted`: the faces and their SVG texts, when made already.
+    writes the sheets first, then them). `painted`: the faces and their SVG texts, when made already (and
+    `compiled`: those compiled where they were painted, face path -> drawing).
     """
     from pnp.progress import _Quiet
 
     bar = bar or _Quiet()
     started = time.perf_counter()
-    built = _faces_and_sheets(design, paper, print_shop, cache, bar, painted)
+    built = _faces_and_sheets(design, paper, print_shop, cache, bar, painted, compiled)
     from pnp.rulebook import languages
 
     if not rulebooks:
@@ -205,8 +254,11 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
 
 
 def _faces_and_sheets(design: Design, paper: str | None, print_shop: bool, cache: Cache, bar,
-                      painted: tuple[list[ComponentFaces], dict[str, str]] | None = None) -> BuiltDesign:
-    """The first stages of render_design: faces, their SVG texts, the print sheets, svg/."""
+                      painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
+                      compiled: dict | None = None) -> BuiltDesign:
+    """The first stages of render_design: faces, their SVG texts, the print sheets, svg/. Without `painted`, the
+    faces are painted (and compiled) in workers while the sheets are drawn; with it, `compiled`: the faces that
+    were compiled where they were painted (face path -> drawing)."""
     from pnp.progress import _Quiet
 
     bar = bar or _Quiet()
@@ -214,14 +266,17 @@ def _faces_and_sheets(design: Design, paper: str | None, print_shop: bool, cache
         report = ErrorReport()
         components = design_faces(design, report)
         bar.step(f"{design.slug}: faces")
-        svgs = render_svgs(components, cache, report, design.folder)
+        compiled = {}  # face path -> its drawing, compiled where it was painted
+        svgs = render_svgs(components, cache, report, design.folder, compiled, stream=True)
         report.raise_if_any()
     else:
         components, svgs = painted
     built = BuiltDesign(design, components, svgs)
     bar.step(f"{design.slug}: print sheets")
-    _sheets_stage(built, paper, print_shop, cache)
-    built.dirs["svg"] = _svg_files(design, svgs)
+    _sheets_stage(built, paper, print_shop, cache, compiled)  # draws faces as they are painted (FaceStream)
+    if compiled is not None:
+        compiled.clear()
+    built.dirs["svg"] = _svg_files(design, built.svgs)
     return built
 
 
@@ -263,33 +318,51 @@ def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
     return out
 
 
-def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache: Cache) -> None:
+def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache: Cache,
+                  compiled: dict | None = None) -> None:
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
     from pnp.layout import pdf as pdf_layout
     from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
     from pnp.render.art import ArtFiles
+    from pnp.render.faces import FaceStream
 
     design, components, svgs = built.design, built.components, built.svgs
     opts = SheetOptions.from_print(design.print, paper)
-    sheets = plan(components, opts, face_path)
+    try:
+        sheets = plan(components, opts, face_path)
+    except DesignError:
+        if isinstance(svgs, FaceStream):
+            svgs.finish()  # a face's problems first, as when every face was painted before the plan
+        raise
     meta = design.meta
     art = ArtFiles(design.folder)
     layout_file = (templates_dir() / "sheets" / "layout.yaml").read_bytes()
     built.paper = opts.paper
     built.pdf_name = f"{design.slug}-{opts.paper}{'-proof' if opts.proof else ''}.pdf"
     built.pdf = cache.cached(
-        "sheets", key_of("sheets", repr(sheets), svgs, meta.title, meta.author, opts.paper, layout_file),
+        "sheets", key_of("sheets", repr(sheets), _faces_key(components, svgs), meta.title, meta.author, opts.paper,
+                         layout_file),
         lambda: pdf_layout.render_pdf(sheets, svgs, title=meta.title, author=meta.author, cache=cache,
-                                      resources=art, subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})"))
+                                      resources=art, subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})",
+                                      compiled=compiled))
+    if isinstance(svgs, FaceStream):  # painted while the sheets were drawn: every face now, or every problem
+        built.svgs = svgs = svgs.finish()
     built.sheets = len(sheets)
     built.sheet_plan = sheets
-    built.sheets_per_paper = sheets_needed(components, opts, face_path)
+    built.sheets_per_paper = sheets_needed(components, opts, face_path, planned=sheets)
     if print_shop:
         shop = print_shop_sheets(components, face_path)
         built.extra_files[f"{design.slug}-print-shop.pdf"] = cache.cached(
             "sheets", key_of("print-shop", repr(shop), svgs, meta.title, meta.author),
             lambda: pdf_layout.render_pdf(shop, svgs, title=meta.title, author=meta.author, cache=cache,
                                           resources=art, subject=f"{meta.title}: one face per page"))
+
+
+def _faces_key(components: list[ComponentFaces], svgs: dict[str, str]):
+    """What the faces put into a key: their cache keys (which fix their SVGs, so the key is known before they
+    are painted), or their SVGs when one of them has none."""
+    keys = {face_path(cf.component_id, f): f.cache_key for cf in components for f in cf.sides}
+    return sorted(keys.items()) if all(keys.values()) else svgs
 
 
 def _index_stage(built: BuiltDesign, cache: Cache, more: list[str] | None = None) -> None:
@@ -553,7 +626,8 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
                 rulebooks: bool, options: dict, bar, report: ErrorReport) -> list[BuiltDesign]:
     """Several designs, as one pool of tasks over every core:
 
-    1. (here) every design's faces; then the faces not in the cache, all designs' together, painted on all cores;
+    1. (here) every design's faces; then the faces not in the cache, all designs' together, painted on all cores
+       (each compiled for the sheets in the worker that painted it);
     2. (workers, largest first) each design's print sheets, svg/ and contact sheet, and separately its rulebooks
        (every language in one task: they share the compiled faces and diagrams) - a design with exports (TTS and
        the kit need its rulebooks) is one task, as render_design makes it;
@@ -566,7 +640,8 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
 
     reports = [ErrorReport() for _ in designs]
     components = [design_faces(d, r) for d, r in zip(designs, reports)]
-    svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache)
+    compiled: list[dict] = [{} for _ in designs]  # per design: face path -> its drawing, compiled where painted
+    svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache, compiled)
     tasks: list[tuple[float, int, str, object]] = []  # (weight, design, what, task)
     books: dict[int, tuple[str, dict | None]] = {}  # design -> (cache key, rulebooks if cached)
     book_langs: dict[int, list[str]] = {}
@@ -584,12 +659,12 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
         faces_weight = len(svgs[i]) / 200
         if exports or not langs:  # one task, as render_design makes it
             tasks.append((faces_weight + _book_weight(design, langs) + len(exports), i, "design",
-                          lambda d=design, p=painted, e=exports: render_design(
-                              d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p).portable()))
+                          lambda d=design, p=painted, e=exports, c=compiled[i]: render_design(
+                              d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p, c).portable()))
             continue
         book_langs[i] = langs
-        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted, ls=langs: _head(
-            d, paper, print_shop, cache, p, ls)))
+        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted, ls=langs, c=compiled[i]: _head(
+            d, paper, print_shop, cache, p, ls, c)))
         book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
         key = _rulebook_key(design, svgs[i], book_paper)
         books[i] = (key, cache.get("rulebooks", key))
@@ -630,13 +705,14 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
 
 
 def _head(design: Design, paper: str | None, print_shop: bool, cache: Cache,
-          painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str]) -> BuiltDesign:
+          painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str],
+          compiled: dict | None = None) -> BuiltDesign:
     """A design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes), as a worker
     sends it back: without the faces and their SVG texts, which the parent has."""
     from pnp.rulebook import rulebook_name
 
     started = time.perf_counter()
-    built = _faces_and_sheets(design, paper, print_shop, cache, None, painted)
+    built = _faces_and_sheets(design, paper, print_shop, cache, None, painted, compiled)
     _index_stage(built, cache, [rulebook_name(design, lang, built.paper) for lang in langs])
     built.seconds = time.perf_counter() - started  # the rulebooks' task not counted
     built.svgs = {}

@@ -163,42 +163,129 @@ def decode(kind: str, key: str, raw: bytes) -> Any | None:
     return None
 
 
-# Disk writes go to one background thread per process: creating 500 small files costs as much as drawing
-# the faces on some file systems (overlay, network), and the build need not wait for them. A read of an
-# entry still being written waits for it (`_wait_for`), so every Cache of the process sees what any of them
-# put, as with direct writes; `Cache.flush()` and the end of the process wait for all of them. A forked
-# worker (whose copy of the thread does not run) writes in place.
-_WRITER: list[Any] = [None, 0]  # [executor, pid that made it]
-_PENDING: dict[Path, Any] = {}
+# Disk writes are handed, in batches, to short-lived forked writer processes: creating 500 small files costs as
+# much as drawing the faces on some file systems (overlay, network), and the build need not wait for them. A
+# process (not a thread) runs beside the build on another core without taking the interpreter lock from it: a
+# writer thread slowed the sheets stage it overlapped. A batch starts when `Cache.put_many` has stored a stage's
+# products, or when enough is queued; until its writer has finished, a read of one of its entries is served from
+# the bytes kept here, so every Cache of the process sees what any of them put, as with direct writes.
+# `Cache.flush()` and the end of the process wait for all of them. A pnp worker process, or a system without
+# fork, writes in place.
+_PENDING: dict[Path, bytes] = {}  # entries put in this process and not yet known to be on disk
+_QUEUE: dict[Path, None] = {}  # ... of which not yet handed to a writer, in order
+_HELD_BYTES = [0]  # their size
+_WRITERS: list[tuple[int, list[Path]]] = []  # (pid, its entries) of the writers not yet reaped
+_OWNER = [0]  # the process these lists belong to (a forked child's inherited copies are not its own)
+_BATCH = 512  # entries queued before a writer starts without being asked
+_HELD = 64 << 20  # bytes of pending entries before the build waits for the oldest writer (memory stays bounded)
+_IN_PLACE = 16  # fewer queued entries are written in place (cheaper than a fork)
 
 
-def _writer():
-    if _WRITER[0] is not None and _WRITER[1] == os.getpid():
-        return _WRITER[0]
-    from pnp.parallel import in_worker
+def _mine() -> bool:
+    """Whether this process writes through writers (else in place); resets inherited state in a forked child."""
+    pid = os.getpid()
+    if _OWNER[0] != pid:
+        from pnp.parallel import in_worker
 
-    if _WRITER[0] is not None or in_worker():
-        return None  # made by the parent of this forked process
-    from concurrent.futures import ThreadPoolExecutor
+        if in_worker() or not hasattr(os, "fork"):
+            return False
+        if _OWNER[0]:  # inherited from the process that forked this one: not ours to write or wait for
+            _PENDING.clear()
+            _QUEUE.clear()
+            _WRITERS.clear()
+            _HELD_BYTES[0] = 0
+        else:
+            atexit.register(_flush_all)
+        _OWNER[0] = pid
+    return True
 
-    _WRITER[:] = [ThreadPoolExecutor(1, thread_name_prefix="pnp-cache"), os.getpid()]
-    atexit.register(_flush_all)
-    return _WRITER[0]
+
+def _write(path: Path, raw: bytes, dirs: set[Path]) -> None:
+    """One entry, atomically (a temporary file renamed over it); a cache that cannot be written is only slower."""
+    try:
+        if path.parent not in dirs:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            dirs.add(path.parent)
+        tmp = path.with_name(f".tmp.{os.getpid()}.{threading.get_ident()}.{path.name}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
-def _wait_for(path: Path) -> None:
-    future = _PENDING.get(path)
-    if future is not None and _WRITER[1] == os.getpid():
-        future.result()
-        if _PENDING.get(path) is future:
-            del _PENDING[path]
+def _hold(path: Path, raw: bytes) -> None:
+    _release(path)
+    _PENDING[path] = raw
+    _HELD_BYTES[0] += len(raw)
+    _QUEUE[path] = None
+
+
+def _release(path: Path) -> None:
+    raw = _PENDING.pop(path, None)
+    if raw is not None:
+        _HELD_BYTES[0] -= len(raw)
+
+
+def _start_writer(in_place: bool = False) -> None:
+    """Hand the queued entries to a new writer process, or write them here (`in_place`, or only a few)."""
+    if not _QUEUE:
+        return
+    batch = list(_QUEUE)
+    _QUEUE.clear()
+    if in_place or len(batch) < _IN_PLACE:
+        dirs: set[Path] = set()
+        for path in batch:
+            _write(path, _PENDING[path], dirs)
+            _release(path)
+        return
+    items = [(path, _PENDING[path]) for path in batch]
+    pid = os.fork()
+    if pid == 0:  # the writer: writes, then leaves at once (no atexit handlers, no buffered output of the parent)
+        try:
+            dirs = set()
+            for path, raw in items:
+                _write(path, raw, dirs)
+        finally:
+            os._exit(0)
+    _WRITERS.append((pid, batch))
+
+
+def _reap(block: bool) -> None:
+    """Forget the entries of writers that have finished (with `block`: wait for all of them)."""
+    while _WRITERS:
+        pid, batch = _WRITERS[0]
+        try:
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:  # reaped by someone else: it has finished
+            done = pid
+        if not done:
+            return
+        _WRITERS.pop(0)
+        for path in batch:
+            if path not in _QUEUE:  # not put again since
+                _release(path)
+
+
+def _reap_oldest() -> None:
+    try:
+        os.waitpid(_WRITERS[0][0], 0)
+    except ChildProcessError:
+        pass
+    _reap(block=False)  # the oldest is reaped now (ChildProcessError there), and any other that has finished
 
 
 def _flush_all() -> None:
-    if _WRITER[1] == os.getpid():
-        for future in list(_PENDING.values()):
-            future.result()
-        _PENDING.clear()
+    if _OWNER[0] == os.getpid():
+        _start_writer(in_place=True)  # (waited for anyway: no writer process to start)
+        _reap(block=True)
 
 
 class Cache:
@@ -209,11 +296,10 @@ class Cache:
         self._memory: dict[tuple[str, str], Any] | None = {} if memory else None
         self.stats: Counter[str] = Counter()
         self._dirs: set[Path] = set()
-        self._pending: list[Any] = []
 
     def _path(self, kind: str, key: str) -> Path:
         assert self.root is not None
-        return self.root / kind / key[:2] / key
+        return self.root / kind / key  # one folder per kind: a folder per key prefix cost a mkdir per entry
 
     def get(self, kind: str, key: str) -> Any | None:
         if self._memory is not None and (kind, key) in self._memory:
@@ -231,7 +317,9 @@ class Cache:
 
     def _read(self, kind: str, key: str) -> Any | None:
         path = self._path(kind, key)
-        _wait_for(path)  # an entry this process is still writing (any Cache on this folder) is read whole
+        pending = _PENDING.get(path) if _OWNER[0] == os.getpid() else None
+        if pending is not None:  # put by this process (any Cache on this folder), maybe not written yet
+            return decode(kind, key, pending)
         try:
             if path.is_symlink() or not path.is_file():
                 return None
@@ -247,51 +335,39 @@ class Cache:
                 pass
         return value
 
-    def put(self, kind: str, key: str, value: Any) -> None:
+    def put(self, kind: str, key: str, value: Any, start: bool = False) -> None:
+        """Store `value` (in memory now; on disk soon, by a writer process). `start`: start writing what is
+        queued now (the end of a stage)."""
         if self._memory is not None:
             self._memory[(kind, key)] = value
         if self.root is None:
             return
         raw = encode(kind, key, value)
         path = self._path(kind, key)
-        writer = _writer()
-        if writer is None:  # a forked worker: the parent's writer thread is not in this process
-            self._write(path, raw)
+        if not _mine():  # a pnp worker process: the parent's writers are not its own
+            _write(path, raw, self._dirs)
             return
-        future = writer.submit(self._write, path, raw)
-        _PENDING[path] = future
-        future.add_done_callback(lambda done, p=path: _PENDING.pop(p, None) if _PENDING.get(p) is done else None)
-        self._pending.append(future)
-        if len(self._pending) > 256:  # bounded: the bytes waiting to be written stay small
-            self._pending.pop(0).result()
+        _hold(path, raw)
+        _reap(block=False)
+        if start or len(_QUEUE) >= _BATCH or _HELD_BYTES[0] > _HELD:
+            _start_writer()
+        while _WRITERS and _HELD_BYTES[0] > _HELD:  # bounded: the bytes waiting to be written stay few
+            _reap_oldest()
+
+    def remember(self, kind: str, key: str, value: Any) -> None:
+        """Keep `value` in memory only: what a worker process has put on disk itself."""
+        if self._memory is not None:
+            self._memory[(kind, key)] = value
+
+    def put_many(self, kind: str, items: list[tuple[str, Any]]) -> None:
+        """`put` each (key, value), then start writing them (one stage's products)."""
+        for i, (key, value) in enumerate(items):
+            self.put(kind, key, value, start=i == len(items) - 1)
 
     def flush(self) -> None:
         """Wait until every entry given to `put` is on disk (or given up: a cache that cannot be written is
         only slower)."""
-        pending, self._pending = self._pending, []
-        if _WRITER[1] != os.getpid():  # a forked copy: the writer thread is the parent's
-            return
-        for future in pending:
-            future.result()
-
-    def _write(self, path: Path, raw: bytes) -> None:
-        try:
-            if path.parent not in self._dirs:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self._dirs.add(path.parent)
-            tmp = path.with_name(f".tmp.{os.getpid()}.{threading.get_ident()}.{path.name}")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
-        except OSError:
-            return  # a cache that cannot be written is only slower
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(raw)
-            os.replace(tmp, path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        _flush_all()
 
     def cached(self, kind: str, key: str, make: Callable[[], Any]) -> Any:
         """The product under (kind, key), made by `make()` and stored if it is not there yet."""
@@ -312,6 +388,11 @@ class Cache:
         self.stats[f"{kind}.miss"] += 1
         value = self._memory[(kind, key)] = make()
         return value
+
+    @property
+    def remembers(self) -> bool:
+        """Whether this cache keeps anything in memory (a cache that keeps nothing memoises without a key)."""
+        return self._memory is not None
 
     def has_memo(self, kind: str, key: str) -> bool:
         return self._memory is not None and (kind, key) in self._memory

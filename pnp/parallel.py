@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Generator, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -99,6 +100,36 @@ def prun(tasks: list, min_items: int = 24) -> list[tuple[str, object]]:
     outer, _TASKS = _TASKS, list(tasks)  # a task of prun_each may call prun: restore its list after
     try:
         return pmap(_run_task, list(range(len(_TASKS))), min_items=min_items)
+    finally:
+        _TASKS = outer
+
+
+ALONE = 0.05  # seconds of tasks (after the first, which warms caches up) pstream's caller runs before starting workers
+
+
+def pstream(tasks: list, chunksize: int = 16, alone: float | None = None) -> Generator[tuple[str, object], None, None]:
+    """Like prun, but the results come one by one, in order, as soon as they are there (the sheets stage
+    draws faces while later ones are painted). The caller runs the tasks itself, when asked for each result,
+    until they have taken `alone` seconds (default ALONE: starting workers costs more than a few small
+    tasks); then every core's worker takes the rest, and the caller none: it is free to use each result.
+    Closing the iterator early stops the workers."""
+    parallel = cores() >= 2 and not in_worker() and "fork" in multiprocessing.get_all_start_methods()
+    spent, i, alone = 0.0, 0, ALONE if alone is None else alone
+    while i < len(tasks) and (not parallel or spent < alone or len(tasks) - i < 2 * chunksize):
+        start = time.perf_counter()
+        result = _call(tasks[i])
+        spent += time.perf_counter() - start if i else 0.0  # the first task also fills caches (a template compiled)
+        i += 1
+        yield result
+    if i == len(tasks):
+        return
+    global _TASKS
+    outer, _TASKS = _TASKS, list(tasks[i:])
+    _flush()
+    try:
+        with multiprocessing.get_context("fork").Pool(cores(), initializer=_worker_init) as pool:
+            for result in pool.imap(_run_task_in_worker, range(len(_TASKS)), chunksize=chunksize):
+                yield _gather(result)
     finally:
         _TASKS = outer
 

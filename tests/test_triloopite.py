@@ -359,3 +359,62 @@ def test_a_position_is_made_from_data_under_the_placement_rules(game):
         game.position(tiles=[("crab", 0, (0, -1))])
     with pytest.raises(ValueError, match="no tile variety 'nope'"):
         game.position(hands={0: ["nope"]})
+
+
+# --- the search's judgement of an unfinished table (leaves of mcts) --------------------------
+
+# five tiles each, no loop yet: a ring of 6 short of one crab (both open ends face the empty
+# cell (2, -1)), the same ring begun with a double arc (T2) whose second arc starts another
+# curve, and a zigzag of crabs whose ends face cells 6 steps apart ((1, 0) and (-2, -3))
+RING_SHORT_OF_ONE = [("crab", 1, (0, -1)), ("crab", 2, (1, -2)), ("crab", 5, (1, 0)), ("crab", 3, (2, -2))]
+RING_AND_ARC = [("t2", 1, (0, -1))] + RING_SHORT_OF_ONE[1:]
+ZIGZAG = [("crab", 3, (0, -1)), ("crab", 0, (-1, -1)), ("crab", 3, (-1, -2)), ("crab", 0, (-2, -2))]
+
+
+def test_the_leaf_judgement_values_a_loop_one_tile_from_closing(design, rules):
+    g = TriloopiteGame(design, 3)
+    ring = g.position(tiles=RING_AND_ARC, hands={0: ["crab"]})
+    lone = g.position(tiles=RING_SHORT_OF_ONE, hands={0: ["crab"]})
+    zigzag = g.position(tiles=ZIGZAG, hands={0: ["crab"]})
+    # the score if the game stopped now cannot tell them apart: no loop, one tile in hand
+    assert ring.returns() == lone.returns() == zigzag.returns() == [-1.0] * 3
+    cell = ring.board.cell_of((2, -1))
+    assert sorted((c.tiles, c.gap, c.live, c.start, c.cell) for c in ring.open_curves()) == [
+        (1, 3, True, False, -1), (5, 1, True, True, cell)]
+    [z] = zigzag.open_curves()
+    assert (z.tiles, z.gap, z.live, z.start, z.cell) == (5, 7, True, True, -1)
+    before = ring.key()
+    # the ring closes at 3 chances in 4 (the arc's curve, 3 tiles from closing, at (3/4) ** 3) with the
+    # start-tile bonus; every tile fits somewhere
+    pts, start = rules.loop_points.points, rules.bonuses["start_loop"]
+    loops = 0.75 + 0.75 ** 3
+    expect = -1 + pts(1) + (loops - 1) * (pts(2) - pts(1)) + 0.75 * start
+    assert ring.heuristic_returns() == pytest.approx([expect] * 3)
+    assert ring.key() == before  # judging changes nothing
+    # the zigzag's one curve closes (into a loop of 12) at (3/4) ** 7, and then only with a two-line
+    # tile (18 of the 54 in the bag): a one-line tile would leave no open end
+    far = 0.75 ** 7 * 18 / 54 * (pts(1) + start + rules.longest_loop_points.points(12))
+    assert zigzag.heuristic_returns() == pytest.approx([-1 + far] * 3)
+    assert ring.heuristic_returns()[0] > zigzag.heuristic_returns()[0] + 4
+    # the lone ring is a trap: closing its only curve with a crab would end the placing, so only the
+    # two-line tiles fit its one open cell: the other 36 of 54 will be kept for a while (6 draws, 2/3 + 1)
+    p = 0.75 * 18 / 54
+    assert lone.heuristic_returns() == pytest.approx([-1 + p * (pts(1) + start) - 6 * 36 / 54 * (2 / 3 + 1)] * 3)
+    assert lone.heuristic_returns()[0] < zigzag.heuristic_returns()[0]
+    # the crab that closes the ring: the promise becomes the score
+    close = g.place_action(g.variety_index("crab"), 4, cell)
+    assert close in ring.legal_actions()
+    ring.apply_action(close)
+    assert ring.board.loops == 1 and ring.returns() == [float(pts(1) + start)] * 3
+
+
+def test_the_leaf_judgement_counts_every_tile_to_come_in_hand_when_the_table_is_stuck(design, rules):
+    g = TriloopiteGame(design, 3)
+    closed = g.position(tiles=RING_SHORT_OF_ONE + [("crab", 4, (2, -1))], player=1, drawing=True)
+    assert closed.open_curves() == [] and closed.bag_n == g.bag_size - 5
+    points = rules.loop_points.points(1) + rules.bonuses["start_loop"]
+    assert closed.returns() == [float(points)] * 3
+    # 54 tiles still to draw, 18 for each seat, none can ever be placed
+    assert closed.heuristic_returns() == [float(points - 3 * 18 ** 2)] * 3
+    closed.apply_action(closed.legal_actions()[0])
+    assert closed.legal_actions() == [KEEP]

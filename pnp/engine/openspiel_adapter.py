@@ -18,7 +18,9 @@ Our engines already have OpenSpiel's shape (pnp.engine.api), so the adapter is t
   determinized worlds, each a redeal of what the player to move has not seen
   (`resample_from_infostate`, so the search never reads a hidden hand) with the future
   draws fixed, and the votes of the worlds are added up. OpenSpiel's information-set MCTS
-  (`ISMCTSBot`) remains available (`SearchSettings(worlds=0)`).
+  (`ISMCTSBot`) remains available (`SearchSettings(worlds=0)`). The states the bot plays on
+  (`SearchState`, `WorldState`) keep every position a search reaches once, so the bot's replay
+  of the path from the root at each simulation costs look-ups, not engine moves.
 
 OpenSpiel is an optional extra: `require_openspiel` says how to install it.
 """
@@ -28,11 +30,11 @@ from __future__ import annotations
 import math
 import random
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pnp.engine.agents import action_values
-from pnp.engine.api import CHANCE, Game, State
+from pnp.engine.api import CHANCE, TERMINAL, Game, State
 from pnp.errors import PnpError
 
 EXTRA = 'pip install -e ".[ai]"'
@@ -295,6 +297,9 @@ class SearchSettings:
     position); `uniform`: every legal move alike."""
     temperature: float = 0.5
     """Of the greedy prior, in standard deviations of the position's action values: smaller is sharper."""
+    top_k: int = 0
+    """With the greedy prior: only the `top_k` actions of highest value become children of a node (0: every
+    legal action). Fewer children cost less to create and to choose among at every visit."""
     leaf: str = "judge"
     """Leaf evaluation: `judge` (the engine's `heuristic_returns()` at once), `greedy:K` (K greedy moves, then
     the judgement), `random` (random moves to the end of the game, OpenSpiel's rollout). An engine without a
@@ -320,17 +325,68 @@ class _Fixed:
         return self.u
 
 
+class _Tree:
+    """The positions one search has reached, each kept once: node n's engine state `states[n]` (never played on
+    again), the world's draws it has used `draws[n]`, and `child[(n, action)]` the node an action leads to."""
+
+    __slots__ = ("states", "draws", "child", "player")
+
+    def __init__(self, root: State, draws: int = 0):
+        self.states = [root]
+        self.draws = [draws]
+        self.child: dict[tuple[int, int], int] = {}
+        self.player = [root.current_player()]
+        """node n's player to act (TERMINAL once over), asked at every step of every simulation"""
+
+    def __deepcopy__(self, memo: dict) -> "_Tree":
+        return self  # shared by every state of the search (only ever added to)
+
+
 class SearchState(PnpSpielState):
-    """The state search plays on: its actions come from the state's own legal actions (the tree's children)
-    or chance draws, so they are applied without a second legality check (`apply_legal_action`)."""
+    """The state search plays on. Its actions come from the state's own legal actions (the tree's children), so
+    they are applied without a second legality check (`apply_legal_action`). OpenSpiel's MCTS plays each
+    simulation on a clone of the root, replaying the path down the tree: here every position reached is kept
+    in the search's `_Tree`, a clone shares it, and an action already played from a position is a look-up of
+    the position it led to; only a position never reached before costs an engine clone and apply. The
+    positions are those a replay makes (the engine is deterministic and chance, in a world, is fixed)."""
+
+    def __init__(self, game: "PnpSpielGame", inner: State, tree: _Tree | None = None, node: int = 0):
+        super().__init__(game, inner)
+        self._tree = tree if tree is not None else _Tree(inner)
+        self._node = node
+
+    def _play(self, s: State, action: int, draws: int) -> int:
+        """Play `action` on `s` (a new copy of a kept position); the world's draws used after it."""
+        s.apply_legal_action(action)
+        return draws
 
     def apply_action(self, action: int) -> None:
-        self._i.s.apply_legal_action(int(action))
+        tree, node = self._tree, self._node
+        action = int(action)
+        n = tree.child.get((node, action))
+        if n is None:
+            s = tree.states[node].clone()
+            used = self._play(s, action, tree.draws[node])
+            n = tree.child[(node, action)] = len(tree.states)
+            tree.states.append(s)
+            tree.draws.append(used)
+            tree.player.append(s.current_player())
+        self._node = n
+        self._i._s = tree.states[n]
 
     _apply_action = apply_action
 
+    def current_player(self) -> int:
+        return self._tree.player[self._node]
+
+    def is_terminal(self) -> bool:
+        return self._tree.player[self._node] == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self._tree.player[self._node] == CHANCE
+
     def clone(self) -> "SearchState":
-        return SearchState(self._i.g, self._i.s.clone())
+        return SearchState(self._i.g, self._i.s, self._tree, self._node)
 
 
 class WorldState(SearchState):
@@ -338,26 +394,25 @@ class WorldState(SearchState):
     list of draws (the k-th draw since the search began uses the k-th number), so the search tree holds
     decisions only and every path through it is one consistent story."""
 
-    def __init__(self, game: "PnpSpielGame", inner: State, draws: list[float], k: int = 0):
-        super().__init__(game, inner)
+    def __init__(self, game: "PnpSpielGame", inner: State, draws: list[float], k: int = 0,
+                 tree: _Tree | None = None, node: int = 0):
         self._draws = draws
-        self._k = k
-        s = inner
-        while s.current_player() == CHANCE:
-            self._draw(s)
+        if tree is None:
+            while inner.current_player() == CHANCE:
+                k = self._draw(inner, k)
+            tree = _Tree(inner, k)
+        super().__init__(game, inner, tree, node)
 
-    def _draw(self, s: State) -> None:
+    def _draw(self, s: State, k: int) -> int:
         draws = self._draws
-        s.apply_legal_action(s.sample_chance(_Fixed(draws[self._k % len(draws)])))
-        self._k += 1
+        s.apply_legal_action(s.sample_chance(_Fixed(draws[k % len(draws)])))
+        return k + 1
 
-    def apply_action(self, action: int) -> None:
-        s = self._i.s
-        s.apply_legal_action(int(action))
+    def _play(self, s: State, action: int, draws: int) -> int:
+        s.apply_legal_action(action)
         while s.current_player() == CHANCE:
-            self._draw(s)
-
-    _apply_action = apply_action
+            draws = self._draw(s, draws)
+        return draws
 
     def is_chance_node(self) -> bool:
         return False
@@ -366,7 +421,7 @@ class WorldState(SearchState):
         return []
 
     def clone(self) -> "WorldState":
-        return WorldState(self._i.g, self._i.s.clone(), self._draws, self._k)
+        return WorldState(self._i.g, self._i.s, self._draws, 0, self._tree, self._node)
 
 
 def judges_positions(state: State) -> bool:
@@ -395,6 +450,7 @@ class GuidedEvaluator(mcts.Evaluator):
         self.random_leaf = settings.leaf == "random"
         self.uniform = settings.prior == "uniform"
         self.temperature = settings.temperature
+        self.top_k = settings.top_k
 
     def evaluate(self, state: PnpSpielState) -> list[float]:
         s = state.engine_state
@@ -438,6 +494,11 @@ class GuidedEvaluator(mcts.Evaluator):
             return [(a, 1.0 / n) for a in actions]
         values = action_values(s, actions)
         top = max(values)
+        if 0 < self.top_k < n:  # the best k (the earlier action of equal values first), in their order
+            keep = sorted(sorted(range(n), key=values.__getitem__, reverse=True)[:self.top_k])
+            actions = [actions[i] for i in keep]
+            values = [values[i] for i in keep]
+            n = len(actions)
         mean = sum(values) / n
         spread = math.sqrt(sum((v - mean) ** 2 for v in values) / n)
         if spread == 0.0:
@@ -462,6 +523,8 @@ class Searcher:
     """
 
     def __init__(self, game: Game, simulations: int, settings: SearchSettings = DEFAULT_SETTINGS):
+        if settings is DEFAULT_SETTINGS:  # a game may tune the defaults to itself (`Game.search_settings`)
+            settings = replace(settings, **getattr(game, "search_settings", {}))
         self.game = spiel_game(game)
         self.simulations = simulations
         self.settings = settings

@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color, black, white
-from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from pnp.cache import NO_CACHE, Cache, key_of
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
@@ -31,9 +32,16 @@ OnWarning = Callable[[str, SvgWarning], None]
 """(face name, warning) for what the renderer could not draw as written."""
 
 
-def compile_face(svg_text: str, cache: Cache = NO_CACHE, resources: Resources | None = None) -> Compiled:
-    """An SVG face compiled for drawing; with a cache, each distinct SVG once per process (bounded)."""
-    return cache.memo("compiled", key_of("compiled", svg_text), lambda: compile_svg(svg_text, resources=resources))
+def compile_face(svg_text: str, cache: Cache = NO_CACHE, resources: Resources | None = None,
+                 ready: Compiled | None = None) -> Compiled:
+    """An SVG face compiled for drawing; with a cache, each distinct SVG once per process (bounded).
+    `ready`: the face already compiled (where it was painted: pnp.render.faces.paint_compiled)."""
+    def make() -> Compiled:
+        return ready if ready is not None else compile_svg(svg_text, resources=resources)
+
+    if not cache.remembers:
+        return cache.memo("compiled", "", make)
+    return cache.memo("compiled", key_of("compiled", svg_text), make)
 
 
 def define_form(c: Canvas, name: str, compiled: Compiled) -> str:
@@ -44,14 +52,16 @@ def define_form(c: Canvas, name: str, compiled: Compiled) -> str:
 def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, author: str = "",
                subject: str = "", cfg: LayoutConfig | None = None, cache: Cache = NO_CACHE,
                resources: Resources | None = None, on_warning: OnWarning | None = None,
-               transform: Callable[[Compiled], Compiled] | None = None) -> bytes:
+               transform: Callable[[Compiled], Compiled] | None = None,
+               compiled: dict[str, Compiled] | None = None) -> bytes:
     """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text.
 
     `transform` changes each compiled face before it is drawn (the ink saver of
     pnp.render.svgpdf.ink lightens its large fills).
 
-    Each face is compiled when its first copy is placed; what the renderer could not draw as
-    written goes to `on_warning(face, warning)`.
+    Each face is compiled when its first copy is placed (or taken out of `compiled`, face key -> its
+    drawing compiled where it was painted); what the renderer could not draw as written goes to
+    `on_warning(face, warning)`.
     """
     cfg = cfg or load_config()
     fonts.register()
@@ -67,13 +77,14 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
         c.setPageSize((pt(sheet.width), pt(sheet.height)))
         for pl in sheet.placed:
             if pl.face not in forms:
-                compiled = compile_face(svgs[pl.face], cache, resources)
+                svg = svgs[pl.face]  # (may wait for the face to be painted, and fill `compiled`)
+                face = compile_face(svg, cache, resources, compiled.pop(pl.face, None) if compiled else None)
                 if transform is not None:
-                    compiled = transform(compiled)
+                    face = transform(face)
                 if on_warning is not None:
-                    for warning in compiled.warnings:
+                    for warning in face.warnings:
                         on_warning(pl.face, warning)
-                forms[pl.face] = define_form(c, f"face{len(forms)}", compiled)
+                forms[pl.face] = define_form(c, f"face{len(forms)}", face)
         _draw_sheet(c, sheet, forms, title, cfg)
         c.showPage()
     c.save()
@@ -87,7 +98,18 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
         c.setTrimBox(tuple(pt(v) for v in sheet.trim_box))
     if sheet.bleed_box:
         c.setBleedBox(tuple(pt(v) for v in sheet.bleed_box))
+    code = c._code
     for pl in sheet.placed:
+        if pl.clip and not pl.clip_path and not pl.rotate and pl.scale == 1:
+            # the common placement, written as the canvas calls below write it (q, clip, cm, Do and Q leave the
+            # canvas's own state as it was), without their per-call bookkeeping: 1000s of copies on a deck
+            x0, y0, x1, y1 = pl.clip
+            code += ["q", f"n {fp_str(pt(x0), pt(y0), pt(x1 - x0), pt(y1 - y0))} re "
+                          f"{'W*' if c._fillMode == FILL_EVEN_ODD else 'W'} n",
+                     f"{fp_str(1, 0, 0, 1, pt(pl.x - pl.bleed), pt(pl.y - pl.bleed))} cm",
+                     f"/{c._doc.getXObjectName(forms[pl.face])} Do", "Q"]
+            c._formsinuse.append(forms[pl.face])
+            continue
         c.saveState()
         if pl.clip_path:
             c.clipPath(shape_path(c, pl.clip_path), stroke=0, fill=0, fillMode=FILL_NON_ZERO)
@@ -117,12 +139,11 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
     c.setLineCap(0)
     if sheet.marks:
         c.setLineWidth(pt(cfg.mark_width))
-        for (x1, y1), (x2, y2) in sheet.marks:
-            c.line(pt(x1), pt(y1), pt(x2), pt(y2))
+        code += [f"n {fp_str(pt(x1), pt(y1))} m {fp_str(pt(x2), pt(y2))} l S"  # as c.line writes them
+                 for (x1, y1), (x2, y2) in sheet.marks]
     if sheet.cuts:
         c.setLineWidth(pt(cfg.cut_width))
-        for (x1, y1), (x2, y2) in sheet.cuts:
-            c.line(pt(x1), pt(y1), pt(x2), pt(y2))
+        code += [f"n {fp_str(pt(x1), pt(y1))} m {fp_str(pt(x2), pt(y2))} l S" for (x1, y1), (x2, y2) in sheet.cuts]
     if sheet.cut_paths:
         c.setLineWidth(pt(cfg.cut_width))
         for ops in sheet.cut_paths:

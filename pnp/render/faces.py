@@ -74,6 +74,19 @@ class ComponentFaces:
         """Every distinct face: the fronts, then the backs."""
         return self.fronts + self.backs
 
+    @property
+    def sides_in_print_order(self) -> list[FaceSpec]:
+        """Every distinct face, each back after the first front it is behind (nearly the order in which the
+        print sheets place them first)."""
+        out, seen = [], set()
+        for front in self.fronts:
+            out.append(front)
+            back = self.back_of(front)
+            if back is not None and id(back) not in seen:
+                seen.add(id(back))
+                out.append(back)
+        return out
+
     def error(self, message: str) -> DesignError:
         """`design.yaml:LINE: components.<id>: message`, for a problem later stages find with this component
         (a face too large for the paper...)."""
@@ -185,6 +198,8 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             hashes["fonts"] = font_css(design, files)
         faces = []
         width = len(str(len(rows)))
+        allowed = files.extra
+        dumped = {"design": design.meta.model_dump(mode="json")}  # what _jsonable makes of it, once for every row
         is_back = src is not comp and rows[0] is not None
         used = _row_names(design, files, src.template) if is_back else None
         for i, row in enumerate(rows, start=1):
@@ -201,12 +216,12 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             elif is_back:
                 key = f"back-{i:0{width}d}"
             cache_key = key_of("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
-                               _jsonable(keyed),
+                               _jsonable(keyed, dumped),
                                size.width, size.height, bleed)
             faces.append(FaceSpec(
                 key=key, width=size.width, height=size.height, bleed=bleed,
                 paint=_template_painter(design.folder, src.template, path, context, size.width, size.height, bleed,
-                                        where, row is not None, hashes["fonts"]),
+                                        where, row is not None, hashes["fonts"], allowed),
                 count=row.count if row else comp.count, data=values, shape=comp.shape, cache_key=cache_key,
             ))
         return faces
@@ -231,6 +246,93 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
     return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,
                      paint=_svg_painter(design.folder, files.extra, path, text, hashes["fonts"]), count=comp.count,
                      shape=comp.shape, cache_key=key_of("svg", text, *extra))]
+
+
+def paint_compiled(face: FaceSpec, cache: Any = None) -> tuple[str, Any]:
+    """A face's SVG and, when the SVG stands alone (no image, no @font-face: nothing read from the design's
+    files, no font registered in this process), its drawing compiled by pnp.render.svgpdf (`Compiled`, plain
+    data) in the process that painted it, so the sheets stage only plays it; else (svg, None) and the sheets
+    stage compiles it, with the document's image cache. With `cache`, the SVG is stored there by this process
+    (a worker writes the disk entry itself; the caller then only `remember`s it)."""
+    svg = face.paint()
+    if cache is not None and face.cache_key:
+        cache.put("svg", face.cache_key, svg)
+    if has_images(svg) or "@font-face" in svg:
+        return svg, None
+    from pnp.render.svgpdf import compile_svg
+
+    return svg, compile_svg(svg)
+
+
+class FaceStream(dict):
+    """Face path -> SVG text, filled while workers paint (pnp.parallel.pstream) and store them in the cache:
+    reading a face not painted yet waits for it, so the sheets stage draws the first faces while the last are
+    painted. `finish()` waits for all and gives the plain dict; a face that fails to paint makes the next read
+    (or `finish`) wait for all the others and raise every problem at once (DesignError), so a PDF missing a
+    face is never made, nor cached."""
+
+    def __init__(self, ready: dict[str, str], todo: list[tuple[str, FaceSpec]], cache: Any, report: ErrorReport,
+                 compiled: dict):
+        super().__init__(ready)
+        from functools import partial
+
+        from pnp.parallel import pstream
+
+        prepare_compile()
+        self._todo, self._next, self._cache, self._report, self._compiled = todo, 0, cache, report, compiled
+        self._results = pstream([partial(paint_compiled, face, cache) for _, face in todo])
+
+    def __missing__(self, path: str) -> str:
+        while self._next < len(self._todo):
+            got = self._take()
+            if got == path:
+                return self[path]
+        self._report.raise_if_any()
+        raise KeyError(path)
+
+    def _take(self) -> str:
+        path, face = self._todo[self._next]
+        self._next += 1
+        status, value = next(self._results)
+        if status != "ok":
+            if not isinstance(value, DesignError):
+                self._results.close()
+                raise value  # type: ignore[misc]  # a bug: raised with its traceback
+            self._report.extend(value)
+            self._drain()
+            self._report.raise_if_any()
+        pair: Any = value
+        svg, drawing = pair
+        if drawing is not None:
+            self._compiled[path] = drawing
+        self[path] = svg
+        if face.cache_key:
+            self._cache.remember("svg", face.cache_key, svg)  # the worker that painted it has stored it
+        return path
+
+    def _drain(self) -> None:
+        for (_path, _face), (status, value) in zip(self._todo[self._next:], self._results):
+            if status != "ok":
+                if not isinstance(value, DesignError):
+                    raise value  # type: ignore[misc]
+                self._report.extend(value)
+        self._next = len(self._todo)
+        self._results.close()  # the workers stop
+
+    def finish(self) -> dict[str, str]:
+        while self._next < len(self._todo):
+            self._take()
+        self._results.close()
+        return dict(sorted(self.items()))
+
+
+def prepare_compile() -> None:
+    """What compiling a face needs, loaded once before workers are forked (they inherit it): the compiler and
+    the shipped fonts' metrics."""
+    from pnp.render import fonts
+    from pnp.render.svgpdf import compiler, text  # noqa: F401
+
+    fonts.register()
 
 
 def font_css(design: Design, files: DesignFiles) -> str:
@@ -373,8 +475,11 @@ def _template_files(base: Path) -> list[Path]:
     return found
 
 
-def _jsonable(context: dict) -> dict:
-    return {k: (v.model_dump(mode="json") if hasattr(v, "model_dump") else v) for k, v in context.items()}
+def _jsonable(context: dict, dumped: dict | None = None) -> dict:
+    """`context` as JSON values; `dumped`: values already dumped, by name."""
+    dumped = dumped or {}
+    return {k: (dumped[k] if k in dumped else v.model_dump(mode="json")) if hasattr(v, "model_dump") else v
+            for k, v in context.items()}
 
 
 @lru_cache(maxsize=16)
@@ -392,14 +497,21 @@ def _environment(design_folder: Path, extra: tuple[Path, ...]) -> jinja2.Environ
 _SVG_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 
 
+@lru_cache(maxsize=16)
+def _design_files(folder: Path, extra: tuple[Path, ...]) -> DesignFiles:
+    """The design's DesignFiles, made once per process rather than once per face (it resolves every folder)."""
+    return DesignFiles(folder, extra)
+
+
 def _template_painter(folder: Path, name: str, path: Path, context: dict[str, Any], w: float, h: float, bleed: float,
-                      where: tuple[Path, int | None], is_row: bool, fonts_style: str = ""):
-    extra = DesignFiles(folder).extra
+                      where: tuple[Path, int | None], is_row: bool, fonts_style: str = "",
+                      extra: tuple[Path, ...] | None = None):
+    extra = DesignFiles(folder).extra if extra is None else extra
 
     def paint() -> str:
         env = _environment(Path(os.path.abspath(folder)), extra)  # a relative folder means another one elsewhere
         row = f" (filling row {_disp(where[0])}:{where[1]})" if is_row and where[1] else ""
-        painting = _textbox.Painting(DesignFiles(folder, extra), folder,
+        painting = _textbox.Painting(_design_files(folder, extra), folder,
                                      f"{_disp(where[0])}:{where[1]}" if is_row and where[1] else None,
                                      fonts_style=fonts_style)
         token = _textbox.PAINTING.set(painting)

@@ -58,6 +58,7 @@ numbered as printed (1-based face index).
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -417,11 +418,10 @@ class ThreeStarsState(State):
 
     def sample_chance(self, rng) -> int:
         x = int(rng.random() * self.deck_n)
-        for c, k in enumerate(self.deck):
-            if x < k:
-                return self.game.draw_ids[c]
-            x -= k
-        raise RuntimeError("empty deck at a chance node")  # pragma: no cover
+        c = bisect.bisect_right(list(itertools.accumulate(self.deck)), x)  # the card whose copies span x
+        if c >= self.game.C:
+            raise RuntimeError("empty deck at a chance node")  # pragma: no cover
+        return self.game.draw_ids[c]
 
     def _why_illegal(self, action: int) -> str:
         g = self.game
@@ -453,14 +453,16 @@ class ThreeStarsState(State):
 
     def _apply(self, action: int) -> None:
         g = self.game
-        kind, c, s = g.decode(action)
-        if self.queue:  # a draw
+        if self.queue:  # a draw (half the actions search plays: written without decoding)
+            c = action - g.draw_ids.start
             p = self.queue.pop(0)
             bisect.insort(self.hands[p], c)
             self.deck[c] -= 1
             self.deck_n -= 1
-            self._settle()
+            if self.queue and not self.deck_n:
+                self._settle()
             return
+        kind, c, s = g.decode(action)
         p = self.player
         hand = self.hands[p]
         supply = g.rules.pieces_per_player - self.own[p].bit_count()

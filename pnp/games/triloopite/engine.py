@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
 from pnp.engine.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State
 from pnp.engine.codec import ActionCodec
@@ -55,6 +57,7 @@ from pnp.games.triloopite.geometry import (
     Hex,
     Variety,
     analyse,
+    gap as gap_of,
     join,
     port_mask,
     rotate_lines,
@@ -85,8 +88,38 @@ def start_and_bag(design: Design) -> tuple[Variety, list[Variety]]:
     return starts[0], [v for v in tiles if not v.start and v.count > 0]
 
 
+OUTLOOK_DECAY = 0.75
+"""Leaf judgement (`TriloopiteState.outlook`): the chance that an open curve closes, per tile its gap needs."""
+FIT_HORIZON = 6
+"""Leaf judgement: the turns ahead over which a table that few tiles fit is expected to make players keep."""
+
+
+@dataclass(frozen=True)
+class Curve:
+    """An unfinished curve on the table (`TriloopiteState.open_curves`)."""
+
+    tiles: int
+    """Distinct tiles it passes through."""
+    gap: int
+    """Tiles needed at least to close it: 1 when both ends face one cell, else the distance between the two
+    cells the ends face + 1."""
+    live: bool
+    """Both ends face a cell some tile of the game can fill (and, facing one cell, a line can join them)."""
+    start: bool
+    """It passes through the start tile."""
+    growing: int
+    """Its ends (0, 1 or 2) that face a cell some tile of the game can fill."""
+    cell: int
+    """The cell both its ends face (a loop one tile from closing), else -1."""
+
+
 class TriloopiteGame(Game):
     """TriLOOPite for a design at a player count; `mode` overrides rules.game (standard | first)."""
+
+    search_settings: ClassVar[dict[str, float]] = {"c": 0.4}
+    """What `mcts:N` changes in pnp.engine.openspiel_adapter.SearchSettings for this game: exploration 0.4 of
+    the result range (-87..87 points), not 0.7: at 0.7 the greedy priors outweigh the leaf judgement's few points
+    of difference between moves and the search plays like greedy (bench/agent_ladder.py, docs/balance.md)."""
 
     def __init__(self, design: Design, players: int, mode: str | None = None):
         self.design = design
@@ -119,6 +152,16 @@ class TriloopiteGame(Game):
         for known in range(64):
             for m in masks:
                 self.fillable[known * 64 + (m & known)] = 1
+        # fits[known * 64 + need]: the varieties (a bit each) that fit a cell with these needs in some rotation
+        self.fits = [0] * (64 * 64)
+        for known in range(64):
+            for need in range(64):
+                if need & ~known:
+                    continue
+                for i, rows in enumerate(self.rots):
+                    if need and any(m & known == need for _, _, m in rows):
+                        self.fits[known * 64 + need] |= 1 << i
+        self.two_lines = sum(1 << v for v, var in enumerate(self.varieties) if len(var.lines) > 1)
         self.codec = ActionCodec(f"triloopite:{design.slug}:{self.mode}", keep=(), place=(V, 6, self.NC), draw=(V,))
         assert self.codec.encode("keep") == KEEP
         self.draw_ids = self.codec.row("draw")
@@ -498,9 +541,139 @@ class TriloopiteState(State):
         return new
 
     def heuristic_returns(self) -> list[float]:
-        """The team's score if the game stopped here (for search leaves): the layout's points minus the
-        hand penalty, the same value `returns()` gives at the end."""
-        return self.returns()
+        """The team's expected final score, for search leaves: the score if the game stopped here
+        (`returns()`) plus what the open curves still promise and minus the risk of a stuck table
+        (`outlook()`). The first game: `returns()` (minus the tiles in hand)."""
+        if self.over or self.game.mode == "first":
+            return self.returns()
+        value = float(self.final()[1].total) + self.outlook()
+        return [value] * self.game.players
+
+    def open_curves(self) -> list[Curve]:
+        """Every unfinished curve on the table, followed from one open end to the other (see `Curve`)."""
+        b = self.board
+        off, lines, fill = b.off, b.lines, self.game.fillable
+        other: dict[int, int] = {}
+        for cell, lns in lines.items():
+            base = cell * 6
+            for x, y in lns:
+                other[base + x] = y
+                other[base + y] = x
+        start = b.cell_of((0, 0))
+        cands = b.candidates()
+        width = b.width
+        out = []
+        seen: set[int] = set()
+        for e in b.partner:
+            if e in seen:
+                continue
+            cell, port = divmod(e, 6)
+            tiles: set[int] = set()
+            while True:  # along the curve to its other open end
+                tiles.add(cell)
+                o = other[cell * 6 + port]
+                n = cell + off[o]
+                if n not in lines:
+                    break
+                cell, port = n, (o + 3) % 6
+            seen.add(e)
+            seen.add(cell * 6 + o)
+            c1, c2 = e // 6 + off[e % 6], n
+            growing = sum(1 for c in (c1, c2) if fill[cands[c][0] * 64 + cands[c][1]])
+            live = growing == 2
+            if c1 == c2:  # one tile closes it when a line can join the two ports (2 or 3 apart)
+                gap = 1
+                live = live and gap_of(((e % 6 + 3) % 6, (o + 3) % 6)) >= 2
+            else:
+                q1, r1 = divmod(c1, width)
+                q2, r2 = divmod(c2, width)
+                dq, dr = q1 - q2, r1 - r2
+                gap = (abs(dq) + abs(dr) + abs(dq + dr)) // 2 + 1
+            out.append(Curve(len(tiles), gap, live, start in tiles, growing, c1 if c1 == c2 else -1))
+        return out
+
+    def outlook(self) -> float:
+        """What the table still promises, in points (0 at the end of the game; never changes a rule).
+
+        Each open curve whose two ends can still be extended may close into a loop of about
+        (its tiles + its gap) tiles, with a chance of OUTLOOK_DECAY ** gap (0 when fewer
+        placements are left than the gap). Added: the loop-count table's points for the
+        expected number of loops (interpolated between rows), the best expected gain of the
+        longest-loop table, and the start-loop bonus (not yet earned) for a curve through the
+        start tile. Removed, when no open end can be extended any more (no tile can ever be
+        placed again): the hand penalty of every tile still to come staying in its drawer's hand;
+        otherwise, for the next FIT_HORIZON draws, the chance that a tile drawn fits nowhere
+        (by the varieties left in the bag) times what keeping it costs (2h + 1 for h tiles in
+        a hand, the mean hand). When one curve alone can still grow, closing it with a one-line
+        tile would end the placing for good: its closing counts only with a two-line tile (the
+        bag's share of them), and a one-line tile on the cell both its ends face fits nowhere.
+        """
+        g = self.game
+        rules = g.rules
+        a, sc = self.final()
+        left = self.bag_n + (0 if self.drawing else 1)  # placements still possible
+        value = 0.0
+        if left:
+            expected = 0.0
+            best_long = 0.0
+            best_start = 0.0
+            lp = rules.longest_loop_points
+            now = lp.points(a.longest)
+            start_bonus = 0 if a.bonuses["start_loop"] else rules.bonuses.get("start_loop", 0)
+            curves = self.open_curves()
+            sole = sum(1 for c in curves if c.growing) == 1
+            for c in curves:
+                if not c.live or c.gap > left:
+                    continue
+                p = OUTLOOK_DECAY ** c.gap
+                if sole and self.bag_n:  # closing the only curve with a one-line tile would end the placing
+                    p *= self._two_line_share()
+                expected += p
+                best_long = max(best_long, p * (lp.points(max(a.longest, c.tiles + c.gap)) - now))
+                if c.start:
+                    best_start = max(best_start, p * start_bonus)
+            n = a.count + expected
+            lo = int(n)
+            table = rules.loop_points
+            value += (table.points(lo) + (n - lo) * (table.points(lo + 1) - table.points(lo))
+                      - table.points(a.count))
+            value += best_long + best_start
+        if self.bag_n and not self._live():  # no tile can ever be placed again
+            value -= self._penalty_if_stuck() - sc.penalty
+        elif self.bag_n:  # the tiles to come that fit nowhere will be kept
+            miss = 1.0 - self._fit_chance(curves if left else self.open_curves())
+            if miss:
+                h = self.tiles_in_hand() / g.players
+                value -= miss * min(self.bag_n, FIT_HORIZON) * (2.0 * h + 1.0)
+        return value
+
+    def _fit_chance(self, curves: Sequence[Curve]) -> float:
+        """The chance that the next tile drawn from the bag fits some cell of the table as it is, without closing
+        the table's only curve for good (a one-line tile on the cell both its ends face)."""
+        g = self.game
+        fits = g.fits
+        growing = [c for c in curves if c.growing]
+        last = growing[0].cell if len(growing) == 1 else -1
+        ok = 0
+        for cell, (kn, nd) in self.board.candidates().items():
+            f = fits[kn * 64 + nd]
+            ok |= f & g.two_lines if cell == last else f
+        return sum(k for v, k in enumerate(self.bag) if ok >> v & 1) / self.bag_n if self.bag_n else 1.0
+
+    def _two_line_share(self) -> float:
+        """The share of the bag's tiles that carry two lines."""
+        two = self.game.two_lines
+        return sum(k for v, k in enumerate(self.bag) if two >> v & 1) / self.bag_n if self.bag_n else 0.0
+
+    def _penalty_if_stuck(self) -> int:
+        """The hand penalty at the end if every tile still to be drawn stayed in its drawer's hand."""
+        g = self.game
+        hands = [sum(h) for h in self.hands]
+        p = self.player if self.drawing else (self.player + 1) % g.players
+        for _ in range(self.bag_n):
+            hands[p] += 1
+            p = (p + 1) % g.players
+        return sum(h ** g.rules.hand_penalty_power for h in hands)
 
     def __str__(self) -> str:
         g = self.game

@@ -86,6 +86,8 @@ def _shaped(cf: ComponentFaces) -> bool:
 
 
 def sheets_needed(components: list[ComponentFaces], opts: SheetOptions, face_path,
-                  papers: tuple[str, ...] = ("a4", "letter")) -> dict[str, int]:
-    """How many sheets the design takes on each paper (for the build summary)."""
-    return {name: len(plan(components, replace(opts, paper=name), face_path)) for name in papers}
+                  papers: tuple[str, ...] = ("a4", "letter"), planned: list[Sheet] | None = None) -> dict[str, int]:
+    """How many sheets the design takes on each paper (for the build summary); `planned`: the plan for
+    opts.paper, already made."""
+    return {name: len(planned) if planned is not None and name == opts.paper else
+            len(plan(components, replace(opts, paper=name), face_path)) for name in papers}

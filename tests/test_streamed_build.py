@@ -1,0 +1,93 @@
+"""A deck with many faces: the sheets are drawn while workers paint and compile the faces (issue 16), and the
+result is the same as a serial build, with or without the cache; a face that fails leaves nothing behind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pnp import parallel
+from pnp.build import build_designs
+from pnp.cache import Cache
+from pnp.errors import DesignError
+
+DESIGN = """\
+meta:
+  title: Stream Deck
+  players: 2
+print: {paper: a4, bleed: 3mm}
+components:
+  cards:
+    kind: card
+    size: poker
+    data: cards.csv
+    template: front.svg.j2
+    back: {template: back.svg.j2}
+"""
+FRONT = """\
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ width + 2 * bleed }}" height="{{ height + 2 * bleed }}" fill="{{ colour }}"/>
+<text x="{{ width / 2 }}" y="45" font-size="{{ 14 / (number|int) }}" text-anchor="middle">{{ title }}</text>
+"""
+BACK = '<rect x="0" y="0" width="{{ width }}" height="{{ height }}" fill="#333333"/>\n'
+ROWS = 40  # more than the 24 faces from which the build paints in workers
+
+
+def deck(folder: Path, zero_rows: tuple[int, ...] = ()) -> Path:
+    d = folder / "stream-deck"
+    d.mkdir(parents=True)
+    (d / "design.yaml").write_text(DESIGN)
+    (d / "front.svg.j2").write_text(FRONT)
+    (d / "back.svg.j2").write_text(BACK)
+    rows = ["title,number,colour"] + [f"Card {i},{0 if i in zero_rows else i % 9 + 1},#{i * 5:02x}6080"
+                                     for i in range(1, ROWS + 1)]
+    (d / "cards.csv").write_text("\n".join(rows) + "\n")
+    return d
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_streamed_cached_and_serial_builds_make_the_same_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "ALONE", 0.0)  # workers from the first face (else a small deck is painted here)
+    design = deck(tmp_path)
+    cache_dir = tmp_path / "cache"
+    cache = Cache(cache_dir)
+    build_designs([str(design)], out=tmp_path / "streamed", cache=cache, exports=False, show_progress=False)
+    assert cache.made("svg") == ROWS + 1
+    # the workers that painted the faces stored them: one entry per face on disk
+    assert len([p for p in (cache_dir / "svg").rglob("*") if p.is_file()]) == ROWS + 1
+    again = Cache(cache_dir)  # a new process: the disk entries only
+    build_designs([str(design)], out=tmp_path / "cached", cache=again, exports=False, show_progress=False)
+    assert again.made("svg") == 0 and again.stats["svg.hit"] == ROWS + 1 and again.made("sheets") == 0
+    monkeypatch.setattr(parallel, "cores", lambda: 1)  # everything in this process, in order
+    build_designs([str(design)], out=tmp_path / "serial", cache=Cache(None, memory=False), exports=False,
+                  show_progress=False)
+    want = files(tmp_path / "serial" / "stream-deck")
+    assert files(tmp_path / "streamed" / "stream-deck") == want
+    assert files(tmp_path / "cached" / "stream-deck") == want
+
+
+@pytest.mark.parametrize("workers", [2, 1])
+def test_a_face_that_fails_reports_every_row_and_leaves_no_pdf(tmp_path, monkeypatch, workers):
+    monkeypatch.setattr(parallel, "cores", lambda: workers)
+    monkeypatch.setattr(parallel, "ALONE", 0.0)
+    design = deck(tmp_path, zero_rows=(3, 31))
+    cache_dir = tmp_path / "cache"
+    with pytest.raises(DesignError) as err:
+        build_designs([str(design)], out=tmp_path / "out", cache=Cache(cache_dir), exports=False, show_progress=False)
+    message = str(err.value)
+    assert "ZeroDivisionError" in message and "cards.csv:4" in message and "cards.csv:32" in message
+    assert not (tmp_path / "out" / "stream-deck").exists()
+    assert not (cache_dir / "sheets").exists()  # no PDF with a face missing is kept for the next build
+
+
+def test_an_entry_not_yet_written_is_read_from_memory_then_from_disk(tmp_path):
+    first, second = Cache(tmp_path / "c"), Cache(tmp_path / "c", memory=False)
+    first.put_many("svg", [(f"{i:064x}", f"<svg>{i}</svg>") for i in range(40)])
+    assert second.get("svg", f"{7:064x}") == "<svg>7</svg>"  # served whether or not the writer has finished
+    first.flush()
+    entries = [p for p in (tmp_path / "c" / "svg").rglob("*") if p.is_file()]
+    assert len(entries) == 40 and not any(p.name.startswith(".tmp") for p in entries)
+    assert Cache(tmp_path / "c").get("svg", f"{39:064x}") == "<svg>39</svg>"
