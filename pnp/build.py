@@ -25,7 +25,7 @@ from pnp.errors import DesignError, ErrorReport, display_path, replay_warnings
 from pnp.loader import select_designs, templates_dir
 from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
-from pnp.parallel import cores, prun, prun_each
+from pnp.parallel import cores, in_worker, prun, prun_each
 from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces, design_faces
 
@@ -135,6 +135,38 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
     (a dict), each face painted now is also compiled for the sheets where it was painted, into compiled[path]
     (pnp.render.faces.paint_compiled). With `stream` too, and faces to paint (each with a cache key), a
     pnp.render.faces.FaceStream: the faces while they are being painted (its finish() gives the dict)."""
+    svgs, todo = _cached_faces(components, cache, folder)
+    if stream and compiled is not None and todo and not report and all(face.cache_key for _, face in todo):
+        # (with problems found already, every face is painted now: the build reports all of them at once)
+        from pnp.render.faces import FaceStream
+
+        return FaceStream(svgs, todo, cache, report, compiled)
+    _paint([(0, path, face) for path, face in todo], [svgs], [report], cache,
+           None if compiled is None else [compiled])
+    return dict(sorted(svgs.items()))
+
+
+def render_svgs_of(jobs: list[tuple[list[ComponentFaces], Path | None, ErrorReport]], cache: Cache,
+                   compiled: list[dict] | None = None) -> list[dict]:
+    """render_svgs for several designs at once (components, folder, report each): the faces none of them has in
+    the cache are painted together, on all cores when there are many. With `compiled` (a dict per design), each
+    face painted now is also compiled for the sheets where it was painted (pnp.render.faces.paint_compiled)."""
+    out: list[dict[str, str]] = []
+    todo: list[tuple[int, str, FaceSpec]] = []
+    for i, (components, folder, _) in enumerate(jobs):
+        svgs, missing = _cached_faces(components, cache, folder)
+        out.append(svgs)
+        todo += [(i, path, face) for path, face in missing]
+    n = cores()
+    todo = [job for k in range(n) for job in todo[k::n]]  # prun gives each core a slice: every n-th face each, as
+    # neighbours cost alike (a board's faces, a deck's cards)
+    _paint(todo, out, [report for _, _, report in jobs], cache, compiled)
+    return [dict(sorted(svgs.items())) for svgs in out]
+
+
+def _cached_faces(components: list[ComponentFaces], cache: Cache,
+                  folder: Path | None) -> tuple[dict[str, str], list[tuple[str, FaceSpec]]]:
+    """The faces' SVG texts found in the cache (their warnings replayed), and the faces to paint, in print order."""
     svgs: dict[str, str] = {}
     todo: list[tuple[str, FaceSpec]] = []
     for cf in components:
@@ -147,33 +179,34 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
                     replay_warnings(hit, folder)
             else:
                 todo.append((path, face))
-    if stream and compiled is not None and todo and not report and all(face.cache_key for _, face in todo):
-        # (with problems found already, every face is painted now: the build reports all of them at once)
-        from pnp.render.faces import FaceStream
+    return svgs, todo
 
-        return FaceStream(svgs, todo, cache, report, compiled)
+
+def _paint(todo: list[tuple[int, str, FaceSpec]], out: list[dict[str, str]], reports: list[ErrorReport],
+           cache: Cache, compiled: list[dict] | None) -> None:
+    """Paint (design, face path, face) each on all cores into out[design], its problems into reports[design];
+    with `compiled`, each also compiled where it was painted, into compiled[design]."""
     if compiled is not None and todo:
         from functools import partial
 
         from pnp.render.faces import paint_compiled, prepare_compile
 
         prepare_compile()
-        tasks: list = [partial(paint_compiled, face) for _, face in todo]
+        tasks: list = [partial(paint_compiled, face) for _, _, face in todo]
     else:
-        tasks = [face.paint for _, face in todo]
+        tasks = [face.paint for _, _, face in todo]
     made = []
-    for (path, face), (status, result) in zip(todo, prun(tasks)):
-        if _succeeded(status, result, report):
+    for (i, path, face), (status, result) in zip(todo, prun(tasks)):
+        if _succeeded(status, result, reports[i]):
             value: Any = result
             if compiled is not None:
                 value, drawing = value
                 if drawing is not None:
-                    compiled[path] = drawing
-            svgs[path] = value
+                    compiled[i][path] = drawing
+            out[i][path] = value
             if face.cache_key:
                 made.append((face.cache_key, value))
     cache.put_many("svg", made)
-    return dict(sorted(svgs.items()))
 
 
 EXPORTS = ("png", "tts", "kit", "kit-ink-saver")
@@ -193,48 +226,85 @@ def known_export(name: str) -> bool:
 
 def render_design(design: Design, paper: str | None = None, print_shop: bool = False, cache: Cache = NO_CACHE,
                   exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True,
-                  export_options: dict | None = None) -> BuiltDesign:
+                  export_options: dict | None = None,
+                  painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
+                  compiled: dict | None = None) -> BuiltDesign:
     """Everything one design makes, in memory, stage by stage (each product through the cache):
 
     faces -> SVG texts -> print sheets (+ print-shop PDF) -> rulebooks -> contact sheet -> exports
     (those of EXPORTS asked for) -> manifest. `rulebooks=False` leaves the rulebooks out (pnp watch
-    writes the sheets first, then them).
+    writes the sheets first, then them). `painted`: the faces and their SVG texts, when made already (and
+    `compiled`: those compiled where they were painted, face path -> drawing).
     """
     from pnp.progress import _Quiet
 
     bar = bar or _Quiet()
     started = time.perf_counter()
-    report = ErrorReport()
-    components = design_faces(design, report)
-    bar.step(f"{design.slug}: faces")
-    compiled: dict = {}  # face path -> its drawing, compiled where it was painted
-    svgs = render_svgs(components, cache, report, design.folder, compiled, stream=True)
-    report.raise_if_any()
-    built = BuiltDesign(design, components, svgs)
-    bar.step(f"{design.slug}: print sheets")
-    _sheets_stage(built, paper, print_shop, cache, compiled)  # draws faces as they are painted (FaceStream)
-    svgs = built.svgs
-    compiled.clear()
-    from pnp.rulebook import languages, rulebook_paper
+    built = _faces_and_sheets(design, paper, print_shop, cache, bar, painted, compiled)
+    from pnp.rulebook import languages
 
     if not rulebooks:
         built.later.append(f"{design.slug}-rules-*.pdf")
     elif languages(design):  # a design without rules texts has no rulebook (yet)
         bar.step(f"{design.slug}: rulebooks")
-        book_paper = rulebook_paper(built.paper)
-        built.extra_files.update(cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
-                                              lambda: _rulebooks(design, components, svgs, book_paper)))
-    built.dirs["svg"] = _svg_files(design, svgs)
-    built.export_options = dict(export_options or {})
-    if exports:
-        bar.step(f"{design.slug}: {', '.join(sorted(exports))} exports")
-        _exports_stage(built, cache, exports)
-    _index_stage(built, cache)
-    built.faces = sum(len(cf.sides) for cf in components)
-    built.copies = sum(cf.copies for cf in components)
-    built.manifest = manifest(built)
+        built.extra_files.update(_cached_rulebooks(built, cache))
+    _finish(built, cache, exports, export_options, bar)
     built.seconds = time.perf_counter() - started
     return built
+
+
+def _faces_and_sheets(design: Design, paper: str | None, print_shop: bool, cache: Cache, bar,
+                      painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
+                      compiled: dict | None = None) -> BuiltDesign:
+    """The first stages of render_design: faces, their SVG texts, the print sheets, svg/. Without `painted`, the
+    faces are painted (and compiled) in workers while the sheets are drawn; with it, `compiled`: the faces that
+    were compiled where they were painted (face path -> drawing)."""
+    from pnp.progress import _Quiet
+
+    bar = bar or _Quiet()
+    if painted is None:
+        report = ErrorReport()
+        components = design_faces(design, report)
+        bar.step(f"{design.slug}: faces")
+        compiled = {}  # face path -> its drawing, compiled where it was painted
+        svgs = render_svgs(components, cache, report, design.folder, compiled, stream=True)
+        report.raise_if_any()
+    else:
+        components, svgs = painted
+    built = BuiltDesign(design, components, svgs)
+    bar.step(f"{design.slug}: print sheets")
+    _sheets_stage(built, paper, print_shop, cache, compiled)  # draws faces as they are painted (FaceStream)
+    if compiled is not None:
+        compiled.clear()
+    built.dirs["svg"] = _svg_files(design, built.svgs)
+    return built
+
+
+def _cached_rulebooks(built: BuiltDesign, cache: Cache) -> dict[str, bytes]:
+    """The design's rulebooks, through the cache, on the paper that goes with its print sheets."""
+    from pnp.rulebook import rulebook_paper
+
+    design, components, svgs = built.design, built.components, built.svgs
+    book_paper = rulebook_paper(built.paper)
+    return cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
+                        lambda: _rulebooks(design, components, svgs, book_paper, cache))
+
+
+def _finish(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str], export_options: dict | None,
+            bar, index: bool = True) -> None:
+    """The last stages of render_design: exports, contact sheet, counts, manifest."""
+    from pnp.progress import _Quiet
+
+    bar = bar or _Quiet()
+    built.export_options = dict(export_options or {})
+    if exports:
+        bar.step(f"{built.design.slug}: {', '.join(sorted(exports))} exports")
+        _exports_stage(built, cache, exports)
+    if index:
+        _index_stage(built, cache)
+    built.faces = sum(len(cf.sides) for cf in built.components)
+    built.copies = sum(cf.copies for cf in built.components)
+    built.manifest = manifest(built)
 
 
 def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
@@ -295,14 +365,15 @@ def _faces_key(components: list[ComponentFaces], svgs: dict[str, str]):
     return sorted(keys.items()) if all(keys.values()) else svgs
 
 
-def _index_stage(built: BuiltDesign, cache: Cache) -> None:
-    """The contact sheet (index.html): every face with its count, the static checks, links."""
+def _index_stage(built: BuiltDesign, cache: Cache, more: list[str] | None = None) -> None:
+    """The contact sheet (index.html): every face with its count, the static checks, links (to `more` files
+    too: the rulebooks, when another task makes them)."""
     from pnp.index import render_index
 
     design = built.design
     checks = cache.cached("checks", key_of("checks", design.fingerprint(), str(design.folder)),
                           lambda: _static_checks(design))
-    files = [built.pdf_name, *built.extra_files]
+    files = [built.pdf_name, *built.extra_files, *(more or [])]
     for folder, names in built.dirs.items():  # the exports' entry points: TTS saved object, print reports
         files += [f"{folder}/{n}" for n in names if n.endswith((".json", "report.txt"))]
     built.extra_files["index.html"] = render_index(design, built.components, face_path, files, checks["checks"])
@@ -348,14 +419,19 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     built.exports = sorted(exports)
 
 
-def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str], paper: str) -> dict:
-    """Every rulebook of the design, one language per core."""
+def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str], paper: str,
+               cache: Cache = NO_CACHE) -> dict:
+    """Every rulebook of the design: in one process when it runs in a worker already (the languages share the
+    compiled faces and diagrams), else one language per core."""
     from pnp.rulebook import languages, render_rulebooks
 
     langs = languages(design)
+    if in_worker() or cores() < 2 or len(langs) < 2:
+        return render_rulebooks(design, components, svgs, paper, langs=langs, cache=cache)
     out: dict[str, bytes] = {}
     report = ErrorReport()
-    tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang]) for lang in langs]
+    tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang], cache=cache)
+             for lang in langs]
     for status, value in prun(tasks, min_items=2):
         if _succeeded(status, value, report):
             out.update(value)
@@ -494,16 +570,7 @@ def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"),
     built = []
     with progress(show_progress) as bar:
         if len(designs) > 1 and cores() > 1:
-            # several designs: one per core at a time (each made serially in its worker)
-            bar.step(f"building {len(designs)} designs", len(designs))
-            # longest first (rulebook texts and faces are most of the work), so the cores finish together
-            order = sorted(designs, key=_expected_work, reverse=True)
-            tasks = [lambda d=d: render_design(d, paper, print_shop, cache, wanted[d.slug], None,
-                                               rulebooks, options[d.slug]).portable() for d in order]
-            for status, value in prun_each(tasks):
-                bar.advance()
-                if _succeeded(status, value, report):
-                    built.append(value)
+            built = _build_many(designs, paper, print_shop, cache, wanted, rulebooks, options, bar, report)
         else:
             for design in designs:
                 try:
@@ -555,16 +622,125 @@ def _origin(folder: Path) -> str:
     return display_path(folder) + "/"
 
 
-def _expected_work(design: Design) -> float:
-    """A rough weight of a design's build, to start the longest first: its rulebooks and its faces."""
-    from pnp.rulebook import languages
+def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cache: Cache, wanted: dict,
+                rulebooks: bool, options: dict, bar, report: ErrorReport) -> list[BuiltDesign]:
+    """Several designs, as one pool of tasks over every core:
 
-    try:
-        books = len(languages(design))
-    except DesignError:
-        books = 0
-    faces = sum(len(c.data) if isinstance(c.data, list) else 1 for c in design.components.values())
-    return books + faces / 20
+    1. (here) every design's faces; then the faces not in the cache, all designs' together, painted on all cores
+       (each compiled for the sheets in the worker that painted it);
+    2. (workers, largest first) each design's print sheets, svg/ and contact sheet, and separately its rulebooks
+       (every language in one task: they share the compiled faces and diagrams) - a design with exports (TTS and
+       the kit need its rulebooks) is one task, as render_design makes it;
+    3. (here) each design's manifest.
+
+    The heavy modules are imported before the workers fork, so no worker imports them again.
+    """
+    from pnp.layout.sheets import SheetOptions
+    from pnp.rulebook import languages, rulebook_name, rulebook_paper
+
+    reports = [ErrorReport() for _ in designs]
+    components = [design_faces(d, r) for d, r in zip(designs, reports)]
+    compiled: list[dict] = [{} for _ in designs]  # per design: face path -> its drawing, compiled where painted
+    svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache, compiled)
+    tasks: list[tuple[float, int, str, object]] = []  # (weight, design, what, task)
+    books: dict[int, tuple[str, dict | None]] = {}  # design -> (cache key, rulebooks if cached)
+    book_langs: dict[int, list[str]] = {}
+    for i, design in enumerate(designs):
+        if reports[i]:
+            report.extend(reports[i])
+            continue
+        painted = (components[i], svgs[i])
+        exports = wanted[design.slug]
+        try:
+            langs = languages(design) if rulebooks else []
+        except DesignError as exc:
+            report.extend(exc)
+            continue
+        faces_weight = len(svgs[i]) / 200
+        if exports or not langs:  # one task, as render_design makes it
+            tasks.append((faces_weight + _book_weight(design, langs) + len(exports), i, "design",
+                          lambda d=design, p=painted, e=exports, c=compiled[i]: render_design(
+                              d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p, c).portable()))
+            continue
+        book_langs[i] = langs
+        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted, ls=langs, c=compiled[i]: _head(
+            d, paper, print_shop, cache, p, ls, c)))
+        book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
+        key = _rulebook_key(design, svgs[i], book_paper)
+        books[i] = (key, cache.get("rulebooks", key))
+        if books[i][1] is None:
+            tasks.append((_book_weight(design, langs), i, "rulebooks",
+                          lambda d=design, c=components[i], s=svgs[i], p=book_paper: _rulebooks(d, c, s, p, cache)))
+    tasks.sort(key=lambda t: -t[0])  # largest first, so the cores finish together
+    _import_for_workers(rulebooks and any(what != "sheets" for _, _, what, _ in tasks))
+    bar.step(f"building {len(designs)} designs", len(tasks))
+    done: dict[tuple[int, str], Any] = {}  # (design, what) -> the task's value
+    for (_, i, what, _), (status, value) in zip(tasks, prun_each([t[3] for t in tasks])):
+        bar.advance()
+        if _succeeded(status, value, report):
+            done[(i, what)] = value
+    built: list[BuiltDesign] = []
+    for i, design in enumerate(designs):
+        whole = done.get((i, "design"))
+        if isinstance(whole, BuiltDesign):
+            built.append(whole)
+            continue
+        if (i, "sheets") not in done:
+            continue
+        head = done[(i, "sheets")]
+        key, made = books.get(i, ("", None))
+        if made is None and (i, "rulebooks") in done:
+            made = done[(i, "rulebooks")]
+            cache.put("rulebooks", key, made)
+        if made is None:
+            continue  # its rulebooks failed: their problems are in the report
+        head.components, head.svgs = components[i], svgs[i]
+        linked = list(made) == [rulebook_name(design, lang, head.paper) for lang in book_langs[i]]
+        if not linked:  # the contact sheet names other files than the rulebooks made: made again here
+            del head.extra_files["index.html"]
+        head.extra_files.update(made)
+        _finish(head, cache, frozenset(), options[design.slug], bar, index=not linked)
+        built.append(head)
+    return built
+
+
+def _head(design: Design, paper: str | None, print_shop: bool, cache: Cache,
+          painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str],
+          compiled: dict | None = None) -> BuiltDesign:
+    """A design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes), as a worker
+    sends it back: without the faces and their SVG texts, which the parent has."""
+    from pnp.rulebook import rulebook_name
+
+    started = time.perf_counter()
+    built = _faces_and_sheets(design, paper, print_shop, cache, None, painted, compiled)
+    _index_stage(built, cache, [rulebook_name(design, lang, built.paper) for lang in langs])
+    built.seconds = time.perf_counter() - started  # the rulebooks' task not counted
+    built.svgs = {}
+    return built.portable()
+
+
+def _import_for_workers(rulebooks: bool) -> None:
+    """The modules every worker needs, imported before they fork; with `rulebooks`, those of the rulebooks too (and
+    their fonts and styles loaded: not when every rulebook comes from the cache)."""
+    import pnp.index
+    import pnp.layout.pdf
+    import pnp.render.art
+
+    if rulebooks:
+        import pnp.rulebook.document  # noqa: F401 - reportlab.platypus, markdown-it, jinja2
+        from pnp.rulebook.layout import load_layout
+
+        load_layout()
+
+
+def _book_weight(design: Design, langs: list[str]) -> float:
+    """A rough weight of a design's rulebooks, to start the longest first: the size of their texts (checked by
+    languages()), a text that extends another (a variant of a game) counting as a whole rulebook."""
+    total = 0.0
+    for lang in langs:
+        text = (design.folder / f"rules.{lang}.md").read_text(encoding="utf-8", errors="replace")
+        total += len(text) / 10000 + (1.0 if "{% extends" in text or "{%- extends" in text else 0.0)
+    return total
 
 
 def describe_designs(args: tuple[str, ...] | list[str]) -> str:

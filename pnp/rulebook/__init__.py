@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pnp.cache import Cache
 from pnp.errors import DesignError, ErrorReport, Problem, display_path
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces
@@ -78,11 +79,14 @@ def _meta_problem(design: Design, message: str) -> Problem:
 
 
 def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str] | None = None,
-                     paper: str | None = None, langs: list[str] | None = None) -> dict[str, bytes]:
+                     paper: str | None = None, langs: list[str] | None = None,
+                     cache: Cache | None = None) -> dict[str, bytes]:
     """Every rulebook of a design, in memory: {"<slug>-rules-<lang>-<paper>.pdf": PDF bytes}.
 
     `svgs` are the faces already painted by the build (painted here otherwise); `paper`
-    overrides design.print.paper (a4/letter; a3 designs get an A4 rulebook).
+    overrides design.print.paper (a4/letter; a3 designs get an A4 rulebook). The languages share
+    the compiled faces and diagrams; with the build's `cache`, so do the print sheets made in this
+    process (pnp.layout.pdf.compile_face).
     """
     paper = rulebook_paper(paper or design.print.paper)
     from pnp.rulebook.document import _Drawings, build_pdf
@@ -103,7 +107,7 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
         report.raise_if_any()
     from pnp.render.art import ArtFiles
 
-    drawings = _Drawings(svgs, ArtFiles(design.folder))
+    drawings = _Drawings(svgs, ArtFiles(design.folder), cache)
     out: dict[str, bytes] = {}
     report = ErrorReport()
     for lang in langs:

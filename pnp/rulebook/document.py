@@ -21,19 +21,19 @@ from reportlab.platypus import (
     Frame,
     KeepTogether,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from pnp.cache import NO_CACHE, Cache
 from pnp.layout.pdf import compile_face, define_form
 from pnp.model import Design
 from pnp.render import fonts
 from pnp.render.faces import ComponentFaces
 from pnp.rulebook.layout import FONT_ALL, Layout, load_layout
-from pnp.rulebook.markdown import Heading, to_flowables
+from pnp.rulebook.markdown import Heading, Paragraph, to_flowables
 from pnp.rulebook.text import Block, RulesText
 
 PAGE_SIZES = {"a4": A4, "letter": LETTER, "a3": A4}  # an A3 design still gets an A4 rulebook
@@ -74,21 +74,46 @@ class SvgFlowable(Flowable):
 
 
 class _Drawings:
-    """Each SVG text compiled once per rulebook run (shared by both languages)."""
+    """Each SVG text compiled once per rulebook run (shared by every language); with the build's cache, once per
+    process (the print sheets compile the same faces)."""
 
-    def __init__(self, svgs: dict[str, str], resources=None):
+    def __init__(self, svgs: dict[str, str], resources=None, cache: Cache | None = None):
         self.svgs = svgs
         self.resources = resources  # reads the art files faces show (pnp.render.art.ArtFiles)
+        self.cache = cache if cache is not None else NO_CACHE
         self.parsed: dict[str, object] = {}
 
     def get(self, key: str, svg: str | None = None):
         if key not in self.parsed:
-            self.parsed[key] = compile_face(svg if svg is not None else self.svgs[key], resources=self.resources)
+            self.parsed[key] = compile_face(svg if svg is not None else self.svgs[key], cache=self.cache,
+                                            resources=self.resources)
         return self.parsed[key]
 
 
 def _face_key(cid: str, face) -> str:
     return f"svg/{cid}-{face.key}.svg"
+
+
+class _Frame(Frame):
+    """A frame that, on multiBuild's first pass (laid out only to find the headings' pages for the contents, never
+    saved), places each flowable without drawing it: the layout is the same, the drawing is left to the pass kept."""
+
+    def _add(self, flowable, canv, trySplit=0):
+        if not getattr(canv, "_pnp_first_pass", False):
+            return super()._add(flowable, canv, trySplit)
+        # this flowable only, for this call only: in its own __dict__ (a list item's indenter passes setattr on to
+        # the flowable it holds)
+        flowable.__dict__["drawOn"] = _not_drawn
+        try:
+            return super()._add(flowable, canv, trySplit)
+        finally:
+            flowable.__dict__.pop("drawOn", None)
+
+    add = _add
+
+
+def _not_drawn(*args, **kwargs) -> None:
+    return None
 
 
 class _Doc(BaseDocTemplate):
@@ -146,8 +171,8 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
                subject=f"{meta.title}: {labels['rulebook']} ({lang})", initialFontName=fonts.REGULAR,
                initialFontSize=10)
     doc.toc_levels = layout.raw.get("toc_levels", 2)
-    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
-                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    frame = _Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
+                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
     width = doc.width
 
@@ -174,6 +199,10 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     toc.levelStyles = [ParagraphStyle("toc1", parent=st["toc1"]), ParagraphStyle("toc2", parent=st["toc2"])]
     story += [Paragraph(labels["contents"], st["toc_title"]), toc, Spacer(0, 6 * mm)]
     story += to_flowables(text.markdown, layout, width, image)
+    # the contents listed from the start, page numbers aside: the first pass lays the pages out with the contents
+    # at their true height, so the headings' pages it finds are final and a second pass is the last
+    toc.addEntries([(f.toc_level - 1, f.plain, 0, f.key) for f in story
+                    if isinstance(f, Heading) and f.toc_level <= doc.toc_levels])
 
     def footer(canv: Canvas, page: int, total: int) -> None:
         canv.saveState()

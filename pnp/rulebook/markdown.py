@@ -22,7 +22,7 @@ from reportlab.platypus import (
     KeepTogether,
     ListFlowable,
     ListItem,
-    Paragraph,
+    Paragraph as _Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -30,6 +30,23 @@ from reportlab.platypus import (
 
 from pnp.render import fonts
 from pnp.rulebook.layout import FONT_ALL, Layout
+
+
+class Paragraph(_Paragraph):
+    """ReportLab's Paragraph, breaking its lines once per width: platypus wraps a paragraph many times (a table
+    measures its cells, a frame tries it, KeepTogether measures its group, and both passes of the rulebook lay out
+    the same text), and breaking the lines is most of the layout's time. The lines depend only on the text
+    (its fragments) and the widths, so they are kept while both stay the same."""
+
+    def breakLines(self, width):
+        widths = tuple(width) if isinstance(width, (list, tuple)) else (width,)
+        kept = self.__dict__.get("_pnp_lines")
+        if kept is not None and kept[0] == widths and kept[1] is self.frags:
+            return kept[2]
+        lines = super().breakLines(width)
+        self._pnp_lines = (widths, self.frags, lines)
+        return lines
+
 
 ImageFn = Callable[..., list[Flowable]]  # (src, alt, source line, size) -> flowables; size: see image_size
 
