@@ -91,3 +91,22 @@ def test_an_entry_not_yet_written_is_read_from_memory_then_from_disk(tmp_path):
     entries = [p for p in (tmp_path / "c" / "svg").rglob("*") if p.is_file()]
     assert len(entries) == 40 and not any(p.name.startswith(".tmp") for p in entries)
     assert Cache(tmp_path / "c").get("svg", f"{39:064x}") == "<svg>39</svg>"
+
+
+def test_several_designs_built_together_report_every_failing_face_of_each(tmp_path, monkeypatch):
+    """The pool of tasks for several designs (faces of all designs painted together): each design's failing rows
+    are reported at once, and, as for a single design, nothing is written when any design fails (the build is one
+    unit: the designer fixes the rows named and builds again)."""
+    monkeypatch.setattr(parallel, "ALONE", 0.0)
+    good = deck(tmp_path / "a")
+    bad = deck(tmp_path / "b", zero_rows=(5, 22))
+    bad = bad.rename(tmp_path / "b" / "broken-deck")
+    cache_dir = tmp_path / "cache"
+    with pytest.raises(DesignError) as err:
+        build_designs([str(good), str(bad)], out=tmp_path / "out", cache=Cache(cache_dir), exports=False,
+                      show_progress=False)
+    message = str(err.value)
+    assert "cards.csv:6" in message and "cards.csv:23" in message and "broken-deck" in message
+    assert "stream-deck" not in message.replace("broken-deck", "")
+    assert not (tmp_path / "out" / "broken-deck").exists()
+    assert not (tmp_path / "out" / "stream-deck").exists()
