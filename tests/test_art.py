@@ -10,35 +10,24 @@ box at (6.5, 19) mm: drawn 50 x 25 mm at (6.5, 31.5) mm."""
 from __future__ import annotations
 
 import io
-import os
 import re
 import shutil
 from pathlib import Path
 
 import pdfplumber
 import pytest
-from click.testing import CliRunner
+from clirun import run
 from pdfmeasure import placements
 from PIL import Image
 from pypdf import PdfReader
 
 from pnp.build import build_designs
-from pnp.cli import main
 from pnp.errors import drain_warnings
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "art-deck"
 MM = 72 / 25.4
 TOL = 0.1 * MM  # 0.1 mm
 FACE_W, FACE_H, BLEED = 63.0, 88.0, 3.0
-
-
-def run(args: list[str], cwd: Path):
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, args)
-    finally:
-        os.chdir(old)
 
 
 def deck(tmp_path: Path) -> Path:

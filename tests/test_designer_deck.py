@@ -7,29 +7,18 @@ and measures what was written: the SVG text, the PDF (pdfplumber: words, sizes, 
 from __future__ import annotations
 
 import io
-import os
 import zipfile
 from pathlib import Path
 
 import pdfplumber
 import pytest
-from click.testing import CliRunner
+from clirun import run
 from lxml import etree
 
-from pnp.cli import main
 from pnp.limits import LIMITS, Limit
 
 MM = 72 / 25.4
 SVG_NS = "{http://www.w3.org/2000/svg}"
-
-
-def run(args: list[str], cwd: Path):
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, args)
-    finally:
-        os.chdir(old)
 
 
 def design(tmp_path: Path, table: str | None, front: str, back: str | None = None, extra: str = "",

@@ -8,33 +8,22 @@ line with inline bold and italic tspans."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pdfplumber
 import pytest
-from click.testing import CliRunner
+from clirun import run
 from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import DictionaryObject, IndirectObject
 
 from pnp.build import build_designs
-from pnp.cli import main
 from pnp.errors import drain_warnings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FONT_DECK = FIXTURES / "font-deck"
-
-
-def run(args: list[str], cwd: Path):
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, args)
-    finally:
-        os.chdir(old)
 
 
 def fonts_of(pdf: Path) -> dict[str, bool]:

@@ -5,16 +5,14 @@ rules.<lang>.md:line message."""
 from __future__ import annotations
 
 import io
-import os
 import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import run
 from pdfmeasure import placements
 from pypdf import PdfReader
 
-from pnp.cli import main
 from pnp.loader import load_design
 from pnp.render.faces import design_faces
 from pnp.rulebook import render_rulebooks
@@ -50,15 +48,6 @@ def test_image_sizes_are_measured_in_the_pdf(tmp_path):
     assert len(got) == len(want), got
     for (w, h), (gw, gh) in zip(want, got):
         assert abs(w - gw) < 0.1 and abs(h - gh) < 0.1, (want, got)
-
-
-def run(args: list[str], cwd: Path):
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, args)
-    finally:
-        os.chdir(old)
 
 
 @pytest.mark.parametrize("size, message", [

@@ -10,22 +10,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import run
 
-from pnp.cli import main
 from pnp.limits import LIMITS, Limit
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DESIGNS = Path(__file__).resolve().parent.parent / "designs"
-
-
-def run(args: list[str], cwd: Path):
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, args)
-    finally:
-        os.chdir(old)
 
 
 def deck(tmp_path: Path, source: Path = FIXTURES / "deck-csv") -> Path:
