@@ -27,7 +27,7 @@ from pnp.errors import DesignError, ErrorReport, display_path, replay_warnings
 from pnp.loader import select_designs, templates_dir
 from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
-from pnp.parallel import cores, in_worker, prun, prun_each
+from pnp.parallel import cores, in_worker, prun, prun_each, succeeded
 from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces, design_faces
 
@@ -120,17 +120,6 @@ def face_path(component_id: str, face: FaceSpec) -> str:
     return f"svg/{component_id}-{face.key}.svg"
 
 
-def _succeeded(status: str, value, report: ErrorReport) -> bool:
-    """True for a worker's result; a DesignError joins `report`; anything else is a bug and is raised
-    with its traceback."""
-    if status == "ok":
-        return True
-    if isinstance(value, DesignError):
-        report.extend(value)
-        return False
-    raise value
-
-
 def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,
                 folder: Path | None = None, compiled: dict | None = None, stream: bool = False) -> dict[str, str]:
     """Every face's SVG: from the cache, else painted (on all cores when there are many). With `compiled`
@@ -199,7 +188,7 @@ def _paint(todo: list[tuple[int, str, FaceSpec]], out: list[dict[str, str]], rep
         tasks = [face.paint for _, _, face in todo]
     made = []
     for (i, path, face), (status, result) in zip(todo, prun(tasks)):
-        if _succeeded(status, result, reports[i]):
+        if succeeded(status, result, reports[i]):
             value: Any = result
             if compiled is not None:
                 value, drawing = value
@@ -435,7 +424,7 @@ def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str,
     tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang], cache=cache)
              for lang in langs]
     for status, value in prun(tasks, min_items=2):
-        if _succeeded(status, value, report):
+        if succeeded(status, value, report):
             out.update(value)
     report.raise_if_any()
     return out
@@ -700,7 +689,7 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
     done: dict[tuple[int, str], Any] = {}  # (design, what) -> the task's value
     for (_, i, what, _), (status, value) in zip(tasks, prun_each([t[3] for t in tasks])):
         bar.advance()
-        if _succeeded(status, value, report):
+        if succeeded(status, value, report):
             done[(i, what)] = value
     built: list[BuiltDesign] = []
     for i, design in enumerate(designs):

@@ -154,6 +154,20 @@ def _run_task_in_worker(i: int):
     return _in_worker(_run_task, i)
 
 
+def succeeded(status: str, value, report) -> bool:
+    """For one ("ok" | "error", value) result of prun or pstream: True when it is a value; a DesignError joins
+    `report` (a pnp.errors.ErrorReport, so that every problem is told at once); anything else is a bug and is
+    raised with its traceback."""
+    if status == "ok":
+        return True
+    from pnp.errors import DesignError
+
+    if isinstance(value, DesignError):
+        report.extend(value)
+        return False
+    raise value
+
+
 def _call(task) -> tuple[str, object]:
     try:
         return ("ok", task())

@@ -33,6 +33,7 @@ from pnp.errors import (
 from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource
+from pnp.parallel import succeeded
 from pnp.registry import FaceSpec, GeneratorContext
 from pnp.render import textbox as _textbox
 from pnp.render.art import ArtFiles, art_hash, check_art, check_art_names, has_images
@@ -294,11 +295,12 @@ class FaceStream(dict):
         path, face = self._todo[self._next]
         self._next += 1
         status, value = next(self._results)
-        if status != "ok":
-            if not isinstance(value, DesignError):
-                self._results.close()
-                raise value  # type: ignore[misc]  # a bug: raised with its traceback
-            self._report.extend(value)
+        try:
+            ok = succeeded(status, value, self._report)
+        except Exception:  # a bug: raised with its traceback, once the workers are stopped
+            self._results.close()
+            raise
+        if not ok:
             self._drain()
             self._report.raise_if_any()
         pair: Any = value
@@ -312,10 +314,7 @@ class FaceStream(dict):
 
     def _drain(self) -> None:
         for (_path, _face), (status, value) in zip(self._todo[self._next:], self._results):
-            if status != "ok":
-                if not isinstance(value, DesignError):
-                    raise value  # type: ignore[misc]
-                self._report.extend(value)
+            succeeded(status, value, self._report)
         self._next = len(self._todo)
         self._results.close()  # the workers stop
 
