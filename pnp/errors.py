@@ -213,17 +213,22 @@ def source_comment(folder: Path, file: str | Path, row: tuple[str | Path, int | 
     `<!-- made by pnp from x/templates/front.svg.j2 (row x/cards.csv:3) -->`, paths from the design folder's
     parent (the same wherever pnp runs): a designer opening the SVG sees it, and a library warning about this SVG
     is reported against it."""
-    folder = Path(folder)
-    remember_design_folder(folder)
-
-    def rel(path: str | Path) -> str:
-        try:
-            return str(Path(folder.name) / Path(path).relative_to(folder))
-        except ValueError:
-            return Path(path).name
-
-    text = rel(file) + (f" (row {rel(row[0])}:{row[1]})" if row else "")
+    base = os.fspath(folder)
+    known = _DESIGN_FOLDERS.get(os.path.basename(base))
+    if known is None or os.fspath(known) != base:  # (a deck's faces share it: no Path made for each)
+        remember_design_folder(Path(base))
+    text = _from_folder(base, os.fspath(file)) + (f" (row {_from_folder(base, os.fspath(row[0]))}:{row[1]})"
+                                                  if row else "")
     return f"<!-- made by pnp from {text.replace('--', '%2D%2D')} -->"
+
+
+@functools.lru_cache(maxsize=1024)
+def _from_folder(folder: str, path: str) -> str:
+    """`path` as named from the design folder's parent (x/templates/front.svg.j2), else its file name."""
+    try:
+        return str(Path(Path(folder).name) / Path(path).relative_to(folder))
+    except ValueError:
+        return Path(path).name
 
 
 def with_source_comment(svg: str, folder: Path, file: str | Path,
