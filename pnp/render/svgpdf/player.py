@@ -12,6 +12,7 @@ import io
 import re
 
 from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfbase.pdfmetrics import getFont
 
 from pnp.render import fonts
@@ -147,11 +148,14 @@ def end_form(c, name: str) -> None:
     only fonts and nested forms: an alpha state (ExtGState), a gradient (Shading) or a colour space
     used inside a form was found only in the page's resources, which viewers may refuse ("ExtGState
     'gRLs0' is unknown")."""
-    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, xObjectName
+    from reportlab.pdfbase.pdfdoc import xObjectName
 
     shadings = dict(c._shadingUsed)  # the form's own accumulator, gone after endForm
     c.endForm()
     form = c._doc.idToObject[xObjectName(name)]
+    if not (form.XObjects or form.ExtGState or shadings or getattr(form, "_colorsUsed", None)):
+        form.Resources = _basic_resources(c._doc)  # (most faces: one text, formatted once for the document)
+        return
     res = PDFResourceDictionary()
     res.basicFonts()
     res.allProcs()
@@ -162,6 +166,26 @@ def end_form(c, name: str) -> None:
     res.setShading(shadings)
     res.setColorSpace(getattr(form, "_colorsUsed", None) or {})
     form.Resources = res
+
+
+def _basic_resources(doc):
+    """The resources of a form that uses only fonts: the same for every such form of `doc`, whose text is
+    made once (as ReportLab writes it: the document's fonts and every procedure set)."""
+    res = getattr(doc, "_pnp_basic_resources", None)
+    if res is None:
+        res = doc._pnp_basic_resources = _BasicResources()
+        res.basicFonts()
+        res.allProcs()
+    return res
+
+
+class _BasicResources(PDFResourceDictionary):
+    _text: bytes | None = None
+
+    def format(self, document):
+        if self._text is None:
+            self._text = super().format(document)
+        return self._text
 
 
 def _flush(c, out: list[str]) -> None:
