@@ -57,6 +57,7 @@ class BuiltDesign:
     export_options: dict = field(default_factory=dict)  # their options given once (tts_base_url), kept too
     sheet_plan: list = field(default_factory=list)  # the print sheets' layout (the kit redraws it)
     notes: list[str] = field(default_factory=list)  # what an export could not do (printed with the summary)
+    stage: Any = None  # svg/ files written ahead into the output folder (pnp.output.Stage), moved in when published
 
     def portable(self) -> "BuiltDesign":
         """What a worker process sends back: everything but the face painters (closures)."""
@@ -121,17 +122,28 @@ def face_path(component_id: str, face: FaceSpec) -> str:
 
 
 def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,
-                folder: Path | None = None, compiled: dict | None = None, stream: bool = False) -> dict[str, str]:
+                folder: Path | None = None, compiled: dict | None = None, stream: bool = False,
+                stage_to: Path | None = None) -> dict[str, str]:
     """Every face's SVG: from the cache, else painted (on all cores when there are many). With `compiled`
     (a dict), each face painted now is also compiled for the sheets where it was painted, into compiled[path]
     (pnp.render.faces.paint_compiled). With `stream` too, and faces to paint (each with a cache key), a
-    pnp.render.faces.FaceStream: the faces while they are being painted (its finish() gives the dict)."""
+    pnp.render.faces.FaceStream: the faces while they are being painted (its finish() gives the dict). When its
+    workers paint them from the start, they also write the faces' svg/ files as they go, into a stage
+    (pnp.output.Stage, the FaceStream's `stage`) of the design's output folder `stage_to`."""
     svgs, todo = _cached_faces(components, cache, folder)
     if stream and compiled is not None and todo and not report and all(face.cache_key for _, face in todo):
         # (with problems found already, every face is painted now: the build reports all of them at once)
+        from pnp.output import Stage
+        from pnp.parallel import pooled
         from pnp.render.faces import FaceStream
 
-        return FaceStream(svgs, todo, cache, report, compiled)
+        stage = Stage(stage_to) if stage_to is not None and pooled(len(todo)) else None
+        try:
+            return FaceStream(svgs, todo, cache, report, compiled, stage)
+        except BaseException:
+            if stage is not None:
+                stage.discard()
+            raise
     _paint([(0, path, face) for path, face in todo], [svgs], [report], cache,
            None if compiled is None else [compiled])
     return dict(sorted(svgs.items()))
@@ -219,37 +231,52 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
                   exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True,
                   export_options: dict | None = None,
                   painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
-                  compiled: dict | None = None) -> BuiltDesign:
+                  compiled: dict | None = None, out: Path | None = None) -> BuiltDesign:
     """Everything one design makes, in memory, stage by stage (each product through the cache):
 
     faces -> SVG texts -> print sheets (+ print-shop PDF) -> rulebooks -> contact sheet -> exports
     (those of EXPORTS asked for) -> manifest. `rulebooks=False` leaves the rulebooks out (pnp watch
     writes the sheets first, then them). `painted`: the faces and their SVG texts, when made already (and
-    `compiled`: those compiled where they were painted, face path -> drawing).
+    `compiled`: those compiled where they were painted, face path -> drawing). `out`: where write_design will
+    publish it (the faces' workers may write svg/ files ahead into its folder: `built.stage`).
     """
     from pnp.progress import _Quiet
 
     bar = bar or _Quiet()
     started = time.perf_counter()
-    built = _faces_and_sheets(design, paper, print_shop, cache, bar, painted, compiled)
+    built = _faces_and_sheets(design, paper, print_shop, cache, bar, painted, compiled,
+                              None if out is None else Path(out) / design.slug)
     from pnp.rulebook import languages
 
-    if not rulebooks:
-        built.later.append(f"{design.slug}-rules-*.pdf")
-    elif languages(design):  # a design without rules texts has no rulebook (yet)
-        bar.step(f"{design.slug}: rulebooks")
-        built.extra_files.update(_cached_rulebooks(built, cache))
-    _finish(built, cache, exports, export_options, bar)
+    try:
+        if not rulebooks:
+            built.later.append(f"{design.slug}-rules-*.pdf")
+        elif languages(design):  # a design without rules texts has no rulebook (yet)
+            bar.step(f"{design.slug}: rulebooks")
+            built.extra_files.update(_cached_rulebooks(built, cache))
+        _finish(built, cache, exports, export_options, bar)
+    except BaseException:
+        discard_stages([built])
+        raise
     built.seconds = time.perf_counter() - started
     return built
 
 
+def discard_stages(built: list[BuiltDesign]) -> None:
+    """The files written ahead for builds that will not be published (a design failed) go."""
+    for b in built:
+        if b.stage is not None:
+            b.stage.discard()
+            b.stage = None
+
+
 def _faces_and_sheets(design: Design, paper: str | None, print_shop: bool, cache: Cache, bar,
                       painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
-                      compiled: dict | None = None) -> BuiltDesign:
+                      compiled: dict | None = None, target: Path | None = None) -> BuiltDesign:
     """The first stages of render_design: faces, their SVG texts, the print sheets, svg/. Without `painted`, the
-    faces are painted (and compiled) in workers while the sheets are drawn; with it, `compiled`: the faces that
-    were compiled where they were painted (face path -> drawing)."""
+    faces are painted (and compiled) in workers while the sheets are drawn (and, given the output folder
+    `target`, their svg/ files written ahead into a stage there); with it, `compiled`: the faces that were
+    compiled where they were painted (face path -> drawing)."""
     from pnp.progress import _Quiet
 
     bar = bar or _Quiet()
@@ -258,16 +285,20 @@ def _faces_and_sheets(design: Design, paper: str | None, print_shop: bool, cache
         components = design_faces(design, report)
         bar.step(f"{design.slug}: faces")
         compiled = {}  # face path -> its drawing, compiled where it was painted
-        svgs = render_svgs(components, cache, report, design.folder, compiled, stream=True)
+        svgs = render_svgs(components, cache, report, design.folder, compiled, stream=True, stage_to=target)
         report.raise_if_any()
     else:
         components, svgs = painted
-    built = BuiltDesign(design, components, svgs)
-    bar.step(f"{design.slug}: print sheets")
-    _sheets_stage(built, paper, print_shop, cache, compiled)  # draws faces as they are painted (FaceStream)
-    if compiled is not None:
-        compiled.clear()
-    built.dirs["svg"] = _svg_files(design, built.svgs)
+    built = BuiltDesign(design, components, svgs, stage=getattr(svgs, "stage", None))
+    try:
+        bar.step(f"{design.slug}: print sheets")
+        _sheets_stage(built, paper, print_shop, cache, compiled)  # draws faces as they are painted (FaceStream)
+        if compiled is not None:
+            compiled.clear()
+        built.dirs["svg"] = _svg_files(design, built.svgs)
+    except BaseException:
+        discard_stages([built])
+        raise
     return built
 
 
@@ -522,7 +553,8 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
             data["export_options"] = {"tts_base_url": built.export_options["tts_base_url"]}
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
-    done = publish(target, files, keep=keep, manifest=manifest_text)
+    stage, built.stage = built.stage, None
+    done = publish(target, files, keep=keep, manifest=manifest_text, stage=stage)
     made = sorted(files) + ["manifest.json"]
     return BuildResult(built.design.slug, target, [target / n for n in made], built.sheets, built.faces, built.copies,
                        built.paper, built.sheets_per_paper, built.seconds, written=done.written, removed=done.removed,
@@ -587,14 +619,20 @@ def _build_designs(args, out, paper, overrides, print_shop, exports, cache, show
             for design in designs:
                 try:
                     built.append(render_design(design, paper, print_shop, cache, wanted[design.slug], bar,
-                                               rulebooks, options[design.slug]))
+                                               rulebooks, options[design.slug], out=Path(out)))
                 except DesignError as exc:
                     report.extend(exc)
-    report.raise_if_any()
-    slugs = [d.slug for d in designs]
-    built.sort(key=lambda b: slugs.index(b.design.slug))  # workers finish in any order; report in the designs'
-    with OutputLock(Path(out), echo):
-        written = [write_design(b, Path(out)) for b in built]
+                except BaseException:
+                    discard_stages(built)
+                    raise
+    try:
+        report.raise_if_any()
+        slugs = [d.slug for d in designs]
+        built.sort(key=lambda b: slugs.index(b.design.slug))  # workers finish in any order; report in the designs'
+        with OutputLock(Path(out), echo):
+            written = [write_design(b, Path(out)) for b in built]
+    finally:
+        discard_stages(built)  # (those not published: a design failed, or another's output could not be written)
     cache.flush()
     return written
 

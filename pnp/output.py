@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import stat
 import threading
@@ -170,6 +171,89 @@ class Published:
     removed: list[str] = field(default_factory=list)  # files an earlier build wrote and this one no longer makes
 
 
+STAGE = ".pnp-stage-"  # a staging folder's name: STAGE<pid>-<random>
+
+
+class Stage:
+    """Files written ahead of `publish`, while the build runs (the workers that paint a deck's faces write its
+    svg/ files as they go): a hidden folder of the design's output, `<target>/.pnp-stage-<pid>-<random>/`, whose
+    files `publish` renames into place instead of writing them then (creating a file costs far more than
+    renaming it). Nothing in it is output until published; `discard()` removes it (a failed build leaves nothing),
+    and `recover` removes those of processes that are gone. Usable in forked workers (`write`)."""
+
+    def __init__(self, target: Path):
+        self.target = Path(target)
+        self.made_target = not self.target.exists()
+        _real_dir(self.target, self.target.parent)  # never through a link, as publish
+        self.root = self.target / f"{STAGE}{os.getpid()}-{os.urandom(4).hex()}"
+        try:
+            self.root.mkdir()
+        except OSError as exc:
+            raise _fail(self.root, exc, "create the folder") from None
+        _ACTIVE.add(self.root.name)
+        self.names: set[str] = set()  # the files written, as reported back by the workers that wrote them
+
+    def write(self, name: str, data: bytes | str) -> bool:
+        """`data` as the staged file `name` (a path under the design's output); False if it could not be
+        written (publish writes it then, and reports what is wrong)."""
+        rel = _relative(name)
+        if rel is None:
+            return False
+        path = self.root / str(rel)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)  # umask applies
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(_bytes(data))
+        except OSError:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            return False
+        return True
+
+    def staged(self, name: str, raw: bytes) -> Path | None:
+        """The staged file of `name`, when it holds `raw` (by size: a worker wrote exactly the face's text)."""
+        if name not in self.names:
+            return None
+        path = self.root / name
+        try:
+            st = path.lstat()
+        except OSError:
+            return None
+        return path if stat.S_ISREG(st.st_mode) and st.st_size == len(raw) else None
+
+    def discard(self) -> None:
+        """Remove the staging folder and what is left in it (and the design's output folder, if it made it and
+        nothing else is there). Not while a publish that was cut short (its journal there) still needs its files:
+        `recover` finishes that publish, then removes the folder."""
+        _ACTIVE.discard(self.root.name)
+        if (self.target / JOURNAL).exists():
+            return
+        shutil.rmtree(self.root, ignore_errors=True)
+        if self.made_target:
+            with contextlib.suppress(OSError):
+                self.target.rmdir()
+
+
+_ACTIVE: set[str] = set()  # this process's staging folders in use
+
+
+def _stale_stage(name: str) -> bool:
+    """A staging folder no build uses: of a process that is gone, or of this one and discarded."""
+    pid = name[len(STAGE):].partition("-")[0]
+    if not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        return name not in _ACTIVE
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, another user's
+        return False
+    return False
+
+
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
     """Ctrl-C and SIGTERM wait until the block is done, then act (main thread only)."""
@@ -211,7 +295,12 @@ def recover(target: Path) -> None:
                 _remove(target, r)
         journal.unlink(missing_ok=True)
     if target.is_dir() and not target.is_symlink():
+        for entry in os.scandir(target):
+            if entry.name.startswith(STAGE) and entry.is_dir(follow_symlinks=False) and _stale_stage(entry.name):
+                shutil.rmtree(entry.path, ignore_errors=True)
         for folder, dirs, files in os.walk(target):  # os.walk does not follow links
+            if folder == os.fspath(target):
+                dirs[:] = [d for d in dirs if not d.startswith(STAGE)]  # (their files are not temporary files)
             for name in files:
                 if name.startswith(".") and _TMP_TAG in name and name.endswith(".tmp"):
                     Path(folder, name).unlink(missing_ok=True)
@@ -243,13 +332,23 @@ def _remove(target: Path, rel: PurePosixPath) -> bool:
 
 
 def publish(target: Path, files: Mapping[str, bytes | str], *, keep: set[str] | frozenset[str] = frozenset(),
-            manifest: Callable[[list[str]], bytes | str] | None = None) -> Published:
+            manifest: Callable[[list[str]], bytes | str] | None = None, stage: Stage | None = None) -> Published:
     """Make `target` hold `files` (relative name -> content) as one unit; see the module docstring.
 
     `manifest(names)` gives manifest.json's content from the sorted list of every file pnp
     made that is there now (it is written last). Files an earlier build made stay only if
-    they are in `keep` (e.g. another paper's PDFs); the others are removed.
+    they are in `keep` (e.g. another paper's PDFs); the others are removed. The files written
+    ahead into `stage` are moved into place rather than written again (the stage is used up).
     """
+    try:
+        return _publish(target, files, keep, manifest, stage)
+    finally:
+        if stage is not None:
+            stage.discard()
+
+
+def _publish(target: Path, files: Mapping[str, bytes | str], keep: set[str] | frozenset[str],
+             manifest: Callable[[list[str]], bytes | str] | None, stage: Stage | None) -> Published:
     target = Path(target)
     _real_dir(target, target.parent)
     recover(target)
@@ -280,10 +379,17 @@ def publish(target: Path, files: Mapping[str, bytes | str], *, keep: set[str] | 
             raise OutputError(f"{display_path(target / name)}: is a link or a folder where pnp writes a file; "
                               "expected nothing there, or pnp's own file")
     temps: dict[str, Path] = {}
+    if stage is not None:  # written already (renamed from the stage like any temporary file)
+        for name in todo:
+            raw = contents[name]
+            staged = stage.staged(name, raw) if isinstance(raw, bytes) else None
+            if staged is not None:
+                temps[name] = staged
+    to_write = [n for n in todo if n not in temps]
     try:
         # many small files: threads overlap the file-system latency (file I/O releases the GIL)
         with ThreadPoolExecutor(max_workers=8) as pool:
-            for name, tmp in zip(todo, pool.map(lambda n: _write_tmp(target / n, _bytes(contents[n])), todo)):
+            for name, tmp in zip(to_write, pool.map(lambda n: _write_tmp(target / n, _bytes(contents[n])), to_write)):
                 temps[name] = tmp
     except OSError as exc:
         for tmp in temps.values():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Generator, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Generator, Iterator, Sequence
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -107,14 +107,40 @@ def prun(tasks: list, min_items: int = 24) -> list[tuple[str, object]]:
 ALONE = 0.05  # seconds of tasks (after the first, which warms caches up) pstream's caller runs before starting workers
 
 
-def pstream(tasks: list, chunksize: int = 16, alone: float | None = None) -> Generator[tuple[str, object], None, None]:
+class Results(Protocol):
+    """pstream's results: an iterator of ("ok" | "error", value) that `close()` stops."""
+
+    def __iter__(self) -> Iterator[tuple[str, object]]: ...
+
+    def __next__(self) -> tuple[str, object]: ...
+
+    def close(self) -> None: ...
+
+
+EAGER = 64  # tasks from which pstream starts the workers at once: a big deck's faces (a few seconds of tasks at most)
+
+
+def pooled(n: int) -> bool:
+    """Whether pstream runs `n` tasks in workers from the start."""
+    return n >= EAGER and cores() >= 2 and not in_worker() and "fork" in multiprocessing.get_all_start_methods()
+
+
+def pstream(tasks: list, chunksize: int = 16, alone: float | None = None) -> Results:
     """Like prun, but the results come one by one, in order, as soon as they are there (the sheets stage
-    draws faces while later ones are painted). The caller runs the tasks itself, when asked for each result,
-    until they have taken `alone` seconds (default ALONE: starting workers costs more than a few small
-    tasks); then every core's worker takes the rest, and the caller none: it is free to use each result.
-    Closing the iterator early stops the workers."""
+    draws faces while later ones are painted). Closing the iterator early stops the workers.
+
+    With EAGER tasks or more, every core's worker starts on them now, before the first result is asked for (the
+    caller prepares the sheets meanwhile) and the caller runs none: it is free to use each result. With fewer,
+    the caller runs the tasks itself, when asked for each result, until they have taken `alone` seconds
+    (default ALONE: starting workers costs more than a few small tasks); then the workers take the rest."""
+    if pooled(len(tasks)):
+        return _PoolStream(tasks, chunksize)
     parallel = cores() >= 2 and not in_worker() and "fork" in multiprocessing.get_all_start_methods()
-    spent, i, alone = 0.0, 0, ALONE if alone is None else alone
+    return _stream(tasks, chunksize, ALONE if alone is None else alone, parallel)
+
+
+def _stream(tasks: list, chunksize: int, alone: float, parallel: bool) -> Generator[tuple[str, object], None, None]:
+    spent, i = 0.0, 0
     while i < len(tasks) and (not parallel or spent < alone or len(tasks) - i < 2 * chunksize):
         start = time.perf_counter()
         result = _call(tasks[i])
@@ -123,15 +149,49 @@ def pstream(tasks: list, chunksize: int = 16, alone: float | None = None) -> Gen
         yield result
     if i == len(tasks):
         return
-    global _TASKS
-    outer, _TASKS = _TASKS, list(tasks[i:])
-    _flush()
+    rest = _PoolStream(tasks[i:], chunksize)
     try:
-        with multiprocessing.get_context("fork").Pool(cores(), initializer=_worker_init) as pool:
-            for result in pool.imap(_run_task_in_worker, range(len(_TASKS)), chunksize=chunksize):
-                yield _gather(result)
+        yield from rest
     finally:
-        _TASKS = outer
+        rest.close()
+
+
+class _PoolStream:
+    """The results of `tasks` run by a pool of forked workers (one per core) started when this is made, in
+    order; `close()` (or the last result) stops the workers."""
+
+    def __init__(self, tasks: list, chunksize: int):
+        global _TASKS
+        self._outer, _TASKS = _TASKS, list(tasks)  # what the forked workers run (put back by close)
+        _flush()
+        try:
+            self._pool: Any = multiprocessing.get_context("fork").Pool(cores(), initializer=_worker_init)
+        except BaseException:
+            _TASKS = self._outer
+            raise
+        self._results = self._pool.imap(_run_task_in_worker, range(len(tasks)), chunksize=chunksize)
+
+    def __iter__(self) -> _PoolStream:
+        return self
+
+    def __next__(self) -> tuple[str, object]:
+        if self._pool is None:
+            raise StopIteration
+        try:
+            return _gather(next(self._results))
+        except BaseException:  # the last one (StopIteration), Ctrl-C, a worker lost
+            self.close()
+            raise
+
+    def close(self) -> None:
+        global _TASKS
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool = None
+            _TASKS = self._outer
+
+    def __del__(self) -> None:
+        self.close()
 
 
 def prun_each(tasks: list) -> list[tuple[str, object]]:

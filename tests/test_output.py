@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pnp import output
+from pnp import output, parallel
 from pnp.build import build_designs
 from pnp.cache import Cache
 from pnp.cli import main
@@ -33,7 +33,8 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 
 def tmp_files(folder: Path) -> list[Path]:
-    return [p for p in folder.rglob("*") if p.name.endswith(".tmp") or p.name == output.JOURNAL]
+    return [p for p in folder.rglob("*") if p.name.endswith(".tmp") or p.name == output.JOURNAL
+            or p.name.startswith(output.STAGE)]
 
 
 def build(design: Path, out: Path, *args: str) -> None:
@@ -100,8 +101,13 @@ def test_a_full_disk_is_a_message_and_the_previous_output_stays(deck, tmp_path, 
     assert tree(out / "deck") == before and tmp_files(out) == []
 
 
-def test_a_commit_cut_short_is_finished_by_the_next_build(deck, tmp_path, monkeypatch):
-    """As if the process died (kill -9) halfway through the renames: the next build completes them first."""
+@pytest.mark.parametrize("staged", [False, True])
+def test_a_commit_cut_short_is_finished_by_the_next_build(deck, tmp_path, monkeypatch, staged):
+    """As if the process died (kill -9) halfway through the renames: the next build completes them first.
+    staged: the workers that painted the faces wrote the svg/ files ahead (pnp.output.Stage); the renames
+    from there are completed the same way, then the staging folder goes."""
+    if staged:
+        monkeypatch.setattr(parallel, "EAGER", 2)
     out = tmp_path / "out"
     build(deck, out)
     edit(deck)
@@ -121,9 +127,24 @@ def test_a_commit_cut_short_is_finished_by_the_next_build(deck, tmp_path, monkey
         build_designs([str(deck)], out=out, cache=Cache(None), show_progress=False)
     monkeypatch.setattr(output.os, "replace", real)
     assert (out / "deck" / output.JOURNAL).is_file()  # half done: journal and temporary files remain
+    assert len(list((out / "deck").glob(f"{output.STAGE}*"))) == (1 if staged else 0)
     output.recover(out / "deck")
     assert tmp_files(out) == []
     assert tree(out / "deck") == tree(want_out / "deck")
+
+
+def test_only_staging_folders_no_build_uses_are_removed(tmp_path):
+    target = tmp_path / "out" / "deck"
+    live = output.Stage(target)
+    live.write("svg/a.svg", "<svg/>")
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = target / f"{output.STAGE}{gone.stdout.strip()}-00000000"  # a build killed while painting
+    (dead / "svg").mkdir(parents=True)
+    (dead / "svg" / "a.svg").write_text("<svg/>")
+    output.recover(target)
+    assert not dead.exists() and (live.root / "svg" / "a.svg").read_text() == "<svg/>"
+    live.discard()
+    assert not target.exists()  # it made the design's folder, which nothing else holds
 
 
 def _slow_env(tmp_path: Path) -> dict:

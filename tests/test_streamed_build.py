@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from pnp import parallel
+from pnp import output, parallel
 from pnp.build import build_designs
 from pnp.cache import Cache
 from pnp.errors import DesignError
+from pnp.output import STAGE
 
 DESIGN = """\
 meta:
@@ -49,12 +50,26 @@ def files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_streamed_cached_and_serial_builds_make_the_same_files(tmp_path, monkeypatch):
+def stages(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob(f"{STAGE}*")] if folder.exists() else []
+
+
+@pytest.mark.parametrize("eager", [False, True])
+def test_streamed_cached_and_serial_builds_make_the_same_files(tmp_path, monkeypatch, eager):
+    """eager: as for a deck of EAGER faces or more, the workers start before the sheets ask for the first face and
+    write the svg/ files ahead (pnp.output.Stage), which the build then only moves into place."""
     monkeypatch.setattr(parallel, "ALONE", 0.0)  # workers from the first face (else a small deck is painted here)
+    if eager:
+        monkeypatch.setattr(parallel, "EAGER", 8)
+    written = []
+    monkeypatch.setattr(output, "_write_tmp", lambda final, raw, w=output._write_tmp: written.append(final) or w(final, raw))
     design = deck(tmp_path)
     cache_dir = tmp_path / "cache"
     cache = Cache(cache_dir)
     build_designs([str(design)], out=tmp_path / "streamed", cache=cache, exports=False, show_progress=False)
+    faces_written_at_the_end = [p for p in written if p.parent.name == "svg"]
+    assert len(faces_written_at_the_end) == (0 if eager else ROWS + 1)
+    assert not stages(tmp_path / "streamed")
     assert cache.made("svg") == ROWS + 1
     # the workers that painted the faces stored them: one entry per face on disk
     assert len([p for p in (cache_dir / "svg").rglob("*") if p.is_file()]) == ROWS + 1
@@ -69,10 +84,12 @@ def test_streamed_cached_and_serial_builds_make_the_same_files(tmp_path, monkeyp
     assert files(tmp_path / "cached" / "stream-deck") == want
 
 
-@pytest.mark.parametrize("workers", [2, 1])
-def test_a_face_that_fails_reports_every_row_and_leaves_no_pdf(tmp_path, monkeypatch, workers):
+@pytest.mark.parametrize("workers,eager", [(2, False), (2, True), (1, False)])
+def test_a_face_that_fails_reports_every_row_and_leaves_no_pdf(tmp_path, monkeypatch, workers, eager):
     monkeypatch.setattr(parallel, "cores", lambda: workers)
     monkeypatch.setattr(parallel, "ALONE", 0.0)
+    if eager:  # the workers wrote svg/ files ahead: they go with the failed build
+        monkeypatch.setattr(parallel, "EAGER", 8)
     design = deck(tmp_path, zero_rows=(3, 31))
     cache_dir = tmp_path / "cache"
     with pytest.raises(DesignError) as err:
@@ -80,7 +97,21 @@ def test_a_face_that_fails_reports_every_row_and_leaves_no_pdf(tmp_path, monkeyp
     message = str(err.value)
     assert "ZeroDivisionError" in message and "cards.csv:4" in message and "cards.csv:32" in message
     assert not (tmp_path / "out" / "stream-deck").exists()
+    assert not stages(tmp_path / "out")
     assert not (cache_dir / "sheets").exists()  # no PDF with a face missing is kept for the next build
+
+
+def test_a_failed_rebuild_leaves_the_previous_output_and_no_stage(tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "EAGER", 8)
+    design = deck(tmp_path)
+    out = tmp_path / "out"
+    build_designs([str(design)], out=out, cache=Cache(None, memory=False), exports=False, show_progress=False)
+    before = files(out / "stream-deck")
+    rows = (design / "cards.csv").read_text().replace("Card 7,8,", "Card 7,0,")  # a division by zero, row 8
+    (design / "cards.csv").write_text(rows.replace("Card 1,", "Card One,"))
+    with pytest.raises(DesignError, match="cards.csv:8"):
+        build_designs([str(design)], out=out, cache=Cache(None, memory=False), exports=False, show_progress=False)
+    assert files(out / "stream-deck") == before and not stages(out)
 
 
 def test_an_entry_not_yet_written_is_read_from_memory_then_from_disk(tmp_path):

@@ -313,10 +313,15 @@ def _where(source: Path, href: str | None) -> tuple[str, int | None]:
     return display_path(source), first
 
 
+def stands_alone(svg: str) -> bool:
+    """The face names no file (no art, no font): written to svg/ as it is (output_svg changes nothing)."""
+    return ATTR not in svg and "@font-face" not in svg
+
+
 def output_svg(svg: str, files: ArtFiles, copies: dict[str, object]) -> str:
     """The SVG as written to svg/: each file href pointing to its copy under svg/art/ (added to `copies`:
     name under svg/ -> ArtCopy), the pnp-only attribute kept (it is inert in browsers)."""
-    if ATTR not in svg and "@font-face" not in svg:
+    if stands_alone(svg):
         return svg
 
     def repl(m: re.Match) -> str:

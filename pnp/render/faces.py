@@ -18,7 +18,7 @@ import jinja2
 from lxml import etree
 
 from pnp import registry, sandbox
-from pnp.cache import key_of
+from pnp.cache import KeyBase, key_of
 from pnp.confine import DesignFiles, FileRefused, check_parsed
 from pnp.errors import (
     DesignError,
@@ -203,6 +203,8 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         dumped = {"design": design.meta.model_dump(mode="json")}  # what _jsonable makes of it, once for every row
         is_back = src is not comp and rows[0] is not None
         used = _row_names(design, files, src.template) if is_back else None
+        key_base = KeyBase("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
+                           size.width, size.height, bleed)  # (what every face's key begins with, hashed once)
         for i, row in enumerate(rows, start=1):
             values = dict(row.values) if row else {}
             context = {**values, "row": values, "index": i, "component": cid, "design": design.meta,
@@ -216,9 +218,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
                 key = "back-" + slug("-".join(str(values[k]) for k in sorted(used) if k in values) or str(i))
             elif is_back:
                 key = f"back-{i:0{width}d}"
-            cache_key = key_of("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
-                               _jsonable(keyed, dumped),
-                               size.width, size.height, bleed)
+            cache_key = key_base.key(_jsonable(keyed, dumped))
             faces.append(FaceSpec(
                 key=key, width=size.width, height=size.height, bleed=bleed,
                 paint=_template_painter(design.folder, src.template, path, context, size.width, size.height, bleed,
@@ -265,15 +265,25 @@ def paint_compiled(face: FaceSpec, cache: Any = None) -> tuple[str, Any]:
     return svg, compile_svg(svg)
 
 
+def paint_staged(face: FaceSpec, cache: Any, stage: Any, name: str) -> tuple[str, Any, bool]:
+    """paint_compiled, and the face written ahead as its svg/ file `name` into `stage` (pnp.output.Stage) when it
+    is written as it is (it names no file): (svg, drawing, staged)."""
+    from pnp.render.art import stands_alone
+
+    svg, drawing = paint_compiled(face, cache)
+    return svg, drawing, stage is not None and stands_alone(svg) and stage.write(name, svg)
+
+
 class FaceStream(dict):
     """Face path -> SVG text, filled while workers paint (pnp.parallel.pstream) and store them in the cache:
     reading a face not painted yet waits for it, so the sheets stage draws the first faces while the last are
     painted. `finish()` waits for all and gives the plain dict; a face that fails to paint makes the next read
     (or `finish`) wait for all the others and raise every problem at once (DesignError), so a PDF missing a
-    face is never made, nor cached."""
+    face is never made, nor cached. With `stage` (pnp.output.Stage), the workers also write each face's svg/
+    file into it as they paint it, and its `names` say which ones they wrote."""
 
     def __init__(self, ready: dict[str, str], todo: list[tuple[str, FaceSpec]], cache: Any, report: ErrorReport,
-                 compiled: dict):
+                 compiled: dict, stage: Any = None):
         super().__init__(ready)
         from functools import partial
 
@@ -281,7 +291,8 @@ class FaceStream(dict):
 
         prepare_compile()
         self._todo, self._next, self._cache, self._report, self._compiled = todo, 0, cache, report, compiled
-        self._results = pstream([partial(paint_compiled, face, cache) for _, face in todo])
+        self.stage = stage
+        self._results = pstream([partial(paint_staged, face, cache, stage, path) for path, face in todo])
 
     def __missing__(self, path: str) -> str:
         while self._next < len(self._todo):
@@ -303,10 +314,12 @@ class FaceStream(dict):
         if not ok:
             self._drain()
             self._report.raise_if_any()
-        pair: Any = value
-        svg, drawing = pair
+        made: Any = value
+        svg, drawing, staged = made
         if drawing is not None:
             self._compiled[path] = drawing
+        if staged:
+            self.stage.names.add(path)
         self[path] = svg
         if face.cache_key:
             self._cache.remember("svg", face.cache_key, svg)  # the worker that painted it has stored it
