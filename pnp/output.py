@@ -194,17 +194,20 @@ class Stage:
         self.names: set[str] = set()  # the files written, as reported back by the workers that wrote them
 
     def write(self, name: str, data: bytes | str) -> bool:
-        """`data` as the staged file `name` (a path under the design's output); False if it could not be
-        written (publish writes it then, and reports what is wrong)."""
+        """`data` as the staged file `name` (a path under the design's output); False if the output holds it
+        already, or if it could not be written (publish writes it then, and reports what is wrong)."""
         rel = _relative(name)
         if rel is None:
+            return False
+        raw = _bytes(data)
+        if _same(self.target / str(rel), raw):  # (unchanged: publish leaves it as it is)
             return False
         path = self.root / str(rel)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)  # umask applies
             with os.fdopen(fd, "wb") as fh:
-                fh.write(_bytes(data))
+                fh.write(raw)
         except OSError:
             with contextlib.suppress(OSError):
                 path.unlink()

@@ -70,6 +70,13 @@ def test_streamed_cached_and_serial_builds_make_the_same_files(tmp_path, monkeyp
     faces_written_at_the_end = [p for p in written if p.parent.name == "svg"]
     assert len(faces_written_at_the_end) == (0 if eager else ROWS + 1)
     assert not stages(tmp_path / "streamed")
+    if eager:  # from scratch again, into the same output: nothing staged, nothing written
+        staged = []
+        monkeypatch.setattr(output.Stage, "discard", lambda self, d=output.Stage.discard: staged.append(
+            len(list(self.root.rglob("*.svg")))) or d(self))
+        result = build_designs([str(design)], out=tmp_path / "streamed", cache=Cache(None, memory=False),
+                               exports=False, show_progress=False)
+        assert staged == [0] and result[0].written == []
     assert cache.made("svg") == ROWS + 1
     # the workers that painted the faces stored them: one entry per face on disk
     assert len([p for p in (cache_dir / "svg").rglob("*") if p.is_file()]) == ROWS + 1
