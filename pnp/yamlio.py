@@ -75,12 +75,24 @@ def load_yaml(path: Path, files=None) -> Document:
     return parse_yaml(text, path)
 
 
+_FAST = getattr(yaml, "CSafeLoader", None)  # LibYAML's parser (6x faster), when PyYAML was built with it
+
+
 def parse_yaml(text: str, path: Path) -> Document:
+    if _FAST is not None:
+        try:
+            return _parse(text, path, _FAST)
+        except Exception:  # any problem is told as the pure-Python parser tells it (the same messages wherever
+            pass  # pnp runs, LibYAML's differ), by parsing again with it
+    return _parse(text, path, yaml.SafeLoader)
+
+
+def _parse(text: str, path: Path, loader_class: Any) -> Document:
     report = ErrorReport()
     doc = Document(path=path, data=None)
     try:
-        _check_events(text, path)
-        loader = yaml.SafeLoader(text)
+        _check_events(text, path, loader_class)
+        loader = loader_class(text)
         try:
             node = loader.get_single_node()
             if node is not None:
@@ -114,12 +126,12 @@ def _reader_problem(text: str, exc: yaml.reader.ReaderError) -> tuple[int, str]:
                   f"character U+{code:04X} at column {col} is not allowed in YAML; expected printable text")
 
 
-def _check_events(text: str, path: Path) -> None:
+def _check_events(text: str, path: Path, loader_class: Any = yaml.SafeLoader) -> None:
     """Bound the nesting and the number of written values before anything is composed (PyYAML's composer
     recurses once per level: 900 levels would end in a RecursionError)."""
     most_depth, most_nodes = limit("yaml_depth"), limit("yaml_nodes")
     depth = nodes = 0
-    loader = yaml.SafeLoader(text)
+    loader = loader_class(text)
     try:
         while loader.check_event():
             event = loader.get_event()

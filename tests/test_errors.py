@@ -98,3 +98,31 @@ def test_lengths(text, mm):
             parse_length(text)
     else:
         assert parse_length(text) == pytest.approx(mm)
+
+
+def test_libyaml_and_the_pure_python_parser_read_every_design_alike():
+    """pnp parses with LibYAML when PyYAML has it, and tells a problem as the pure-Python parser does (its
+    messages are those of tests/fixtures/bad): both read the same values on the same lines."""
+    import yaml
+
+    from pnp import yamlio
+
+    if yamlio._FAST is None:
+        pytest.skip("PyYAML without LibYAML: pnp uses the pure-Python parser only")
+    root = Path(__file__).resolve().parent.parent
+    files = sorted([*root.glob("designs/*/*.yaml"), *root.glob("tests/fixtures/**/*.yaml")])
+    assert len(files) > 10
+    read = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            slow = yamlio._parse(text, path, yaml.SafeLoader)
+        except Exception:
+            continue  # a bad case: told by the pure-Python parser whichever parser found it (test above)
+        fast = yamlio._parse(text, path, yamlio._FAST)
+        assert (fast.data, fast.lines) == (slow.data, slow.lines), path
+        read += 1
+    assert read > 10
+    message = "expected ',' or ']', but got ':'"  # LibYAML says "did not find expected ',' or ']'"
+    with pytest.raises(Exception, match=message):
+        yamlio.parse_yaml("a: [1, 2\nb: 3\n", Path("x.yaml"))
