@@ -77,3 +77,21 @@ def test_triangles_tessellate_without_overlap(side, count, paper):
                 assert abs((b.x - a.x) - side / 2) < 1e-6
                 assert a.rotate != b.rotate
             assert row[0].x >= 0 and row[-1].x + side <= s.width
+
+
+@settings(max_examples=60, deadline=None)
+@given(w=st.floats(20, 140), h=st.floats(20, 140), bleed=st.sampled_from([0, 3]), gutter=st.floats(0, 8),
+       paper=st.sampled_from(["a4", "letter", "a3"]), marks=st.sampled_from(["crop", "cut", "none"]),
+       n=st.integers(1, 40), back=st.booleans())
+def test_counting_sheets_gives_the_planned_number(w, h, bleed, gutter, paper, marks, n, back):
+    """sheets_needed plans the other papers without drawing their marks: the same number of sheets."""
+    from dataclasses import replace
+
+    from pnp.layout.sheets import sheets_needed
+
+    opts = SheetOptions(paper="a4", gutter=gutter, marks=marks)
+    cards = [deck(w, h, bleed, n, back)]
+    planned = plan(cards, replace(opts, paper=paper), lambda c, f: f.key)
+    counted = plan(cards, replace(opts, paper=paper, counting=True), lambda c, f: f.key)
+    assert len(counted) == len(planned) and not any(s.marks or s.cuts for s in counted)
+    assert sheets_needed(cards, opts, lambda c, f: f.key, papers=(paper,))[paper] == len(planned)

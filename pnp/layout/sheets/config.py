@@ -46,6 +46,7 @@ class SheetOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     proof: bool = False
     safe_zone: float = 3.0
+    counting: bool = False  # only the number of sheets is wanted (sheets_needed): no marks are drawn
 
     @classmethod
     def from_print(cls, pr, paper: str | None = None) -> "SheetOptions":

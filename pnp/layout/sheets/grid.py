@@ -38,8 +38,9 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
             front.placed.append(f)
             if b is not None:
                 back.placed.append(b)
-        for sheet in ([front, back] if cf.back is not None else [front]):
-            add_marks(sheet, grid.marks, p, cfg)
+        if not opts.counting:  # (sheets_needed: the number of sheets is all it asks for)
+            for sheet in ([front, back] if cf.back is not None else [front]):
+                add_marks(sheet, grid.marks, p, cfg)
         fronts.append(front)
         if cf.back is not None:
             backs.append(back)

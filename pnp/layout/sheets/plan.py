@@ -90,4 +90,4 @@ def sheets_needed(components: list[ComponentFaces], opts: SheetOptions, face_pat
     """How many sheets the design takes on each paper (for the build summary); `planned`: the plan for
     opts.paper, already made."""
     return {name: len(planned) if planned is not None and name == opts.paper else
-            len(plan(components, replace(opts, paper=name), face_path)) for name in papers}
+            len(plan(components, replace(opts, paper=name, counting=True), face_path)) for name in papers}
