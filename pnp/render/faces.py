@@ -203,7 +203,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         dumped = {"design": design.meta.model_dump(mode="json")}  # what _jsonable makes of it, once for every row
         is_back = src is not comp and rows[0] is not None
         used = _row_names(design, files, src.template) if is_back else None
-        key_base = KeyBase("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
+        face_keys = KeyBase("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
                            size.width, size.height, bleed)  # (what every face's key begins with, hashed once)
         for i, row in enumerate(rows, start=1):
             values = dict(row.values) if row else {}
@@ -218,7 +218,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
                 key = "back-" + slug("-".join(str(values[k]) for k in sorted(used) if k in values) or str(i))
             elif is_back:
                 key = f"back-{i:0{width}d}"
-            cache_key = key_base.key(_jsonable(keyed, dumped))
+            cache_key = face_keys.key(_jsonable(keyed, dumped))
             faces.append(FaceSpec(
                 key=key, width=size.width, height=size.height, bleed=bleed,
                 paint=_template_painter(design.folder, src.template, path, context, size.width, size.height, bleed,
