@@ -250,30 +250,50 @@ def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
         text = text[:-1]
     if text != f"sheet {sheet.number} of {sheet.total} · {sheet.title}":
         text = text.rstrip() + "…"
-    c.setFillColor(black)
-    c.setFont(fonts.BOLD, size)
-    c.drawString(pt(left), pt(base), title)
+    def game() -> None:
+        c.setFillColor(black)
+        c.setFont(fonts.BOLD, size)
+        c.drawString(pt(left), pt(base), title)
+
+    _replayed(c, ("game", title, size, left, base), game)
     x = left + _mm(c.stringWidth(title, fonts.BOLD, size)) + 2.5
     c.setFont(fonts.REGULAR, size)
     c.drawString(pt(x), pt(base), text)
-    # ruler at the right: calibration length in 10 mm steps, alternately filled
     ry = base - 0.2
-    c.setLineWidth(0.5)
-    c.setStrokeColor(black)
-    steps = max(int(round(length / 10)), 1)
-    for i in range(steps):
-        c.setFillColor(black if i % 2 == 0 else white)
-        c.rect(pt(rx + i * length / steps), pt(ry), pt(length / steps), pt(2), stroke=1, fill=1)
-    c.setFillColor(black)
-    c.setFont(fonts.BOLD, 7.5)
-    c.drawRightString(pt(rx - 2.5), pt(base), label)
-    c.setFont(fonts.REGULAR, 6)
-    c.drawCentredString(pt(rx + length / 2), pt(ry + 2.8), f"{length:g} mm: measure me")
+
+    def ruler() -> None:  # at the right: calibration length in 10 mm steps, alternately filled
+        c.setLineWidth(0.5)
+        c.setStrokeColor(black)
+        steps = max(int(round(length / 10)), 1)
+        for i in range(steps):
+            c.setFillColor(black if i % 2 == 0 else white)
+            c.rect(pt(rx + i * length / steps), pt(ry), pt(length / steps), pt(2), stroke=1, fill=1)
+        c.setFillColor(black)
+        c.setFont(fonts.BOLD, 7.5)
+        c.drawRightString(pt(rx - 2.5), pt(base), label)
+        c.setFont(fonts.REGULAR, 6)
+        c.drawCentredString(pt(rx + length / 2), pt(ry + 2.8), f"{length:g} mm: measure me")
+
+    _replayed(c, ("ruler", rx, ry, base, length, label), ruler)
     if sheet.proof:
         c.setFillColor(GUIDE_RED)
         c.setFont(fonts.BOLD, 7)
         c.drawString(pt(left), pt(sheet.height - 3.5), "PROOF: trim (red), bleed (blue) and safe zone (green) "
                      "guides are drawn. Not for cutting.")
+
+
+def _replayed(c: Canvas, key: tuple, draw: Callable[[], None]) -> None:
+    """draw(), or the page code it wrote the first time it ran for `key` on this canvas, written again (the
+    footer's unchanging parts: ReportLab's text calls cost far more than their text). `draw` must set every
+    state its code depends on and leave none that later calls depend on (the footer ends each page)."""
+    made = c.__dict__.setdefault("_pnp_replays", {})
+    code = made.get(key)
+    if code is not None:
+        c._code.extend(code)
+        return
+    start = len(c._code)
+    draw()
+    made[key] = c._code[start:]
 
 
 def _mm(points: float) -> float:
