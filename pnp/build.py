@@ -18,6 +18,7 @@ import fnmatch
 import gc
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -150,10 +151,11 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
 
 
 def render_svgs_of(jobs: list[tuple[list[ComponentFaces], Path | None, ErrorReport]], cache: Cache,
-                   compiled: list[dict] | None = None) -> list[dict]:
+                   compiled: list[dict] | None = None, meanwhile: Callable[[], object] | None = None) -> list[dict]:
     """render_svgs for several designs at once (components, folder, report each): the faces none of them has in
     the cache are painted together, on all cores when there are many. With `compiled` (a dict per design), each
-    face painted now is also compiled for the sheets where it was painted (pnp.render.faces.paint_compiled)."""
+    face painted now is also compiled for the sheets where it was painted (pnp.render.faces.paint_compiled).
+    `meanwhile`: what this process does while workers paint (pnp.parallel.pmap), if they do."""
     out: list[dict[str, str]] = []
     todo: list[tuple[int, str, FaceSpec]] = []
     for i, (components, folder, _) in enumerate(jobs):
@@ -163,7 +165,7 @@ def render_svgs_of(jobs: list[tuple[list[ComponentFaces], Path | None, ErrorRepo
     n = cores()
     todo = [job for k in range(n) for job in todo[k::n]]  # prun gives each core a slice: every n-th face each, as
     # neighbours cost alike (a board's faces, a deck's cards)
-    _paint(todo, out, [report for _, _, report in jobs], cache, compiled)
+    _paint(todo, out, [report for _, _, report in jobs], cache, compiled, meanwhile)
     return [dict(sorted(svgs.items())) for svgs in out]
 
 
@@ -186,7 +188,7 @@ def _cached_faces(components: list[ComponentFaces], cache: Cache,
 
 
 def _paint(todo: list[tuple[int, str, FaceSpec]], out: list[dict[str, str]], reports: list[ErrorReport],
-           cache: Cache, compiled: list[dict] | None) -> None:
+           cache: Cache, compiled: list[dict] | None, meanwhile: Callable[[], object] | None = None) -> None:
     """Paint (design, face path, face) each on all cores into out[design], its problems into reports[design];
     with `compiled`, each also compiled where it was painted, into compiled[design]."""
     if compiled is not None and todo:
@@ -199,7 +201,7 @@ def _paint(todo: list[tuple[int, str, FaceSpec]], out: list[dict[str, str]], rep
     else:
         tasks = [face.paint for _, _, face in todo]
     made = []
-    for (i, path, face), (status, result) in zip(todo, prun(tasks)):
+    for (i, path, face), (status, result) in zip(todo, prun(tasks, meanwhile=meanwhile)):
         if succeeded(status, result, reports[i]):
             value: Any = result
             if compiled is not None:
@@ -691,7 +693,9 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
     reports = [ErrorReport() for _ in designs]
     components = [design_faces(d, r) for d, r in zip(designs, reports)]
     compiled: list[dict] = [{} for _ in designs]  # per design: face path -> its drawing, compiled where painted
-    svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache, compiled)
+    # while workers paint, this process imports what the rulebooks' tasks need (their workers fork from it)
+    svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache, compiled,
+                          meanwhile=(lambda: _import_for_workers(True)) if rulebooks else None)
     tasks: list[tuple[float, int, str, object]] = []  # (weight, design, what, task)
     books: dict[int, tuple[str, dict | None]] = {}  # design -> (cache key, rulebooks if cached)
     book_langs: dict[int, list[str]] = {}
