@@ -233,14 +233,15 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
                   exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True,
                   export_options: dict | None = None,
                   painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
-                  compiled: dict | None = None, out: Path | None = None) -> BuiltDesign:
+                  compiled: dict | None = None, out: Path | None = None, stage=None) -> BuiltDesign:
     """Everything one design makes, in memory, stage by stage (each product through the cache):
 
     faces -> SVG texts -> print sheets (+ print-shop PDF) -> rulebooks -> contact sheet -> exports
     (those of EXPORTS asked for) -> manifest. `rulebooks=False` leaves the rulebooks out (pnp watch
     writes the sheets first, then them). `painted`: the faces and their SVG texts, when made already (and
     `compiled`: those compiled where they were painted, face path -> drawing). `out`: where write_design will
-    publish it (the faces' workers may write svg/ files ahead into its folder: `built.stage`).
+    publish it (the faces' workers may write svg/ files ahead into its folder: `built.stage`); or `stage`: a
+    stage (pnp.output.Stage) to write the svg/ files into, here (a worker of several designs' build).
     """
     from pnp.progress import _Quiet
 
@@ -248,6 +249,8 @@ def render_design(design: Design, paper: str | None = None, print_shop: bool = F
     started = time.perf_counter()
     built = _faces_and_sheets(design, paper, print_shop, cache, bar, painted, compiled,
                               None if out is None else Path(out) / design.slug)
+    if stage is not None and built.stage is None:
+        _write_ahead(built, stage)
     from pnp.rulebook import languages
 
     try:
@@ -613,28 +616,29 @@ def _build_designs(args, out, paper, overrides, print_shop, exports, cache, show
     wanted = {d.slug: _exports_for(d, Path(out), exports) for d in designs}
     options = {d.slug: _export_options(d, Path(out), tts_base_url) for d in designs}
     report = ErrorReport()
-    built = []
-    with progress(show_progress) as bar:
-        if len(designs) > 1 and cores() > 1:
-            built = _build_many(designs, paper, print_shop, cache, wanted, rulebooks, options, bar, report)
-        else:
-            for design in designs:
-                try:
-                    built.append(render_design(design, paper, print_shop, cache, wanted[design.slug], bar,
-                                               rulebooks, options[design.slug], out=Path(out)))
-                except DesignError as exc:
-                    report.extend(exc)
-                except BaseException:
-                    discard_stages(built)
-                    raise
+    built: list[BuiltDesign] = []
+    stages: dict = {}  # svg/ files written ahead for designs not built (yet)
     try:
+        with progress(show_progress) as bar:
+            if len(designs) > 1 and cores() > 1:
+                built = _build_many(designs, paper, print_shop, cache, wanted, rulebooks, options, bar, report,
+                                    Path(out), stages)
+            else:
+                for design in designs:
+                    try:
+                        built.append(render_design(design, paper, print_shop, cache, wanted[design.slug], bar,
+                                                   rulebooks, options[design.slug], out=Path(out)))
+                    except DesignError as exc:
+                        report.extend(exc)
         report.raise_if_any()
         slugs = [d.slug for d in designs]
         built.sort(key=lambda b: slugs.index(b.design.slug))  # workers finish in any order; report in the designs'
         with OutputLock(Path(out), echo):
             written = [write_design(b, Path(out)) for b in built]
-    finally:
-        discard_stages(built)  # (those not published: a design failed, or another's output could not be written)
+    finally:  # (those not published: a design failed, or another's output could not be written)
+        discard_stages(built)
+        for stage in stages.values():
+            stage.discard()
     cache.flush()
     return written
 
@@ -675,7 +679,8 @@ def _origin(folder: Path) -> str:
 
 
 def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cache: Cache, wanted: dict,
-                rulebooks: bool, options: dict, bar, report: ErrorReport) -> list[BuiltDesign]:
+                rulebooks: bool, options: dict, bar, report: ErrorReport, out: Path | None = None,
+                stages: dict | None = None) -> list[BuiltDesign]:
     """Several designs, as one pool of tasks over every core:
 
     1. (here) every design's faces; then the faces not in the cache, all designs' together, painted on all cores
@@ -685,9 +690,14 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
        the kit need its rulebooks) is one task, as render_design makes it;
     3. (here) each design's manifest.
 
+    With `out` and `stages` (a dict), the print sheets' task writes the design's svg/ files ahead into a stage of
+    its folder in `out` (see render_svgs), when some of its faces were painted now: stages[design index] until
+    the design is built, then its BuiltDesign's `stage`; the caller discards those left.
+
     The heavy modules are imported before the workers fork, so no worker imports them again.
     """
     from pnp.layout.sheets import SheetOptions
+    from pnp.output import Stage
     from pnp.rulebook import languages, rulebook_name, rulebook_paper
 
     reports = [ErrorReport() for _ in designs]
@@ -711,14 +721,18 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
             report.extend(exc)
             continue
         faces_weight = len(svgs[i]) / 200
+        stage = None
+        if out is not None and stages is not None and compiled[i]:  # (faces painted now: most likely new files)
+            stage = stages[i] = Stage(out / design.slug)
         if exports or not langs:  # one task, as render_design makes it
             tasks.append((faces_weight + _book_weight(design, langs) + len(exports), i, "design",
-                          lambda d=design, p=painted, e=exports, c=compiled[i]: render_design(
-                              d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p, c).portable()))
+                          lambda d=design, p=painted, e=exports, c=compiled[i], s=stage: render_design(
+                              d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p, c,
+                              stage=s).portable()))
             continue
         book_langs[i] = langs
-        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted, ls=langs, c=compiled[i]: _head(
-            d, paper, print_shop, cache, p, ls, c)))
+        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted, ls=langs, c=compiled[i], s=stage:
+                      _head(d, paper, print_shop, cache, p, ls, c, s)))
         book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
         key = _rulebook_key(design, svgs[i], book_paper)
         books[i] = (key, cache.get("rulebooks", key))
@@ -737,6 +751,8 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
     for i, design in enumerate(designs):
         whole = done.get((i, "design"))
         if isinstance(whole, BuiltDesign):
+            if whole.stage is not None and stages is not None:
+                stages.pop(i)  # (the task's copy of it, with the names it wrote, is published with the design)
             built.append(whole)
             continue
         if (i, "sheets") not in done:
@@ -748,6 +764,8 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
             cache.put("rulebooks", key, made)
         if made is None:
             continue  # its rulebooks failed: their problems are in the report
+        if head.stage is not None and stages is not None:
+            stages.pop(i)  # (the task's copy of it, with the names it wrote, is published with the design)
         head.components, head.svgs = components[i], svgs[i]
         linked = list(made) == [rulebook_name(design, lang, head.paper) for lang in book_langs[i]]
         if not linked:  # the contact sheet names other files than the rulebooks made: made again here
@@ -760,17 +778,30 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
 
 def _head(design: Design, paper: str | None, print_shop: bool, cache: Cache,
           painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str],
-          compiled: dict | None = None) -> BuiltDesign:
+          compiled: dict | None = None, stage=None) -> BuiltDesign:
     """A design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes), as a worker
-    sends it back: without the faces and their SVG texts, which the parent has."""
+    sends it back: without the faces and their SVG texts, which the parent has. With `stage` (pnp.output.Stage),
+    the svg/ files are written ahead into it, and it comes back with their names."""
     from pnp.rulebook import rulebook_name
 
     started = time.perf_counter()
     built = _faces_and_sheets(design, paper, print_shop, cache, None, painted, compiled)
+    _write_ahead(built, stage)
     _index_stage(built, cache, [rulebook_name(design, lang, built.paper) for lang in langs])
     built.seconds = time.perf_counter() - started  # the rulebooks' task not counted
     built.svgs = {}
     return built.portable()
+
+
+def _write_ahead(built: BuiltDesign, stage) -> None:
+    """With a stage (pnp.output.Stage), the design's svg/ files written into it, and the stage with their names
+    as the design's (a worker's copy of it: publishing moves the files into place)."""
+    if stage is None:
+        return
+    for name, data in built.dirs["svg"].items():
+        if isinstance(data, str) and stage.write(f"svg/{name}", data):
+            stage.names.add(f"svg/{name}")
+    built.stage = stage if stage.names else None
 
 
 def _import_for_workers(rulebooks: bool) -> None:

@@ -148,3 +148,19 @@ def test_several_designs_built_together_report_every_failing_face_of_each(tmp_pa
     assert "stream-deck" not in message.replace("broken-deck", "")
     assert not (tmp_path / "out" / "broken-deck").exists()
     assert not (tmp_path / "out" / "stream-deck").exists()
+
+
+def test_several_designs_write_their_svg_files_ahead(tmp_path, monkeypatch):
+    """Built together (one pool of tasks), each design's sheets task writes its svg/ files ahead into a stage
+    that publishing moves into place; the files are those of a build of each design alone."""
+    written = []
+    monkeypatch.setattr(output, "_write_tmp", lambda final, raw, w=output._write_tmp: written.append(final) or w(final, raw))
+    first = deck(tmp_path / "a")
+    second = deck(tmp_path / "b").rename(tmp_path / "b" / "other-deck")
+    build_designs([str(first), str(second)], out=tmp_path / "together", cache=Cache(None, memory=False),
+                  exports=False, show_progress=False)
+    assert not [p for p in written if p.parent.name == "svg"] and not stages(tmp_path / "together")
+    for design in (first, second):
+        build_designs([str(design)], out=tmp_path / "alone", cache=Cache(None, memory=False), exports=False,
+                      show_progress=False)
+        assert files(tmp_path / "together" / design.name) == files(tmp_path / "alone" / design.name)
