@@ -31,3 +31,27 @@ def test_faces_with_gradients_alpha_clips_and_nested_svg(tmp_path):
     (deck / "design.yaml").write_text(f"meta: {{title: Features, players: 2}}\ncomponents:\n{comps}\n")
     [res] = build_designs([str(deck)], out=tmp_path / "out", cache=Cache(None), exports=False, show_progress=False)
     assert missing_resources(res.out_dir / "features-a4.pdf") == []
+
+
+def test_faces_forms_are_written_as_reportlab_writes_them(tmp_path, monkeypatch):
+    """pnp writes a face's form XObject itself (player._Form, the common case: fonts only) for speed; the
+    bytes are ReportLab's own (a ReportLab release that writes forms otherwise fails here, not in print)."""
+    from reportlab.pdfbase.pdfdoc import PDFFormXObject
+
+    from pnp.render.svgpdf import player
+
+    deck = tmp_path / "features"
+    (deck / "art").mkdir(parents=True)
+    for n in ("text", "gradients"):  # fonts only (written by pnp), and a shading (by ReportLab)
+        shutil.copy(FIXTURES / "svgpdf" / f"{n}.svg", deck / "art" / f"{n}.svg")
+    (deck / "design.yaml").write_text("meta: {title: Forms, players: 2}\ncomponents:\n"
+                                      "  words: {kind: card, size: poker, count: 3, svg: art/text.svg}\n"
+                                      "  shades: {kind: card, size: poker, count: 2, svg: art/gradients.svg}\n")
+    made = []
+    real = player._Form.format
+    monkeypatch.setattr(player._Form, "format", lambda self, doc: made.append(1) or real(self, doc))
+    [fast] = build_designs([str(deck)], out=tmp_path / "fast", cache=Cache(None), exports=False, show_progress=False)
+    assert made, "no face went through pnp's own form writer"
+    monkeypatch.setattr(player._Form, "format", PDFFormXObject.format)
+    [slow] = build_designs([str(deck)], out=tmp_path / "slow", cache=Cache(None), exports=False, show_progress=False)
+    assert (fast.out_dir / "features-a4.pdf").read_bytes() == (slow.out_dir / "features-a4.pdf").read_bytes()
