@@ -64,7 +64,7 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
     `on_warning(face, warning)`.
     """
     cfg = cfg or load_config()
-    fonts.register()
+    fonts.register_furniture()
     buf = io.BytesIO()
     c = Canvas(buf, invariant=1, pageCompression=1, initialFontName=fonts.REGULAR, initialFontSize=7)
     c.setTitle(title)

@@ -340,11 +340,11 @@ class FaceStream(dict):
 
 def prepare_compile() -> None:
     """What compiling a face needs, loaded once before workers are forked (they inherit it): the compiler and
-    the shipped fonts' metrics."""
+    the shipped default fonts' metrics (others are read where a face names them)."""
     from pnp.render import fonts
     from pnp.render.svgpdf import compiler, text  # noqa: F401
 
-    fonts.register()
+    fonts.register_furniture()
 
 
 def font_css(design: Design, files: DesignFiles) -> str:

@@ -104,6 +104,13 @@ def resolve(font_family: str | None, weight: str | int | None = "normal", style:
     return name
 
 
+def register_furniture() -> None:
+    """The faces the print sheets' furniture is set in (footer, notes); any other is registered when a face or a
+    rulebook names it (`resolve`, `register`): reading a font's file is a few milliseconds each."""
+    ensure(REGULAR)
+    ensure(BOLD)
+
+
 @functools.cache
 def register() -> None:
     """The default faces for page furniture and the rulebook's bold and italic (platypus <b>, <i>)."""
