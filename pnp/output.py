@@ -192,6 +192,7 @@ class Stage:
             raise _fail(self.root, exc, "create the folder") from None
         _ACTIVE.add(self.root.name)
         self.names: set[str] = set()  # the files written, as reported back by the workers that wrote them
+        self._dirs: set[Path] = set()
 
     def write(self, name: str, data: bytes | str) -> bool:
         """`data` as the staged file `name` (a path under the design's output); False if the output holds it
@@ -204,7 +205,9 @@ class Stage:
             return False
         path = self.root / str(rel)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.parent not in self._dirs:  # (once per folder and process)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._dirs.add(path.parent)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)  # umask applies
             with os.fdopen(fd, "wb") as fh:
                 fh.write(raw)
