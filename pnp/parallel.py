@@ -136,12 +136,14 @@ def pstream(tasks: list, chunksize: int = 16, alone: float | None = None) -> Res
     """Like prun, but the results come one by one, in order, as soon as they are there (the sheets stage
     draws faces while later ones are painted). Closing the iterator early stops the workers.
 
-    With EAGER tasks or more, every core's worker starts on them now, before the first result is asked for (the
-    caller prepares the sheets meanwhile) and the caller runs none: it is free to use each result. With fewer,
+    With EAGER tasks or more, the caller runs the first (the caches it fills, such as a compiled template, are
+    inherited by the workers), then every core's worker starts on the rest now, before the first result is asked
+    for (the caller prepares the sheets meanwhile); the caller runs no other: it is free to use each result. With fewer,
     the caller runs the tasks itself, when asked for each result, until they have taken `alone` seconds
     (default ALONE: starting workers costs more than a few small tasks); then the workers take the rest."""
     if pooled(len(tasks)):
-        return _PoolStream(tasks, chunksize)
+        first = _call(tasks[0])  # here: what it fills (a template compiled) the workers inherit, not each make
+        return _PoolStream(tasks[1:], chunksize, first)
     parallel = cores() >= 2 and not in_worker() and "fork" in multiprocessing.get_all_start_methods()
     return _stream(tasks, chunksize, ALONE if alone is None else alone, parallel)
 
@@ -167,8 +169,9 @@ class _PoolStream:
     """The results of `tasks` run by a pool of forked workers (one per core) started when this is made, in
     order; `close()` (or the last result) stops the workers."""
 
-    def __init__(self, tasks: list, chunksize: int):
+    def __init__(self, tasks: list, chunksize: int, first: tuple[str, object] | None = None):
         global _TASKS
+        self._first = first  # a result to give before the workers' (the caller ran its task)
         self._outer, _TASKS = _TASKS, list(tasks)  # what the forked workers run (put back by close)
         _flush()
         try:
@@ -182,6 +185,9 @@ class _PoolStream:
         return self
 
     def __next__(self) -> tuple[str, object]:
+        if self._first is not None:
+            first, self._first = self._first, None
+            return first
         if self._pool is None:
             raise StopIteration
         try:
@@ -192,7 +198,7 @@ class _PoolStream:
 
     def close(self) -> None:
         global _TASKS
-        if self._pool is not None:
+        if getattr(self, "_pool", None) is not None:  # (None too when the pool could not start)
             self._pool.terminate()
             self._pool = None
             _TASKS = self._outer
