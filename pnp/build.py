@@ -556,7 +556,7 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
         data = {**built.manifest, "exports": built.exports, "files": listed, "by_paper": by_paper}
         if built.export_options.get("tts_base_url"):
             data["export_options"] = {"tts_base_url": built.export_options["tts_base_url"]}
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return manifest_json(data)
 
     stage, built.stage = built.stage, None
     done = publish(target, files, keep=keep, manifest=manifest_text, stage=stage)
@@ -564,6 +564,20 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
     return BuildResult(built.design.slug, target, [target / n for n in made], built.sheets, built.faces, built.copies,
                        built.paper, built.sheets_per_paper, built.seconds, written=done.written, removed=done.removed,
                        pdf_name=built.pdf_name, notes=built.notes)
+
+
+def manifest_json(data: dict) -> str:
+    """manifest.json's text: indented, each entry of `components` on one line (a rebuild's diff shows one line for
+    each face that changed; and JSON's compact writer is four times faster than the indenting one, which took a
+    quarter of a second for a 10,000-card deck)."""
+    parts = []
+    for key, value in data.items():
+        if key == "components" and value:
+            text = "[\n" + ",\n".join("    " + json.dumps(e, ensure_ascii=False) for e in value) + "\n  ]"
+        else:
+            text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        parts.append(f"  {json.dumps(key, ensure_ascii=False)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"), paper: str | None = None,

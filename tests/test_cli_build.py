@@ -97,6 +97,8 @@ def test_data_table_deck_fills_the_template_per_row(tmp_path):
                                                                    ("Wind", 3)]
     tokens = [e for e in entries if e["component"] == "tokens"]
     assert [(t["data"]["label"], t["count"]) for t in tokens] == [("A", 3), ("B", 2)]
+    lines = (out / "manifest.json").read_text().splitlines()  # one line per face: a rebuild's diff names the faces
+    assert [json.loads(line.strip().rstrip(",")) for line in lines if line.startswith('    {"component"')] == entries
     svg = (out / cards[0]["face"]).read_text()
     assert "Fire &amp; Ice" in svg  # data is escaped, the SVG stays well-formed
     assert 'width="69mm"' in svg and 'viewBox="-3 -3 69 94"' in svg
