@@ -85,7 +85,8 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
 
     `svgs` are the faces already painted by the build (painted here otherwise); `paper`
     overrides design.print.paper (a4/letter; a3 designs get an A4 rulebook). The languages share
-    the compiled faces and diagrams; with the build's `cache`, so do the print sheets made in this
+    the compiled faces and diagrams, and the wordless diagrams are drawn once for all of them (see
+    pnp.registry.GameSpec.wordless_diagrams); with the build's `cache`, so do the print sheets made in this
     process (pnp.layout.pdf.compile_face).
     """
     paper = rulebook_paper(paper or design.print.paper)
@@ -110,9 +111,10 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     drawings = _Drawings(svgs, ArtFiles(design.folder), cache)
     out: dict[str, bytes] = {}
     report = ErrorReport()
+    drawn: dict = {}  # the wordless diagrams, drawn once for every language
     for lang in langs:
         try:
-            text = render_text(design, lang, components)
+            text = render_text(design, lang, components, drawn)
             out[rulebook_name(design, lang, paper)] = _build_pdf(build_pdf, design, lang, text, components, drawings,
                                                                  paper)
         except DesignError as exc:

@@ -119,8 +119,27 @@ def _check_params(name: str, params: dict[str, Any]) -> None:
             raise RulesTextError(f"diagram {name!r}: {key} has {len(value)} items; expected at most {most}")
 
 
-def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> RulesText:
-    """The Markdown of one rulebook, with its blocks; DesignError (file:line) on any mistake."""
+def _plain_key(value: Any) -> Any:
+    """`value` as a hashable key when it is plain data (numbers, texts, lists, dicts of them), else None."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return (type(value).__name__, value)
+    if isinstance(value, (list, tuple)):
+        items = [_plain_key(v) for v in value]
+        return None if any(i is None for i in items) else (type(value).__name__, tuple(items))
+    if isinstance(value, dict):
+        pairs = [(_plain_key(k), _plain_key(v)) for k, v in value.items()]
+        return None if any(k is None or v is None for k, v in pairs) else ("dict", tuple(pairs))
+    return None
+
+
+def render_text(design: Design, lang: str, components: list[ComponentFaces],
+                drawn: dict[Any, str] | None = None) -> RulesText:
+    """The Markdown of one rulebook, with its blocks; DesignError (file:line) on any mistake.
+
+    `drawn`: the design's wordless diagrams (pnp.registry.GameSpec.wordless_diagrams) already drawn for another
+    language of it, by name and parameters; those drawn here are added (a dict shared by the languages of one
+    design draws each once).
+    """
     path = rules_path(design, lang)
     blocks: list[Block] = []
     views = component_views(components, lang)
@@ -138,11 +157,19 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
             raise RulesTextError(f"diagram {name!r}: width={width!r} is not a width in mm; expected a number "
                                  f"above 0 and at most {limit('length')}, such as width=60")
         _check_params(name, params)
+        key = None
+        if drawn is not None and not registry.diagram_has_words(name):
+            key = _plain_key((name, params))
+            if key is not None and key in drawn:
+                return placeholder(Block("diagram", svg=drawn[key], caption=str(caption),
+                                         width=float(width) if width else None))
         try:
             svg = fn(design, lang, **params)
         except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError) as exc:
             raise RulesTextError(f"diagram {name!r} with {params}: {exc}; expected parameters it accepts "
                                  f"({(fn.__doc__ or '').strip().splitlines()[0] if fn.__doc__ else name})") from None
+        if key is not None and drawn is not None:
+            drawn[key] = svg
         return placeholder(Block("diagram", svg=svg, caption=str(caption), width=float(width) if width else None))
 
     def component_list() -> str:
