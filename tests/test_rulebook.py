@@ -282,6 +282,31 @@ def test_bad_template_reports_file_and_line(deck, tmp_path, body, message):
     assert not (tmp_path / "out").exists()
 
 
+def test_a_rules_text_is_compiled_once_until_it_changes(deck, monkeypatch):
+    """The compiled text is kept for the process (pnp watch, the variants that extend a text): read again
+    unchanged it is not compiled again; edited, it is, and the new words are the ones rendered."""
+    import jinja2
+
+    compiled: list[str] = []
+    real = jinja2.Environment.compile
+
+    def counting(self, source, name=None, filename=None, *args, **kwargs):
+        compiled.append(str(name))
+        return real(self, source, name, filename, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    rules = deck / "rules.en.md"
+    rules.write_text("# Title\n\nFirst words: {{ meta.title }}.\n", encoding="utf-8")
+    design = load_design(deck)
+    faces = design_faces(design)
+    first = render_text(design, "en", faces).markdown
+    again = render_text(design, "en", faces).markdown
+    assert compiled == ["rules.en.md"] and again == first and "First words" in first
+    rules.write_text("# Title\n\nOther words: {{ meta.title }}.\n", encoding="utf-8")
+    edited = render_text(design, "en", faces).markdown
+    assert compiled == ["rules.en.md", "rules.en.md"] and "Other words" in edited and "First" not in edited
+
+
 def test_error_inside_an_extended_text_names_that_file(tmp_path):
     for name in ("three-stars", "three-stars-lozenge"):
         shutil.copytree(DESIGNS / name, tmp_path / name)
