@@ -198,7 +198,7 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     st = layout.styles
     toc.levelStyles = [ParagraphStyle("toc1", parent=st["toc1"]), ParagraphStyle("toc2", parent=st["toc2"])]
     story += [Paragraph(labels["contents"], st["toc_title"]), toc, Spacer(0, 6 * mm)]
-    story += to_flowables(text.markdown, layout, width, image)
+    story += to_flowables(text.markdown, layout, width, image, text.tokens)
     # the contents listed from the start, page numbers aside: the first pass lays the pages out with the contents
     # at their true height, so the headings' pages it finds are final and a second pass is the last
     toc.addEntries([(f.toc_level - 1, f.plain, 0, f.key) for f in story

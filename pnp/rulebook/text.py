@@ -75,6 +75,7 @@ class RulesText:
     blocks: list[Block]
     source: Path
     images: dict[str, str] = field(default_factory=dict)  # image src as written -> the SVG file's text
+    tokens: list | None = None  # the Markdown parsed (markdown-it tokens), once for the images and the PDF
 
 
 def rules_path(design: Design, lang: str) -> Path:
@@ -261,7 +262,10 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces],
         file, line = _template_line(exc, path)
         raise DesignError([Problem(display_path(file), line, f"{type(exc).__name__}: {exc}; expected an "
                                    "expression that works on the design's data")]) from None
-    return RulesText(text, blocks, path, _images(text, blocks, path, files))
+    from pnp.rulebook.markdown import parser
+
+    tokens = parser().parse(text)
+    return RulesText(text, blocks, path, _images(tokens, blocks, path, files), tokens)
 
 
 _WHERE = re.compile(r"^(\S+?):(\d+): (.+)$", re.S)
@@ -283,14 +287,14 @@ def _facts_problem(design: Design, exc: Exception) -> Problem:
 _PNP_SRC = re.compile(r"^pnp:(\d+)$")
 
 
-def _images(markdown: str, blocks: list[Block], path: Path, files: DesignFiles) -> dict[str, str]:
-    """Every image of the Markdown: `pnp:N` must be a block this text made; any other is an SVG file of the
-    design folder, read and checked here (pnp.confine). Returns {src: SVG text}."""
-    from pnp.rulebook.markdown import parser, size_block
+def _images(tokens: list, blocks: list[Block], path: Path, files: DesignFiles) -> dict[str, str]:
+    """Every image of the Markdown (its markdown-it tokens): `pnp:N` must be a block this text made; any other is an
+    SVG file of the design folder, read and checked here (pnp.confine). Returns {src: SVG text}."""
+    from pnp.rulebook.markdown import size_block
 
     found: dict[str, str] = {}
     source: list[str] | None = None
-    for token in parser().parse(markdown):
+    for token in tokens:
         children = token.children or []
         for i, child in enumerate(children):
             if child.type != "image":
