@@ -80,14 +80,15 @@ def _meta_problem(design: Design, message: str) -> Problem:
 
 def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str] | None = None,
                      paper: str | None = None, langs: list[str] | None = None,
-                     cache: Cache | None = None) -> dict[str, bytes]:
+                     cache: Cache | None = None, compiled: dict | None = None) -> dict[str, bytes]:
     """Every rulebook of a design, in memory: {"<slug>-rules-<lang>-<paper>.pdf": PDF bytes}.
 
     `svgs` are the faces already painted by the build (painted here otherwise); `paper`
     overrides design.print.paper (a4/letter; a3 designs get an A4 rulebook). The languages share
     the compiled faces and diagrams, and the wordless diagrams are drawn once for all of them (see
     pnp.registry.GameSpec.wordless_diagrams); with the build's `cache`, so do the print sheets made in this
-    process (pnp.layout.pdf.compile_face).
+    process (pnp.layout.pdf.compile_face). `compiled`: the faces the build compiled where it painted them (face
+    path -> drawing), not compiled again here.
     """
     paper = rulebook_paper(paper or design.print.paper)
     from pnp.rulebook.document import _Drawings, build_pdf
@@ -108,7 +109,7 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
         report.raise_if_any()
     from pnp.render.art import ArtFiles
 
-    drawings = _Drawings(svgs, ArtFiles(design.folder), cache)
+    drawings = _Drawings(svgs, ArtFiles(design.folder), cache, compiled)
     out: dict[str, bytes] = {}
     report = ErrorReport()
     drawn: dict = {}  # the wordless diagrams, drawn once for every language

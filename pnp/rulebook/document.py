@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
@@ -32,6 +32,7 @@ from pnp.layout.pdf import compile_face, define_form
 from pnp.model import Design
 from pnp.render import fonts
 from pnp.render.faces import ComponentFaces
+from pnp.render.svgpdf import Compiled
 from pnp.rulebook.layout import FONT_ALL, Layout, load_layout
 from pnp.rulebook.markdown import Heading, Paragraph, to_flowables
 from pnp.rulebook.text import Block, RulesText
@@ -77,16 +78,19 @@ class _Drawings:
     """Each SVG text compiled once per rulebook run (shared by every language); with the build's cache, once per
     process (the print sheets compile the same faces)."""
 
-    def __init__(self, svgs: dict[str, str], resources=None, cache: Cache | None = None):
+    def __init__(self, svgs: dict[str, str], resources=None, cache: Cache | None = None,
+                 compiled: Mapping[str, Compiled] | None = None):
         self.svgs = svgs
         self.resources = resources  # reads the art files faces show (pnp.render.art.ArtFiles)
         self.cache = cache if cache is not None else NO_CACHE
+        self.compiled = compiled or {}  # face path -> the face compiled where it was painted (the build's)
         self.parsed: dict[str, object] = {}
 
     def get(self, key: str, svg: str | None = None):
         if key not in self.parsed:
+            ready = self.compiled.get(key) if svg is None else None
             self.parsed[key] = compile_face(svg if svg is not None else self.svgs[key], cache=self.cache,
-                                            resources=self.resources)
+                                            resources=self.resources, ready=ready)
         return self.parsed[key]
 
 
