@@ -92,6 +92,7 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     """
     paper = rulebook_paper(paper or design.print.paper)
     from pnp.rulebook.document import _Drawings, build_pdf
+    from pnp.rulebook.run import one_run
     from pnp.rulebook.text import render_text
 
     langs = languages(design) if langs is None else langs
@@ -113,13 +114,14 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     out: dict[str, bytes] = {}
     report = ErrorReport()
     drawn: dict = {}  # the wordless diagrams, drawn once for every language
-    for lang in langs:
-        try:
-            text = render_text(design, lang, components, drawn)
-            out[rulebook_name(design, lang, paper)] = _build_pdf(build_pdf, design, lang, text, components, drawings,
-                                                                 paper)
-        except DesignError as exc:
-            report.extend(exc)
+    with one_run():  # what the game computes alike for every language, computed once (pnp.rulebook.run)
+        for lang in langs:
+            try:
+                text = render_text(design, lang, components, drawn)
+                out[rulebook_name(design, lang, paper)] = _build_pdf(build_pdf, design, lang, text, components,
+                                                                     drawings, paper)
+            except DesignError as exc:
+                report.extend(exc)
     report.raise_if_any()
     return out
 

@@ -34,6 +34,7 @@ from pnp.limits import limit
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces
 from pnp.rulebook.markdown import SIZE_EXPECTED, image_size
+from pnp.rulebook.run import plain_key
 
 NAMES = ("meta", "players", "rules", "components", "print", "lang", "facts",
          "diagram", "component_list", "face_grid")
@@ -149,19 +150,6 @@ def _check_params(name: str, params: dict[str, Any]) -> None:
             raise RulesTextError(f"diagram {name!r}: {key} has {len(value)} items; expected at most {most}")
 
 
-def _plain_key(value: Any) -> Any:
-    """`value` as a hashable key when it is plain data (numbers, texts, lists, dicts of them), else None."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return (type(value).__name__, value)
-    if isinstance(value, (list, tuple)):
-        items = [_plain_key(v) for v in value]
-        return None if any(i is None for i in items) else (type(value).__name__, tuple(items))
-    if isinstance(value, dict):
-        pairs = [(_plain_key(k), _plain_key(v)) for k, v in value.items()]
-        return None if any(k is None or v is None for k, v in pairs) else ("dict", tuple(pairs))
-    return None
-
-
 def render_text(design: Design, lang: str, components: list[ComponentFaces],
                 drawn: dict[Any, str] | None = None) -> RulesText:
     """The Markdown of one rulebook, with its blocks; DesignError (file:line) on any mistake.
@@ -189,7 +177,7 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces],
         _check_params(name, params)
         key = None
         if drawn is not None and not registry.diagram_has_words(name):
-            key = _plain_key((name, params))
+            key = plain_key((name, params))
             if key is not None and key in drawn:
                 return placeholder(Block("diagram", svg=drawn[key], caption=str(caption),
                                          width=float(width) if width else None))
