@@ -450,14 +450,14 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
 
 
 def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str], paper: str,
-               cache: Cache = NO_CACHE) -> dict:
+               cache: Cache = NO_CACHE, compiled: dict | None = None) -> dict:
     """Every rulebook of the design: in one process when it runs in a worker already (the languages share the
     compiled faces and diagrams), else one language per core."""
     from pnp.rulebook import languages, render_rulebooks
 
     langs = languages(design)
     if in_worker() or cores() < 2 or len(langs) < 2:
-        return render_rulebooks(design, components, svgs, paper, langs=langs, cache=cache)
+        return render_rulebooks(design, components, svgs, paper, langs=langs, cache=cache, compiled=compiled)
     out: dict[str, bytes] = {}
     report = ErrorReport()
     tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang], cache=cache)
@@ -755,7 +755,8 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
         books[i] = (key, cache.get("rulebooks", key))
         if books[i][1] is None:
             tasks.append((_book_weight(design, langs), i, "rulebooks",
-                          lambda d=design, c=components[i], s=svgs[i], p=book_paper: _rulebooks(d, c, s, p, cache)))
+                          lambda d=design, c=components[i], s=svgs[i], p=book_paper, r=dict(compiled[i]): _rulebooks(
+                              d, c, s, p, cache, r)))  # (a copy: the sheets task empties compiled[i] when done)
     tasks.sort(key=lambda t: -t[0])  # largest first, so the cores finish together
     _import_for_workers(rulebooks and any(what != "sheets" for _, _, what, _ in tasks))
     bar.step(f"building {len(designs)} designs", len(tasks))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pkgutil
 import re
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -140,6 +140,9 @@ class GameSpec:
     """Face generators (made with the `generator` decorator), each named '<name>.<something>'."""
     diagrams: Mapping[str, DiagramFn] = field(default_factory=dict)
     """Rulebook diagrams by short name; a rules text calls `diagram('<name>.<short name>')`."""
+    wordless_diagrams: Collection[str] = ()
+    """The short names of the diagrams that draw no words: the same drawing in every language, whatever the
+    parameters. A rulebook draws each of them once for all its languages (the others once per language)."""
     rulebook_facts: FactsFn | None = None
     """What its rules texts read as `facts`."""
     default_agent: str = "random"
@@ -155,6 +158,15 @@ class GameSpec:
         object.__setattr__(self, "generators", tuple(self.generators))
         object.__setattr__(self, "diagrams", types.MappingProxyType(dict(self.diagrams)))
         object.__setattr__(self, "commands", types.MappingProxyType(dict(self.commands)))
+        if isinstance(self.wordless_diagrams, str):
+            raise TypeError(f"{self.name}: wordless_diagrams is {self.wordless_diagrams!r}; expected a collection of "
+                            "diagram names")
+        wordless = frozenset(self.wordless_diagrams)
+        object.__setattr__(self, "wordless_diagrams", wordless)
+        unknown = sorted(wordless - set(self.diagrams))
+        if unknown:
+            raise ValueError(f"{self.name}: wordless_diagrams names {', '.join(unknown)}, which are not among its "
+                             f"diagrams; expected some of: {', '.join(self.diagrams) or 'none'}")
         for gen in self.generators:
             if not isinstance(gen, Generator):
                 raise TypeError(f"{self.name}: generators hold {gen!r}; expected functions decorated with "
@@ -172,6 +184,8 @@ class GameSpec:
 GENERATORS: dict[str, Generator] = {}
 GAMES: dict[str, GameSpec] = {}
 DIAGRAMS: dict[str, DiagramFn] = {}
+WORDLESS: set[str] = set()
+"""The full names of the diagrams that draw no words (GameSpec.wordless_diagrams)."""
 ENTRY_POINT_GROUP = "pnp.games"
 _discovered = False
 
@@ -196,6 +210,7 @@ def register_game(spec: GameSpec) -> GameSpec:
         GENERATORS[gen.name] = gen
     for short, fn in spec.diagrams.items():
         DIAGRAMS[f"{spec.name}.{short}"] = fn
+    WORDLESS.update(f"{spec.name}.{short}" for short in spec.wordless_diagrams)
     return spec
 
 
@@ -246,3 +261,9 @@ def get_game(name: str) -> GameSpec | None:
 def get_diagram(name: str) -> DiagramFn | None:
     discover()
     return DIAGRAMS.get(name)
+
+
+def diagram_has_words(name: str) -> bool:
+    """Whether a registered diagram may draw words (and so differ from one language to another)."""
+    discover()
+    return name not in WORDLESS

@@ -25,6 +25,7 @@ def clean_registry(monkeypatch):
     monkeypatch.setattr(registry, "GAMES", dict(registry.GAMES))
     monkeypatch.setattr(registry, "GENERATORS", dict(registry.GENERATORS))
     monkeypatch.setattr(registry, "DIAGRAMS", dict(registry.DIAGRAMS))
+    monkeypatch.setattr(registry, "WORDLESS", set(registry.WORDLESS))
 
 
 @generator("toy.dots")
@@ -55,6 +56,20 @@ def test_register_game_is_one_call_and_refuses_a_second_spec_of_a_name(clean_reg
     assert registry.get_diagram("toy.d")(None, "en") == "<svg/>"
     with pytest.raises(ValueError, match="registered twice"):
         registry.register_game(GameSpec(name="toy", title="Toy again"))
+
+
+def test_a_game_names_its_wordless_diagrams_among_its_diagrams(clean_registry):
+    def draw(design, lang):
+        return "<svg/>"
+
+    spec = GameSpec(name="toy", title="Toy", diagrams={"d": draw, "e": draw}, wordless_diagrams=["d"])
+    assert spec.wordless_diagrams == frozenset({"d"})
+    registry.register_game(spec)
+    assert not registry.diagram_has_words("toy.d") and registry.diagram_has_words("toy.e")
+    with pytest.raises(ValueError, match="wordless_diagrams names x, which are not among its diagrams"):
+        GameSpec(name="toy", title="Toy", diagrams={"d": draw}, wordless_diagrams={"x"})
+    with pytest.raises(TypeError, match="expected a collection of diagram names"):
+        GameSpec(name="toy", title="Toy", diagrams={"d": draw}, wordless_diagrams="d")
 
 
 def test_the_shipped_games_are_specs_like_any_other():

@@ -282,6 +282,31 @@ def test_bad_template_reports_file_and_line(deck, tmp_path, body, message):
     assert not (tmp_path / "out").exists()
 
 
+def test_a_rules_text_is_compiled_once_until_it_changes(deck, monkeypatch):
+    """The compiled text is kept for the process (pnp watch, the variants that extend a text): read again
+    unchanged it is not compiled again; edited, it is, and the new words are the ones rendered."""
+    import jinja2
+
+    compiled: list[str] = []
+    real = jinja2.Environment.compile
+
+    def counting(self, source, name=None, filename=None, *args, **kwargs):
+        compiled.append(str(name))
+        return real(self, source, name, filename, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    rules = deck / "rules.en.md"
+    rules.write_text("# Title\n\nFirst words: {{ meta.title }}.\n", encoding="utf-8")
+    design = load_design(deck)
+    faces = design_faces(design)
+    first = render_text(design, "en", faces).markdown
+    again = render_text(design, "en", faces).markdown
+    assert compiled == ["rules.en.md"] and again == first and "First words" in first
+    rules.write_text("# Title\n\nOther words: {{ meta.title }}.\n", encoding="utf-8")
+    edited = render_text(design, "en", faces).markdown
+    assert compiled == ["rules.en.md", "rules.en.md"] and "Other words" in edited and "First" not in edited
+
+
 def test_error_inside_an_extended_text_names_that_file(tmp_path):
     for name in ("three-stars", "three-stars-lozenge"):
         shutil.copytree(DESIGNS / name, tmp_path / name)
@@ -330,6 +355,66 @@ def _game(design_name: str):
 
     design = load_design(DESIGNS / design_name)
     return design, ThreeStarsGame(design, 2)
+
+
+def _recording_diagrams(monkeypatch) -> list[tuple[str, str, str, str]]:
+    """Every diagram drawn from now on, as (name, parameters, language, SVG)."""
+    from pnp import registry
+
+    registry.discover()
+    calls: list[tuple[str, str, str, str]] = []
+
+    def recorder(name, fn):
+        def record(design, lang, **params):
+            svg = fn(design, lang, **params)
+            calls.append((name, repr(sorted(params.items())), lang, svg))
+            return svg
+        return record
+
+    monkeypatch.setattr(registry, "DIAGRAMS", {name: recorder(name, fn) for name, fn in registry.DIAGRAMS.items()})
+    return calls
+
+
+@pytest.mark.parametrize("design_name", RULEBOOK_DESIGNS)
+def test_a_wordless_diagram_is_the_same_in_every_language(design_name, monkeypatch):
+    """What a game says of its wordless diagrams (GameSpec.wordless_diagrams) holds for the texts it ships: each
+    language, drawn on its own, gets the same drawing."""
+    from pnp import registry
+
+    calls = _recording_diagrams(monkeypatch)
+    design = load_design(DESIGNS / design_name)
+    components = design_faces(design)
+    for lang in languages(design):
+        render_text(design, lang, components)
+    drawn: dict[tuple[str, str], dict[str, str]] = {}
+    for name, params, lang, svg in calls:
+        drawn.setdefault((name, params), {})[lang] = svg
+    for (name, params), by_lang in drawn.items():
+        if name in registry.WORDLESS:
+            assert len(set(by_lang.values())) == 1, f"{name}({params}) differs between {', '.join(by_lang)}"
+
+
+def test_languages_draw_a_wordless_diagram_once_and_keep_their_words(monkeypatch):
+    """One rulebook run draws each wordless diagram once for both languages (the same SVG in both texts); a
+    diagram with words is drawn for each language, in its words (TUBO's sides: N-E-S-W, N-E-S-O)."""
+    from pnp import registry
+
+    calls = _recording_diagrams(monkeypatch)
+    design = load_design(DESIGNS / "tubo")
+    components = design_faces(design)
+    alone = {lang: render_text(design, lang, components) for lang in ("en", "fr")}
+    calls.clear()
+    drawn: dict = {}
+    shared = {lang: render_text(design, lang, components, drawn) for lang in ("en", "fr")}
+    per_diagram = Counter((name, params) for name, params, _, _ in calls)
+    assert {n for (n, _), k in per_diagram.items() if k == 1} == {n for n, _, _, _ in calls if n in registry.WORDLESS}
+    assert {n for (n, _), k in per_diagram.items() if k == 2} == {"tubo.fitting"}
+    for lang in ("en", "fr"):  # the same texts and drawings as each language drawn on its own
+        assert shared[lang].markdown == alone[lang].markdown
+        assert [b.svg for b in shared[lang].blocks] == [b.svg for b in alone[lang].blocks]
+    fitting = {lang: svg for name, _, lang, svg in calls if name == "tubo.fitting"}
+    assert ">N-W</text>" in fitting["en"] and ">N-O</text>" not in fitting["en"]
+    assert ">N-O</text>" in fitting["fr"] and ">N-W</text>" not in fitting["fr"]
 
 
 @pytest.mark.parametrize("design_name", ["three-stars", "three-stars-lozenge"])

@@ -80,16 +80,19 @@ def _meta_problem(design: Design, message: str) -> Problem:
 
 def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str] | None = None,
                      paper: str | None = None, langs: list[str] | None = None,
-                     cache: Cache | None = None) -> dict[str, bytes]:
+                     cache: Cache | None = None, compiled: dict | None = None) -> dict[str, bytes]:
     """Every rulebook of a design, in memory: {"<slug>-rules-<lang>-<paper>.pdf": PDF bytes}.
 
     `svgs` are the faces already painted by the build (painted here otherwise); `paper`
     overrides design.print.paper (a4/letter; a3 designs get an A4 rulebook). The languages share
-    the compiled faces and diagrams; with the build's `cache`, so do the print sheets made in this
-    process (pnp.layout.pdf.compile_face).
+    the compiled faces and diagrams, and the wordless diagrams are drawn once for all of them (see
+    pnp.registry.GameSpec.wordless_diagrams); with the build's `cache`, so do the print sheets made in this
+    process (pnp.layout.pdf.compile_face). `compiled`: the faces the build compiled where it painted them (face
+    path -> drawing), not compiled again here.
     """
     paper = rulebook_paper(paper or design.print.paper)
     from pnp.rulebook.document import _Drawings, build_pdf
+    from pnp.rulebook.run import one_run
     from pnp.rulebook.text import render_text
 
     langs = languages(design) if langs is None else langs
@@ -107,16 +110,18 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
         report.raise_if_any()
     from pnp.render.art import ArtFiles
 
-    drawings = _Drawings(svgs, ArtFiles(design.folder), cache)
+    drawings = _Drawings(svgs, ArtFiles(design.folder), cache, compiled)
     out: dict[str, bytes] = {}
     report = ErrorReport()
-    for lang in langs:
-        try:
-            text = render_text(design, lang, components)
-            out[rulebook_name(design, lang, paper)] = _build_pdf(build_pdf, design, lang, text, components, drawings,
-                                                                 paper)
-        except DesignError as exc:
-            report.extend(exc)
+    drawn: dict = {}  # the wordless diagrams, drawn once for every language
+    with one_run():  # what the game computes alike for every language, computed once (pnp.rulebook.run)
+        for lang in langs:
+            try:
+                text = render_text(design, lang, components, drawn)
+                out[rulebook_name(design, lang, paper)] = _build_pdf(build_pdf, design, lang, text, components,
+                                                                     drawings, paper)
+            except DesignError as exc:
+                report.extend(exc)
     report.raise_if_any()
     return out
 

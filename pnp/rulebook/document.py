@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
@@ -25,13 +25,14 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
-from reportlab.platypus.tableofcontents import TableOfContents
+from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 
 from pnp.cache import NO_CACHE, Cache
 from pnp.layout.pdf import compile_face, define_form
 from pnp.model import Design
 from pnp.render import fonts
 from pnp.render.faces import ComponentFaces
+from pnp.render.svgpdf import Compiled
 from pnp.rulebook.layout import FONT_ALL, Layout, load_layout
 from pnp.rulebook.markdown import Heading, Paragraph, to_flowables
 from pnp.rulebook.text import Block, RulesText
@@ -77,17 +78,60 @@ class _Drawings:
     """Each SVG text compiled once per rulebook run (shared by every language); with the build's cache, once per
     process (the print sheets compile the same faces)."""
 
-    def __init__(self, svgs: dict[str, str], resources=None, cache: Cache | None = None):
+    def __init__(self, svgs: dict[str, str], resources=None, cache: Cache | None = None,
+                 compiled: Mapping[str, Compiled] | None = None):
         self.svgs = svgs
         self.resources = resources  # reads the art files faces show (pnp.render.art.ArtFiles)
         self.cache = cache if cache is not None else NO_CACHE
+        self.compiled = compiled or {}  # face path -> the face compiled where it was painted (the build's)
         self.parsed: dict[str, object] = {}
 
     def get(self, key: str, svg: str | None = None):
         if key not in self.parsed:
+            ready = self.compiled.get(key) if svg is None else None
             self.parsed[key] = compile_face(svg if svg is not None else self.svgs[key], cache=self.cache,
-                                            resources=self.resources)
+                                            resources=self.resources, ready=ready)
         return self.parsed[key]
+
+
+class _Contents(TableOfContents):
+    """ReportLab's table of contents, drawn alike, whose entries are the same Paragraphs (pnp.rulebook.markdown's,
+    which break their lines once) on every pass: an entry's page is looked up when it is drawn, from the entries
+    of the last pass, instead of being written into the entry's text, which made every pass parse and break every
+    entry again."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._rows: dict[tuple, list] = {}  # (level, text, key, index) -> the table row of that entry
+
+    def wrap(self, availWidth, availHeight):
+        entries = self._lastEntries or [(0, "Placeholder for table of contents", 0, None)]
+
+        def drawTOCEntryEnd(canvas, kind, label):  # ReportLab's callback, the page taken from `entries`
+            level, _, page, key = entries[int(label)]
+            style = self.getLevelStyle(level)
+            dot = " . " if self.dotsMinLevel >= 0 and level >= self.dotsMinLevel else ""
+            if self.formatter:
+                page = self.formatter(page)
+            drawPageNumbers(canvas, style, [(page, key)], availWidth, availHeight, dot)
+
+        self.canv.setNamedCB("drawTOCEntryEnd", drawTOCEntryEnd)
+        data = []
+        for i, (level, text, _, key) in enumerate(entries):
+            row = self._rows.get((level, text, key, i))
+            if row is None:
+                row = self._rows[(level, text, key, i)] = self._row(i, level, text, key)
+            data += row
+        self._table = Table(data, colWidths=(availWidth,), style=self.tableStyle)
+        self.width, self.height = self._table.wrapOn(self.canv, availWidth, availHeight)
+        return self.width, self.height
+
+    def _row(self, i: int, level: int, text: str, key) -> list:
+        style = self.getLevelStyle(level)
+        if key:
+            text = f'<a href="#{key}">{text}</a>'
+        rows: list = [[Spacer(1, style.spaceBefore)]] if style.spaceBefore else []
+        return rows + [[Paragraph(f'{text}<onDraw name="drawTOCEntryEnd" label="{i}"/>', style)]]
 
 
 def _face_key(cid: str, face) -> str:
@@ -192,13 +236,13 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
         return _figure(SvgFlowable(drawing, key, width=want_w, height=want_h), escape(alt), layout)
 
     story: list[Flowable] = _title_page(design, lang, layout, components, drawings, width)
-    toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([
+    toc = _Contents(dotsMinLevel=0, tableStyle=TableStyle([
         FONT_ALL, ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
         ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
     st = layout.styles
     toc.levelStyles = [ParagraphStyle("toc1", parent=st["toc1"]), ParagraphStyle("toc2", parent=st["toc2"])]
     story += [Paragraph(labels["contents"], st["toc_title"]), toc, Spacer(0, 6 * mm)]
-    story += to_flowables(text.markdown, layout, width, image)
+    story += to_flowables(text.markdown, layout, width, image, text.tokens)
     # the contents listed from the start, page numbers aside: the first pass lays the pages out with the contents
     # at their true height, so the headings' pages it finds are final and a second pass is the last
     toc.addEntries([(f.toc_level - 1, f.plain, 0, f.key) for f in story

@@ -121,8 +121,11 @@ def parser() -> MarkdownIt:
     return MarkdownIt("commonmark", {"typographer": False}).enable(["table", "strikethrough"])
 
 
-def to_flowables(markdown: str, layout: Layout, width: float, image: ImageFn) -> list[Flowable]:
-    tokens = parser().parse(markdown)
+def to_flowables(markdown: str, layout: Layout, width: float, image: ImageFn,
+                 tokens: list | None = None) -> list[Flowable]:
+    """The flowables of `markdown`; `tokens`: the same Markdown already parsed (`parser().parse`)."""
+    if tokens is None:
+        tokens = parser().parse(markdown)
     conv = _Converter(layout, width, image)
     return conv.blocks(SyntaxTreeNode(tokens).children, width)
 

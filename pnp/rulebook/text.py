@@ -20,10 +20,12 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import CodeType
 from typing import Any
 from urllib.parse import unquote
 
 import jinja2
+import jinja2.bccache
 
 from pnp import registry, sandbox
 from pnp.confine import DesignFiles
@@ -32,6 +34,7 @@ from pnp.limits import limit
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces
 from pnp.rulebook.markdown import SIZE_EXPECTED, image_size
+from pnp.rulebook.run import plain_key
 
 NAMES = ("meta", "players", "rules", "components", "print", "lang", "facts",
          "diagram", "component_list", "face_grid")
@@ -73,6 +76,7 @@ class RulesText:
     blocks: list[Block]
     source: Path
     images: dict[str, str] = field(default_factory=dict)  # image src as written -> the SVG file's text
+    tokens: list | None = None  # the Markdown parsed (markdown-it tokens), once for the images and the PDF
 
 
 def rules_path(design: Design, lang: str) -> Path:
@@ -90,9 +94,34 @@ def component_views(components: list[ComponentFaces], lang: str) -> dict[str, Co
     return out
 
 
+class _CompiledTexts(jinja2.BytecodeCache):
+    """The rules texts compiled in this process, by template name and file, each with its source's checksum: a
+    text read again unchanged (by the variants that extend it, by the next build of pnp watch) is not compiled
+    again. One entry a template file (an edited text replaces its entry); nothing is written anywhere."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, tuple[str, CodeType]] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        kept = self.codes.get(bucket.key)
+        if kept is not None and kept[0] == bucket.checksum:
+            bucket.code = kept[1]
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.code is not None:
+            self.codes[bucket.key] = (bucket.checksum, bucket.code)
+
+
+_COMPILED = _CompiledTexts()
+
+
 def _environment(design: Design, files: DesignFiles) -> jinja2.Environment:
     """Texts are found in the design folder, the folders given with --allow-dir, the designs shipped with pnp
-    (`{% extends "three-stars/rules.en.md" %}`) and pnp's templates/rulebook/."""
+    (`{% extends "three-stars/rules.en.md" %}`) and pnp's templates/rulebook/.
+
+    Compiled without Jinja2's optimizer: its constant folding saves nothing on a text rendered once (it would
+    fold at compile time what rendering computes anyway) and is a fifth of the compile time; the compiled texts
+    are kept for this process (`_COMPILED`)."""
     from pnp.loader import package_root, templates_dir
 
     bases = [design.folder, *files.extra, package_root() / "designs", templates_dir() / "rulebook"]
@@ -102,6 +131,8 @@ def _environment(design: Design, files: DesignFiles) -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        optimized=False,
+        bytecode_cache=_COMPILED,
     )
 
 
@@ -119,8 +150,14 @@ def _check_params(name: str, params: dict[str, Any]) -> None:
             raise RulesTextError(f"diagram {name!r}: {key} has {len(value)} items; expected at most {most}")
 
 
-def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> RulesText:
-    """The Markdown of one rulebook, with its blocks; DesignError (file:line) on any mistake."""
+def render_text(design: Design, lang: str, components: list[ComponentFaces],
+                drawn: dict[Any, str] | None = None) -> RulesText:
+    """The Markdown of one rulebook, with its blocks; DesignError (file:line) on any mistake.
+
+    `drawn`: the design's wordless diagrams (pnp.registry.GameSpec.wordless_diagrams) already drawn for another
+    language of it, by name and parameters; those drawn here are added (a dict shared by the languages of one
+    design draws each once).
+    """
     path = rules_path(design, lang)
     blocks: list[Block] = []
     views = component_views(components, lang)
@@ -138,11 +175,19 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
             raise RulesTextError(f"diagram {name!r}: width={width!r} is not a width in mm; expected a number "
                                  f"above 0 and at most {limit('length')}, such as width=60")
         _check_params(name, params)
+        key = None
+        if drawn is not None and not registry.diagram_has_words(name):
+            key = plain_key((name, params))
+            if key is not None and key in drawn:
+                return placeholder(Block("diagram", svg=drawn[key], caption=str(caption),
+                                         width=float(width) if width else None))
         try:
             svg = fn(design, lang, **params)
         except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError) as exc:
             raise RulesTextError(f"diagram {name!r} with {params}: {exc}; expected parameters it accepts "
                                  f"({(fn.__doc__ or '').strip().splitlines()[0] if fn.__doc__ else name})") from None
+        if key is not None and drawn is not None:
+            drawn[key] = svg
         return placeholder(Block("diagram", svg=svg, caption=str(caption), width=float(width) if width else None))
 
     def component_list() -> str:
@@ -205,7 +250,10 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
         file, line = _template_line(exc, path)
         raise DesignError([Problem(display_path(file), line, f"{type(exc).__name__}: {exc}; expected an "
                                    "expression that works on the design's data")]) from None
-    return RulesText(text, blocks, path, _images(text, blocks, path, files))
+    from pnp.rulebook.markdown import parser
+
+    tokens = parser().parse(text)
+    return RulesText(text, blocks, path, _images(tokens, blocks, path, files), tokens)
 
 
 _WHERE = re.compile(r"^(\S+?):(\d+): (.+)$", re.S)
@@ -227,14 +275,14 @@ def _facts_problem(design: Design, exc: Exception) -> Problem:
 _PNP_SRC = re.compile(r"^pnp:(\d+)$")
 
 
-def _images(markdown: str, blocks: list[Block], path: Path, files: DesignFiles) -> dict[str, str]:
-    """Every image of the Markdown: `pnp:N` must be a block this text made; any other is an SVG file of the
-    design folder, read and checked here (pnp.confine). Returns {src: SVG text}."""
-    from pnp.rulebook.markdown import parser, size_block
+def _images(tokens: list, blocks: list[Block], path: Path, files: DesignFiles) -> dict[str, str]:
+    """Every image of the Markdown (its markdown-it tokens): `pnp:N` must be a block this text made; any other is an
+    SVG file of the design folder, read and checked here (pnp.confine). Returns {src: SVG text}."""
+    from pnp.rulebook.markdown import size_block
 
     found: dict[str, str] = {}
     source: list[str] | None = None
-    for token in parser().parse(markdown):
+    for token in tokens:
         children = token.children or []
         for i, child in enumerate(children):
             if child.type != "image":

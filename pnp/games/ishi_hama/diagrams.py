@@ -249,3 +249,6 @@ DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives afte
     "big_group": big_group_diagram,
     "example": example_diagram,
 }
+WORDLESS = frozenset({"phase1", "combination", "connection"})
+"""The diagrams that draw no words, the same in every language (drawn once for all): the others write
+words (reserve, score, stays, to the reserve)."""

@@ -15,6 +15,7 @@ from pnp.errors import DesignError
 from pnp.games.ishi_hama.engine import ACT, MARKER, PICK, IshiHamaGame, IshiHamaState
 from pnp.games.ishi_hama.geometry import mask_of, side_of
 from pnp.model import Design
+from pnp.rulebook.run import shared_by_languages
 
 
 @dataclass
@@ -169,6 +170,7 @@ def window(game: IshiHamaGame, window) -> tuple[range, range]:
     return cols, rows
 
 
+@shared_by_languages
 def phase1_play(design: Design) -> Played:
     game = IshiHamaGame(design, 2)
     st = game.new_initial_state()
@@ -187,18 +189,22 @@ def phase1_play(design: Design) -> Played:
     return out
 
 
+@shared_by_languages
 def combination_play(design: Design) -> Played:
     return run(design, COMBO_BOARD, COMBO, reserves=[["blue tee"], []])
 
 
+@shared_by_languages
 def score_play(design: Design) -> Played:
     return run(design, SCORE_BOARD, SCORE, reserves=[[], ["orange tee"]], player=1)
 
 
+@shared_by_languages
 def big_play(design: Design) -> Played:
     return run(design, BIG_BOARD, BIG, reserves=[["blue straight"], []])
 
 
+@shared_by_languages
 def example_play(design: Design) -> Played:
     return run(design, EXAMPLE_BOARD, EXAMPLE, reserves=[["orange tee"], []], points=EXAMPLE_POINTS, player=1)
 

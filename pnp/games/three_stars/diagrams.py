@@ -146,3 +146,6 @@ DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives afte
     "blocking": blocking_diagram,
     "cell_stars": cell_stars_diagram,
 }
+WORDLESS = frozenset({"board", "board_with_card", "example", "blocking", "cell_stars"})
+"""The diagrams that draw no words, the same in every language (drawn once for all):
+every one: the board, its pieces and the stars' numbers."""

@@ -9,6 +9,7 @@ from pnp.games.three_stars.engine import design_cards
 from pnp.games.three_stars.painter import Board, player_colours
 from pnp.games.three_stars.scripts import blocking_facts, example_facts
 from pnp.model import Design
+from pnp.rulebook.run import shared_by_languages
 from pnp.rulebook.words import COLOURS, word
 
 CELL_NOUNS = {"triangle": {"en": ("triangle", "triangles"), "fr": ("triangle", "triangles")},
@@ -20,14 +21,7 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     """What a 3 Stars rules text reads as `facts` (see the module docstring)."""
     b = Board(design)
     one, many = CELL_NOUNS[b.kind].get(lang, CELL_NOUNS[b.kind]["en"])
-    meta = design.meta
-    setups = []
-    for n in range(meta.players.min, meta.players.max + 1):
-        regions = sorted((name for name, spec in b.params.regions.items() if spec.players <= n),
-                         key=lambda r: (b.params.regions[r].players, r))
-        setups.append({"players": n, "regions": regions, "stars": len(b.stars(n)), "cells": len(b.cells(n))})
-    everything = b.cells(b.max_players)
-    per_cell = max(sum(1 for v in b.stars(b.max_players) if cell in b.star_cells(v)) for cell in everything)
+    setups, per_cell = _board_counts(design)
     faces = design_cards(design)
     sizes: dict[int, int] = {}
     for f in faces:
@@ -36,7 +30,7 @@ def rulebook_facts(design: Design, lang: str) -> dict:
                for name, fill, symbol in player_colours(design)]
     return {
         "board": b.kind, "cell": one, "cells": many, "stars_per_cell": per_cell,
-        "setups": setups,
+        "setups": [dict(s, regions=list(s["regions"])) for s in setups],
         "regions": [{"name": name, "players": spec.players} for name, spec in
                     sorted(b.params.regions.items(), key=lambda kv: (kv[1].players, kv[0]))],
         "cards": {"total": sum(f.count for f in faces), "distinct": len(faces),
@@ -46,3 +40,19 @@ def rulebook_facts(design: Design, lang: str) -> dict:
         "example": example_facts(design, lang),
         "blocking": blocking_facts(design),
     }
+
+
+@shared_by_languages
+def _board_counts(design: Design) -> tuple[list[dict], int]:
+    """Per player count, the regions in play, star positions and cells; and how many stars share one cell (the
+    most): the same in every language."""
+    b = Board(design)
+    meta = design.meta
+    setups = []
+    for n in range(meta.players.min, meta.players.max + 1):
+        regions = sorted((name for name, spec in b.params.regions.items() if spec.players <= n),
+                         key=lambda r: (b.params.regions[r].players, r))
+        setups.append({"players": n, "regions": regions, "stars": len(b.stars(n)), "cells": len(b.cells(n))})
+    everything = b.cells(b.max_players)
+    per_cell = max(sum(1 for v in b.stars(b.max_players) if cell in b.star_cells(v)) for cell in everything)
+    return setups, per_cell

@@ -190,3 +190,6 @@ DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives afte
     "placement": placement_diagram,
     "example": example_diagram,
 }
+WORDLESS = frozenset({"witness", "placement", "example"})
+"""The diagrams that draw no words, the same in every language (drawn once for all): all but varieties,
+which names the tile varieties."""

@@ -17,6 +17,7 @@ from pnp.games.triloopite.engine import KEEP, TriloopiteGame, start_and_bag
 from pnp.games.triloopite.geometry import Analysis, Board, Hex, Line, Variety, analyse
 from pnp.games.triloopite.witnesses import WITNESSES, Built, build_witness
 from pnp.model import Design
+from pnp.rulebook.run import shared_by_languages
 
 PLAYERS = ("Alice", "Bob", "Carole")  # the seed's own example names
 
@@ -94,6 +95,7 @@ class FirstGame:
     verdict_range: str
 
 
+@shared_by_languages
 def first_game(design: Design) -> FirstGame:
     """Play FIRST_GAME on the engine (first game, 3 players); ValueError if the design cannot."""
     built = witness(design, FIRST_GAME_WITNESS)
@@ -140,6 +142,7 @@ def first_game(design: Design) -> FirstGame:
     return FirstGame(layout, turn_of, turns, hands, a, verdict, row.label if row is not None else "")
 
 
+@shared_by_languages
 def standard_game(design: Design):
     """The seeded standard game of the worked example: (final state, analysis, score)."""
     from pnp.engine.agents import make_agent

@@ -189,3 +189,6 @@ DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives afte
     "pass_over": pass_over_diagram,
     "example": example_diagram,
 }
+WORDLESS = frozenset({"board", "wrap", "loop", "close_exit", "pass_over", "example"})
+"""The diagrams that draw no words, the same in every language (drawn once for all): all but fitting,
+which names the sides in the rulebook's language."""

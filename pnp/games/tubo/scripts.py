@@ -15,6 +15,7 @@ from pnp.errors import DesignError
 from pnp.games.tubo.engine import CLOSE, CONNECTORS, OVER, TuboGame, TuboState, find_component
 from pnp.games.tubo.geometry import connector_of, side_of
 from pnp.model import Design
+from pnp.rulebook.run import shared_by_languages
 
 WRAP = [("open", "start", "E"), ("lay", "E-W"), ("lay", "E-W"), ("lay", "S-W"), ("lay", "N-E"), ("lay", "N-W")]
 LOOP = [("open", "start", "N"), ("lay", "E-S"), ("lay", "S-W"), ("lay", "N-W")]
@@ -122,6 +123,7 @@ def resolve_close(design: Design, script: list[tuple]) -> list[tuple]:
     return done
 
 
+@shared_by_languages
 def safe_play(design: Design, script: list[tuple]) -> Play:
     """`play` after resolving the Close pieces; ValueError when the design's game cannot play the script."""
     try:
