@@ -29,21 +29,28 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
     mirror = duplex_mirror(p, opts.duplex)
     all_copies = copies(cf)
     fronts, backs = [], []
+    marked: dict[tuple[str, int], tuple[list, list]] = {}  # (side, faces on the sheet) -> its marks and cuts
     for s in range(math.ceil(len(all_copies) / per)):
         chunk = all_copies[s * per:(s + 1) * per]
         first, last = s * per + 1, s * per + len(chunk)
         front = Sheet(p.width, p.height, f"{name}: fronts {first}-{last}", "front")
         back = Sheet(p.width, p.height, f"{name}: backs {first}-{last} ({duplex_words(opts.duplex)})", "back")
+        fronts.append(front)
+        if cf.back is not None:
+            backs.append(back)
+        if opts.counting:  # (sheets_needed: the number of sheets is all it asks for)
+            continue
         for f, b in place_block(grid, chunk, cf.component_id, face_path, cf.back_of, mirror):
             front.placed.append(f)
             if b is not None:
                 back.placed.append(b)
-        if not opts.counting:  # (sheets_needed: the number of sheets is all it asks for)
-            for sheet in ([front, back] if cf.back is not None else [front]):
+        for sheet in ([front, back] if cf.back is not None else [front]):
+            # a block's faces sit where their place in it puts them: the sheets with as many have the same marks
+            key = (sheet.side, len(sheet.placed))
+            if key not in marked:
                 add_marks(sheet, grid.marks, p, cfg)
-        fronts.append(front)
-        if cf.back is not None:
-            backs.append(back)
+                marked[key] = (sheet.marks, sheet.cuts)
+            sheet.marks, sheet.cuts = list(marked[key][0]), list(marked[key][1])
     return fronts, backs
 
 
