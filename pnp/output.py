@@ -226,7 +226,7 @@ class Stage:
             return False
         return True
 
-    def staged(self, name: str, raw: bytes) -> Path | None:
+    def staged(self, name: str, raw: bytes) -> str | None:
         """The staged file of `name`, when it holds `raw` (by size: a worker wrote exactly the face's text)."""
         if name not in self.names:
             return None
@@ -235,7 +235,7 @@ class Stage:
             st = os.lstat(path)
         except OSError:
             return None
-        return Path(path) if stat.S_ISREG(st.st_mode) and st.st_size == len(raw) else None
+        return path if stat.S_ISREG(st.st_mode) and st.st_size == len(raw) else None
 
     def discard(self) -> None:
         """Remove the staging folder and what is left in it (and the design's output folder, if it made it and
@@ -401,7 +401,7 @@ def _publish(target: Path, files: Mapping[str, bytes | str], keep: set[str] | fr
     if occupied:
         raise OutputError(f"{display_path(target / occupied[0])}: is a link or a folder where pnp writes a file; "
                           "expected nothing there, or pnp's own file")
-    temps: dict[str, Path] = {}
+    temps: dict[str, Path | str] = {}  # name -> its temporary or staged file
     if stage is not None:  # written already (renamed from the stage like any temporary file)
         for name in todo:
             raw = contents[name]
@@ -415,13 +415,13 @@ def _publish(target: Path, files: Mapping[str, bytes | str], keep: set[str] | fr
             for name, tmp in zip(to_write, pool.map(lambda n: _write_tmp(target / n, _bytes(contents[n])), to_write)):
                 temps[name] = tmp
     except OSError as exc:
-        for tmp in temps.values():
-            tmp.unlink(missing_ok=True)
+        for left in temps.values():
+            Path(left).unlink(missing_ok=True)
         recover(target)  # temporary files of the threads that failed
         raise _fail(target, exc, "write the new output") from None
     except BaseException:
-        for tmp in temps.values():
-            tmp.unlink(missing_ok=True)
+        for left in temps.values():
+            Path(left).unlink(missing_ok=True)
         recover(target)
         raise
     stale = sorted(before - set(listed))
@@ -433,11 +433,11 @@ def _publish(target: Path, files: Mapping[str, bytes | str], keep: set[str] | fr
         try:
             (target / JOURNAL).write_text(json.dumps(journal), encoding="utf-8")
         except OSError as exc:
-            for tmp in temps.values():
-                tmp.unlink(missing_ok=True)
+            for left in temps.values():
+                Path(left).unlink(missing_ok=True)
             raise _fail(target, exc, "write the new output") from None
         for name in order:
-            os.replace(temps[name], target / name)
+            os.replace(temps[name], os.path.join(base, name))
         for name in stale:
             if _remove(target, PurePosixPath(name)):
                 result.removed.append(name)
