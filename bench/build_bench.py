@@ -2,8 +2,9 @@
 
     python bench/build_bench.py [--runs 3] [--big 10000] [--check]
 
-Whole processes, median of runs, on this machine's cores. The job is the one peer tools were
-timed on: a data-table deck of poker cards (CSV + Jinja2 SVG template: a rounded coloured
+Whole processes, median of runs, on this machine's cores; the runs of a deck's cases are taken in turn
+(bare, default, from scratch, bare...) so that a host whose speed drifts weighs on each alike. The job is
+the one peer tools were timed on: a data-table deck of poker cards (CSV + Jinja2 SVG template: a rounded coloured
 border, a title, a number in a disc, a suit polygon; a shared back), 9-up on A4 with crop
 marks, vector, embedded font. bench/bare_reportlab.py draws the same cards directly.
 
@@ -129,10 +130,21 @@ CPU_OF: dict[str, float] = {}
 
 
 def timed(make_cmd, runs: int, env: dict | None = None, name: str = "") -> tuple[float, int]:
-    start = len(CPU)
-    results = [run(make_cmd(i), env) for i in range(runs)]
-    CPU_OF[name] = statistics.median(CPU[start:])
-    return statistics.median(r[0] for r in results), max(r[1] for r in results)
+    return interleaved([(make_cmd, env, name)], runs)[0]
+
+
+def interleaved(cases: list, runs: int) -> list[tuple[float, int]]:
+    """(median seconds, peak MB) of each (make_cmd, env, name) case, their runs taken in turn (a, b, c, a, b, c...):
+    a machine whose speed drifts (other work on the host) weighs on every case alike, so their ratios hold."""
+    results: list[list] = [[] for _ in cases]
+    cpu: list[list] = [[] for _ in cases]
+    for i in range(runs):
+        for k, (make_cmd, env, _) in enumerate(cases):
+            results[k].append(run(make_cmd(i), env))
+            cpu[k].append(CPU[-1])
+    for (_, _, name), c in zip(cases, cpu):
+        CPU_OF[name] = statistics.median(c)
+    return [(statistics.median(r[0] for r in rs), max(r[1] for r in rs)) for rs in results]
 
 
 def main() -> None:
@@ -156,14 +168,15 @@ def main() -> None:
             # one unmeasured run of each first: Python compiles and caches the bytecode then
             run(bare + ["table", str(n), str(tmp / f"bare-warm-{n}.pdf")], clean)
             run(pnp + [str(deck), "--out", str(tmp / f"warm-{n}")], env)
-            t_bare, _ = timed(lambda i: bare + ["table", str(n), str(tmp / f"bare-{n}-{i}.pdf")], args.runs, clean,
-                              f"bare ReportLab, {n} cards")
+            (t_bare, _), (t_def, m_def), (t_scr, m_scr) = interleaved([
+                (lambda i, n=n: bare + ["table", str(n), str(tmp / f"bare-{n}-{i}.pdf")], clean,
+                 f"bare ReportLab, {n} cards"),
+                (lambda i, n=n, deck=deck: pnp + [str(deck), "--out", str(tmp / f"cold-{n}-{i}")], env,
+                 f"pnp build, {n} cards, cold"),
+                (lambda i, n=n, deck=deck: pnp + [str(deck), "--out", str(tmp / f"scr-{n}-{i}"), "--no-cache",
+                                                  "--no-exports"], env, f"pnp build --no-cache --no-exports, {n}"),
+            ], args.runs)
             base[n] = t_bare
-            t_def, m_def = timed(lambda i: pnp + [str(deck), "--out", str(tmp / f"cold-{n}-{i}")], args.runs, env,
-                                f"pnp build, {n} cards, cold")
-            t_scr, m_scr = timed(lambda i: pnp + [str(deck), "--out", str(tmp / f"scr-{n}-{i}"), "--no-cache",
-                                                  "--no-exports"], args.runs, env,
-                                f"pnp build --no-cache --no-exports, {n}")
             rows += [(f"default {n}", f"pnp build, {n} cards, cold", t_def, m_def, t_bare),
                      (f"scratch {n}", f"pnp build --no-cache --no-exports, {n}", t_scr, m_scr, t_bare),
                      (None, f"bare ReportLab, {n} cards", t_bare, 0, t_bare)]
