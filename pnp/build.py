@@ -19,7 +19,6 @@ import gc
 import json
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -154,21 +153,31 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
 
 
 def render_svgs_of(jobs: list[tuple[list[ComponentFaces], Path | None, ErrorReport]], cache: Cache,
-                   compiled: list[dict] | None = None, meanwhile: Callable[[], object] | None = None) -> list[dict]:
+                   compiled: list[dict] | None = None) -> list[dict]:
     """render_svgs for several designs at once (components, folder, report each): the faces none of them has in
     the cache are painted together, on all cores when there are many. With `compiled` (a dict per design), each
     face painted now is also compiled for the sheets where it was painted (pnp.render.faces.paint_compiled).
-    `meanwhile`: what this process does while workers paint (pnp.parallel.pmap), if they do."""
+
+    Each design's first face is painted here first: what it fills (the design's templates compiled, its game's
+    painters and svgwrite imported, their caches) the workers inherit, instead of each filling it again (that
+    made the shipped designs' 232 faces take longer on two cores than here alone)."""
     out: list[dict[str, str]] = []
     todo: list[tuple[int, str, FaceSpec]] = []
     for i, (components, folder, _) in enumerate(jobs):
         svgs, missing = _cached_faces(components, cache, folder)
         out.append(svgs)
         todo += [(i, path, face) for path, face in missing]
+    reports = [report for _, _, report in jobs]
+    firsts: dict[int, tuple[int, str, FaceSpec]] = {}
+    for job in todo:
+        firsts.setdefault(job[0], job)
+    _paint(list(firsts.values()), out, reports, cache, compiled)  # (a few: here)
+    warm = {id(job) for job in firsts.values()}
+    todo = [job for job in todo if id(job) not in warm]
     n = cores()
     todo = [job for k in range(n) for job in todo[k::n]]  # prun gives each core a slice: every n-th face each, as
     # neighbours cost alike (a board's faces, a deck's cards)
-    _paint(todo, out, [report for _, _, report in jobs], cache, compiled, meanwhile)
+    _paint(todo, out, reports, cache, compiled)
     return [dict(sorted(svgs.items())) for svgs in out]
 
 
@@ -191,7 +200,7 @@ def _cached_faces(components: list[ComponentFaces], cache: Cache,
 
 
 def _paint(todo: list[tuple[int, str, FaceSpec]], out: list[dict[str, str]], reports: list[ErrorReport],
-           cache: Cache, compiled: list[dict] | None, meanwhile: Callable[[], object] | None = None) -> None:
+           cache: Cache, compiled: list[dict] | None) -> None:
     """Paint (design, face path, face) each on all cores into out[design], its problems into reports[design];
     with `compiled`, each also compiled where it was painted, into compiled[design]."""
     if compiled is not None and todo:
@@ -204,7 +213,7 @@ def _paint(todo: list[tuple[int, str, FaceSpec]], out: list[dict[str, str]], rep
     else:
         tasks = [face.paint for _, _, face in todo]
     made = []
-    for (i, path, face), (status, result) in zip(todo, prun(tasks, meanwhile=meanwhile)):
+    for (i, path, face), (status, result) in zip(todo, prun(tasks)):
         if succeeded(status, result, reports[i]):
             value: Any = result
             if compiled is not None:
@@ -728,9 +737,7 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
     reports = [ErrorReport() for _ in designs]
     components = [design_faces(d, r) for d, r in zip(designs, reports)]
     compiled: list[dict] = [{} for _ in designs]  # per design: face path -> its drawing, compiled where painted
-    # while workers paint, this process imports what the rulebooks' tasks need (their workers fork from it)
-    svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache, compiled,
-                          meanwhile=(lambda: _import_for_workers(True)) if rulebooks else None)
+    svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache, compiled)
     tasks: list[tuple[float, int, str, object]] = []  # (weight, design, what, task)
     books: dict[int, tuple[str, dict | None]] = {}  # design -> (cache key, rulebooks if cached)
     book_langs: dict[int, list[str]] = {}

@@ -63,13 +63,10 @@ def _gather(result):
     return value
 
 
-def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64,
-         meanwhile: Callable[[], object] | None = None) -> list[R]:
+def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64) -> list[R]:
     """[fn(x) for x in items], in order, on every core when there is enough work to pay for the workers.
 
-    `fn` must be a module-level function and its results picklable. `meanwhile`: something the caller does
-    while the workers work (then they take every item, the caller none); not called when the items are mapped
-    here, without workers.
+    `fn` must be a module-level function and its results picklable.
     """
     n = cores()
     if n < 2 or len(items) < min_items or in_worker() or "fork" not in multiprocessing.get_all_start_methods():
@@ -78,12 +75,9 @@ def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64,
     size = -(-len(items) // n)
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     ctx = multiprocessing.get_context("fork")
-    mine = [] if meanwhile is not None else chunks[:1]
-    with ctx.Pool(len(chunks) - len(mine), initializer=_worker_init) as pool:
-        pending = [pool.apply_async(_in_worker, (_run_chunk, fn, chunk)) for chunk in chunks[len(mine):]]
-        if meanwhile is not None:
-            meanwhile()
-        results = _run_chunk(fn, mine[0]) if mine else []
+    with ctx.Pool(len(chunks) - 1, initializer=_worker_init) as pool:
+        pending = [pool.apply_async(_in_worker, (_run_chunk, fn, chunk)) for chunk in chunks[1:]]
+        results = _run_chunk(fn, chunks[0])
         for p in pending:
             results.extend(_gather(p.get()))
     return results
@@ -99,14 +93,13 @@ def _run_task(i: int):
         return ("error", exc)
 
 
-def prun(tasks: list, min_items: int = 24, meanwhile: Callable[[], object] | None = None) -> list[tuple[str, object]]:
+def prun(tasks: list, min_items: int = 24) -> list[tuple[str, object]]:
     """Call every zero-argument callable in `tasks` (closures welcome: workers are forked, so they
-    inherit them), on all cores when there are enough. Each result is ("ok", value) or ("error", exc).
-    `meanwhile`: as for pmap."""
+    inherit them), on all cores when there are enough. Each result is ("ok", value) or ("error", exc)."""
     global _TASKS
     outer, _TASKS = _TASKS, list(tasks)  # a task of prun_each may call prun: restore its list after
     try:
-        return pmap(_run_task, list(range(len(_TASKS))), min_items=min_items, meanwhile=meanwhile)
+        return pmap(_run_task, list(range(len(_TASKS))), min_items=min_items)
     finally:
         _TASKS = outer
 

@@ -103,11 +103,6 @@ def test_faces_are_painted_in_parallel_and_in_order():
         assert {v[1] for _, v in results} - {pid}, "some faces were painted in a worker process"
     errors = prun([lambda: 1, lambda: 1 / 0] * 15)
     assert [s for s, _ in errors[:2]] == ["ok", "error"] and isinstance(errors[1][1], ZeroDivisionError)
-    done = []  # meanwhile: the caller's own work while the workers take every task
-    results = prun([lambda i=i: (i, os.getpid()) for i in range(40)], meanwhile=lambda: done.append(os.getpid()))
-    assert [v[0] for _, v in results] == list(range(40))
-    if len(os.sched_getaffinity(0)) > 1:
-        assert done == [pid] and pid not in {v[1] for _, v in results}
 
 
 def test_png_exports_are_300_dpi_with_the_bleed(deck, tmp_path):
