@@ -29,7 +29,7 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
     mirror = duplex_mirror(p, opts.duplex)
     all_copies = copies(cf)
     fronts, backs = [], []
-    marked: dict[tuple[str, int], tuple[list, list]] = {}  # (side, faces on the sheet) -> its marks and cuts
+    marked: dict[tuple, tuple[list, list]] = {}  # the boxes of a sheet's faces -> its marks and cuts
     for s in range(math.ceil(len(all_copies) / per)):
         chunk = all_copies[s * per:(s + 1) * per]
         first, last = s * per + 1, s * per + len(chunk)
@@ -45,8 +45,8 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
             if b is not None:
                 back.placed.append(b)
         for sheet in ([front, back] if cf.back is not None else [front]):
-            # a block's faces sit where their place in it puts them: the sheets with as many have the same marks
-            key = (sheet.side, len(sheet.placed))
+            # the marks depend only on where the faces are: most sheets of a block repeat the first one's
+            key = tuple((pl.x, pl.y, pl.w, pl.h, pl.bleed) for pl in sheet.placed)
             if key not in marked:
                 add_marks(sheet, grid.marks, p, cfg)
                 marked[key] = (sheet.marks, sheet.cuts)
