@@ -101,10 +101,10 @@ def write_atomic(path: Path, data: bytes | str, only_if_changed: bool = False) -
     return True
 
 
-def _same(path: Path, raw: bytes, st: os.stat_result | None = None) -> bool:
+def _same(path: Path | str, raw: bytes, st: os.stat_result | None = None) -> bool:
     """Whether `path` is a file holding `raw` (`st`: its lstat, when known)."""
     try:
-        st = st or path.lstat()
+        st = st or os.lstat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size != len(raw):
             return False
         with open(path, "rb") as fh:
@@ -201,28 +201,28 @@ class Stage:
         _ACTIVE.add(self.root.name)
         self._root = os.fspath(self.root)
         self.names: set[str] = set()  # the files written, as reported back by the workers that wrote them
-        self._dirs: set[Path] = set()
+        self._dirs: set[str] = set()
 
     def write(self, name: str, data: bytes | str) -> bool:
         """`data` as the staged file `name` (a path under the design's output); False if the output holds it
         already, or if it could not be written (publish writes it then, and reports what is wrong)."""
-        rel = _relative(name)
-        if rel is None:
+        if not _plain(name):
             return False
         raw = _bytes(data)
-        if _same(self.target / str(rel), raw):  # (unchanged: publish leaves it as it is)
+        if _same(os.path.join(os.fspath(self.target), name), raw):  # (unchanged: publish leaves it as it is)
             return False
-        path = self.root / str(rel)
+        path = os.path.join(self._root, name)
+        folder = os.path.dirname(path)
         try:
-            if path.parent not in self._dirs:  # (once per folder and process)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self._dirs.add(path.parent)
+            if folder not in self._dirs:  # (once per folder and process)
+                os.makedirs(folder, exist_ok=True)
+                self._dirs.add(folder)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)  # umask applies
             with os.fdopen(fd, "wb") as fh:
                 fh.write(raw)
         except OSError:
             with contextlib.suppress(OSError):
-                path.unlink()
+                os.unlink(path)
             return False
         return True
 
@@ -382,14 +382,14 @@ def _publish(target: Path, files: Mapping[str, bytes | str], keep: set[str] | fr
     result = Published()
     todo = []
     occupied = []  # names where a link or a folder is
-    base = os.fspath(target)
+    base = os.path.join(os.fspath(target), "")  # (names and temporary files joined to it as text: 10,000 faces)
     for name, raw in contents.items():
         path = os.path.join(base, name)  # (one lstat a file: 10,000 faces)
         try:
             st = os.lstat(path)
         except OSError:
             st = None
-        if st is not None and stat.S_ISREG(st.st_mode) and _same(Path(path), _bytes(raw), st):
+        if st is not None and stat.S_ISREG(st.st_mode) and _same(path, _bytes(raw), st):
             result.unchanged.append(name)
         else:  # (a list's `in` here made publishing 10,000 faces quadratic: 1.4 s)
             result.written.append(name)
@@ -427,7 +427,7 @@ def _publish(target: Path, files: Mapping[str, bytes | str], keep: set[str] | fr
     stale = sorted(before - set(listed))
     order = [n for n in todo if n != MANIFEST] + ([MANIFEST] if MANIFEST in temps else [])
     with _signals_held():
-        base = os.path.join(os.fspath(target), "")  # every temporary file is below it: beside its file, or staged
+        # every temporary file is below the target: beside its file, or staged
         journal = {"renames": [[os.fspath(temps[n])[len(base):].replace(os.sep, "/"), n] for n in order],
                    "remove": stale}
         try:
