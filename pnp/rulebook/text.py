@@ -175,19 +175,17 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces],
             raise RulesTextError(f"diagram {name!r}: width={width!r} is not a width in mm; expected a number "
                                  f"above 0 and at most {limit('length')}, such as width=60")
         _check_params(name, params)
-        key = None
-        if drawn is not None and not registry.diagram_has_words(name):
-            key = plain_key((name, params))
-            if key is not None and key in drawn:
-                return placeholder(Block("diagram", svg=drawn[key], caption=str(caption),
-                                         width=float(width) if width else None))
-        try:
-            svg = fn(design, lang, **params)
-        except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError) as exc:
-            raise RulesTextError(f"diagram {name!r} with {params}: {exc}; expected parameters it accepts "
-                                 f"({(fn.__doc__ or '').strip().splitlines()[0] if fn.__doc__ else name})") from None
-        if key is not None and drawn is not None:
-            drawn[key] = svg
+        shared = drawn if drawn is not None and not registry.diagram_has_words(name) else None
+        key = plain_key((name, params)) if shared is not None else None  # (None: not kept, drawn here)
+        svg = shared.get(key) if shared is not None and key is not None else None
+        if svg is None:
+            try:
+                svg = fn(design, lang, **params)
+            except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError) as exc:
+                raise RulesTextError(f"diagram {name!r} with {params}: {exc}; expected parameters it accepts "
+                                     f"({(fn.__doc__ or '').strip().splitlines()[0] if fn.__doc__ else name})") from None
+            if shared is not None and key is not None:
+                shared[key] = svg
         return placeholder(Block("diagram", svg=svg, caption=str(caption), width=float(width) if width else None))
 
     def component_list() -> str:
