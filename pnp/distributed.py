@@ -205,14 +205,16 @@ def run_batches(work: Sequence[Batch], workers: int | None = None, scheduler: st
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from pnp.parallel import _worker_init
+    from pnp.parallel import _worker_init, forking
 
     out = []
     # an executor, not multiprocessing.Pool: a worker that dies (killed, out of memory) is an error here,
     # where Pool.imap would wait for its results forever
     with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork"), initializer=_worker_init) as pool:
         try:
-            for b, records in zip(work, pool.map(play_batch, work)):
+            with forking():  # (the executor forks its workers when the first batch is submitted)
+                results = pool.map(play_batch, work)
+            for b, records in zip(work, results):
                 out.append(records)
                 if progress:
                     progress(b.games)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any, Protocol, TypeVar
@@ -35,12 +37,37 @@ def _flush() -> None:
 
 
 def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent (which stops them and reports once) and die quietly when stopped."""
-    import signal
-
+    """Workers leave Ctrl-C to the parent (which stops them and reports once) and die quietly when stopped. They
+    are forked with both signals held back (`forking`): one sent meanwhile is ignored or ends the worker now."""
     _WORKER[0] = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def forking() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held back in this thread while it forks workers (initialised by _worker_init): a worker
+    that got one before its initializer ran would run the parent's handler there, and print a traceback. The caller
+    gets a signal sent meanwhile when the block ends, the workers from _worker_init."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def worker_pool(n: int) -> Any:
+    """A multiprocessing pool of `n` forked workers (initialised by _worker_init, forked under `forking`)."""
+    with forking():
+        return multiprocessing.get_context("fork").Pool(n, initializer=_worker_init)
 
 
 def _run_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
@@ -74,8 +101,7 @@ def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64) -> list[
     _flush()
     size = -(-len(items) // n)
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(len(chunks) - 1, initializer=_worker_init) as pool:
+    with worker_pool(len(chunks) - 1) as pool:
         pending = [pool.apply_async(_in_worker, (_run_chunk, fn, chunk)) for chunk in chunks[1:]]
         results = _run_chunk(fn, chunks[0])
         for p in pending:
@@ -168,7 +194,7 @@ class _PoolStream:
         self._outer, _TASKS = _TASKS, list(tasks)  # what the forked workers run (put back by close)
         _flush()
         try:
-            self._pool: Any = multiprocessing.get_context("fork").Pool(cores(), initializer=_worker_init)
+            self._pool: Any = worker_pool(cores())
         except BaseException:
             _TASKS = self._outer
             raise
@@ -210,7 +236,7 @@ def prun_each(tasks: list) -> list[tuple[str, object]]:
     outer, _TASKS = _TASKS, list(tasks)
     _flush()
     try:
-        with multiprocessing.get_context("fork").Pool(n, initializer=_worker_init) as pool:
+        with worker_pool(n) as pool:
             return [_gather(r) for r in pool.imap(_run_task_in_worker, range(len(_TASKS)), chunksize=1)]
     finally:
         _TASKS = outer

@@ -190,11 +190,27 @@ def test_workers_stopped_by_ctrl_c_print_no_traceback(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "pnp.cli", "build", "--out", str(tmp_path / "out"), "--no-cache"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    time.sleep(2.5)
+    # interrupted while several workers run (a fixed delay could land after the build, as it got faster)
+    deadline = time.monotonic() + 60
+    while len(_children(proc.pid)) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the build ended before any pool of workers was seen"
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert proc.returncode in (0, 130)
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of `pid` (Linux /proc)."""
+    found = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as fh:
+                found += [int(c) for c in fh.read().split()]
+    except OSError:
+        pass
+    return found
 
 
 def test_a_second_build_into_the_same_output_waits_for_the_first(deck, tmp_path):

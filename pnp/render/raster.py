@@ -282,7 +282,7 @@ def _ordered(fn: Callable, tasks: Sequence, work_mp: float) -> Iterator:
         return
     _preload()  # imported once here, not in every worker
     parallel._flush()
-    with multiprocessing.get_context("fork").Pool(n, initializer=parallel._worker_init) as pool:
+    with parallel.worker_pool(n) as pool:
         todo = iter(tasks)
         pending = deque(pool.apply_async(fn, (t,)) for t in islice(todo, 2 * n))
         while pending:
