@@ -427,5 +427,40 @@ def loops(game: str, out: Path | None, layout: Path | None, seed: int, players: 
                   mode="first" if first_game else None))
 
 
+def run() -> None:
+    """The `pnp` command (and `python -m pnp.cli`): main, then the process ends without tearing the interpreter
+    down. Every file a command writes is closed and renamed into place before it returns, so what Python would do
+    at exit is only freeing the modules' objects: a tenth of a second after every command (reportlab, pydantic).
+    What must still run does: the threads still working are waited for, the exit handlers run (the cache's
+    writers, multiprocessing's) and the output is flushed. A Ctrl-C meanwhile ends with 130 at once (the command
+    is complete). Tests call `main` in their own process: it returns."""
+    import atexit
+    import threading
+
+    try:
+        main()
+        code: object = 0
+    except SystemExit as exc:
+        code = exc.code
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _stopped_early)
+    for thread in threading.enumerate():  # as Python's own exit does: non-daemon threads finish their work
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()
+    status = 0
+    if isinstance(code, int):
+        status = code
+    elif code is not None:  # sys.exit("message"): printed, status 1
+        print(code, file=sys.stderr)
+        status = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # closed early (`pnp list | head`): nothing more can be said
+            pass
+    _exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

@@ -124,3 +124,36 @@ def test_list_says_where_each_design_comes_from_and_skips_empty_fields(tmp_path,
     result = CliRunner().invoke(main, ["list", "tubo"])
     assert "from pnp's built-in designs" in result.output.splitlines()[0]
     assert ", ," not in result.output
+
+
+def test_the_command_ends_with_the_status_the_output_and_the_cache_of_a_normal_exit(tmp_path):
+    """`python -m pnp.cli` (as the `pnp` script) ends the process without Python's teardown (pnp.cli.run): the exit
+    status, the printed output and the cache entries the exit handlers write are those of a normal exit."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PNP_CACHE_DIR": str(tmp_path / "cache")}
+
+    def pnp(*args, **kwargs):
+        return subprocess.run([sys.executable, "-m", "pnp.cli", *map(str, args)], capture_output=True, text=True,
+                              env=env, cwd=tmp_path, **kwargs)
+
+    deck = ROOT / "tests" / "fixtures" / "deck-csv"
+    first = pnp("build", deck, "--out", tmp_path / "a")
+    assert first.returncode == 0, first.stderr
+    assert "deck-csv" in first.stdout and (tmp_path / "a" / "deck-csv" / "manifest.json").is_file()
+    entries = sorted(p.relative_to(tmp_path / "cache") for p in (tmp_path / "cache").rglob("*") if p.is_file())
+    assert len([e for e in entries if e.parts[0] == "svg"]) == 7, entries  # every face, before the process ended
+    again = pnp("build", deck, "--out", tmp_path / "b")  # a new process: everything from that cache, nothing new
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.relative_to(tmp_path / "cache") for p in (tmp_path / "cache").rglob("*") if p.is_file()) == entries
+    assert (tmp_path / "a" / "deck-csv" / "deck-csv-a4.pdf").read_bytes() == \
+        (tmp_path / "b" / "deck-csv" / "deck-csv-a4.pdf").read_bytes()
+    bad = pnp("build", tmp_path / "nowhere")
+    assert bad.returncode == 2 and "nowhere" in bad.stderr and "Traceback" not in bad.stderr
+    assert pnp("--version").stdout.strip()  # click's own exit (SystemExit 0) prints its output
+    listing = subprocess.Popen([sys.executable, "-m", "pnp.cli", "list"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+    assert listing.stdout is not None and listing.stdout.read(10)
+    listing.stdout.close()  # as `pnp list | head -c 10`: the rest cannot be written
+    assert "Traceback" not in listing.stderr.read().decode() and listing.wait() in (0, 1, -13, 120)
