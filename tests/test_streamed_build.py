@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp import output, parallel
+from pnp import build, output, parallel
 from pnp.build import build_designs
 from pnp.cache import Cache
 from pnp.errors import DesignError
@@ -131,11 +131,15 @@ def test_an_entry_not_yet_written_is_read_from_memory_then_from_disk(tmp_path):
     assert Cache(tmp_path / "c").get("svg", f"{39:064x}") == "<svg>39</svg>"
 
 
-def test_several_designs_built_together_report_every_failing_face_of_each(tmp_path, monkeypatch):
-    """The pool of tasks for several designs (faces of all designs painted together): each design's failing rows
-    are reported at once, and, as for a single design, nothing is written when any design fails (the build is one
-    unit: the designer fixes the rows named and builds again)."""
+@pytest.mark.parametrize("together", [False, True])
+def test_several_designs_built_together_report_every_failing_face_of_each(tmp_path, monkeypatch, together):
+    """The pool of tasks for several designs (each design painting its own faces in its task, or, `together`, as a
+    design with more than PAINT_TOGETHER faces to paint: the faces of all such designs painted together first):
+    each design's failing rows are reported at once, and, as for a single design, nothing is written when any
+    design fails (the build is one unit: the designer fixes the rows named and builds again)."""
     monkeypatch.setattr(parallel, "ALONE", 0.0)
+    if together:
+        monkeypatch.setattr(build, "PAINT_TOGETHER", 0)
     good = deck(tmp_path / "a")
     bad = deck(tmp_path / "b", zero_rows=(5, 22))
     bad = bad.rename(tmp_path / "b" / "broken-deck")
@@ -150,9 +154,13 @@ def test_several_designs_built_together_report_every_failing_face_of_each(tmp_pa
     assert not (tmp_path / "out" / "stream-deck").exists()
 
 
-def test_several_designs_write_their_svg_files_ahead(tmp_path, monkeypatch):
-    """Built together (one pool of tasks), each design's sheets task writes its svg/ files ahead into a stage
-    that publishing moves into place; the files are those of a build of each design alone."""
+@pytest.mark.parametrize("together", [False, True])
+def test_several_designs_write_their_svg_files_ahead(tmp_path, monkeypatch, together):
+    """Built together (one pool of tasks), each design's task (`together`: its sheets task, its faces painted
+    before) writes its svg/ files ahead into a stage that publishing moves into place; the files are those of a
+    build of each design alone."""
+    if together:
+        monkeypatch.setattr(build, "PAINT_TOGETHER", 0)
     written = []
     monkeypatch.setattr(output, "_write_tmp", lambda final, raw, w=output._write_tmp: written.append(final) or w(final, raw))
     first = deck(tmp_path / "a")
