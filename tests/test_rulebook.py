@@ -164,6 +164,37 @@ def test_table_of_contents_lists_the_headings(rulebooks):
         assert outline == [t for t in headings if t in outline] and len(outline) >= 5
 
 
+def test_contents_give_the_page_each_heading_is_on(rulebooks):
+    """Each entry of the contents shows the page its heading is really on (the heading's own line, found in the
+    pages' text in order, after the contents), 10 and more included (tubo's), and both of its links (its text, its
+    page number) lead to that page."""
+    entry = re.compile(r"^(.*?)\s*(?:\.\s*){3,}(\d+)$")  # the title, the dot leader, the page number
+    tens = False
+    for (design, lang), path in rulebooks.items():
+        d = load_design(DESIGNS / design)
+        tokens = parser().parse(render_text(d, lang, design_faces(d)).markdown)
+        headings = [tokens[i + 1].content for i, t in enumerate(tokens)
+                    if t.type == "heading_open" and t.tag in ("h1", "h2")]
+        with pdfplumber.open(path) as pdf:
+            page_of = {p.page_obj.pageid: p.page_number for p in pdf.pages}
+            lines = [[line["text"] for line in p.extract_text_lines()] for p in pdf.pages]
+            contents = pdf.pages[1]
+            entries = []  # (title, page shown, pages its links lead to)
+            for line in contents.extract_text_lines():
+                m = entry.match(line["text"])
+                if m:
+                    links = [page_of[a["data"]["Dest"][0].objid] for a in contents.annots
+                             if a["top"] < line["bottom"] and a["bottom"] > line["top"]]
+                    entries.append((m.group(1), int(m.group(2)), links))
+        assert [title for title, _, _ in entries] == headings, (design, lang)
+        at = 1  # the page index where the previous heading is (the first is on the contents' page)
+        for title, shown, links in entries:
+            at = next(i for i in range(at, len(lines)) if title in lines[i])
+            assert shown == at + 1 and links == [shown, shown], (design, lang, title, shown, at + 1, links)
+            tens = tens or shown >= 10
+    assert tens  # a page number of two digits was checked
+
+
 def test_title_page_and_page_numbers(rulebooks):
     path = rulebooks[("three-stars", "en")]
     reader = PdfReader(path)

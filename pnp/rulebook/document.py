@@ -62,8 +62,6 @@ class SvgFlowable(Flowable):
 
     def draw(self):
         canv = self.canv
-        if getattr(canv, "_pnp_first_pass", False):
-            return  # the first pass only finds the headings' pages for the contents: it is never saved
         forms = canv.__dict__.setdefault("_pnp_forms", {})
         name = forms.get(self.key)
         if name is None:
@@ -95,25 +93,38 @@ class _Drawings:
 
 
 class _Contents(TableOfContents):
-    """ReportLab's table of contents, drawn alike, whose entries are the same Paragraphs (pnp.rulebook.markdown's,
-    which break their lines once) on every pass: an entry's page is looked up when it is drawn, from the entries
-    of the last pass, instead of being written into the entry's text, which made every pass parse and break every
-    entry again."""
+    """ReportLab's table of contents, drawn alike (dot leaders and page numbers by ReportLab's drawPageNumbers), laid
+    out in one pass: its entries are listed before the layout (`addEntries`, their page aside), so it has its final
+    height from the start; an entry's page number, drawn after its text without moving it, is drawn when the canvas is
+    saved (NumberedCanvas.later), once `pages` holds the page of every heading. ReportLab's multiBuild laid the whole
+    rulebook out twice for them. The entries are Paragraphs made once (pnp.rulebook.markdown's, which break their
+    lines once)."""
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
+        self.pages: dict[str, int] = {}  # a heading's key -> the page it is on
         self._rows: dict[tuple, list] = {}  # (level, text, key, index) -> the table row of that entry
 
     def wrap(self, availWidth, availHeight):
-        entries = self._lastEntries or [(0, "Placeholder for table of contents", 0, None)]
+        entries = self._entries or [(0, "Placeholder for table of contents", 0, None)]
+        pages = self.pages
 
-        def drawTOCEntryEnd(canvas, kind, label):  # ReportLab's callback, the page taken from `entries`
-            level, _, page, key = entries[int(label)]
+        def drawTOCEntryEnd(canvas, kind, label):  # ReportLab's callback: where the entry's text ends
+            level, _, listed, key = entries[int(label)]
             style = self.getLevelStyle(level)
             dot = " . " if self.dotsMinLevel >= 0 and level >= self.dotsMinLevel else ""
-            if self.formatter:
-                page = self.formatter(page)
-            drawPageNumbers(canvas, style, [(page, key)], availWidth, availHeight, dot)
+            at = {"cur_x": canvas._curr_tx_info["cur_x"], "cur_y": canvas._curr_tx_info["cur_y"]}
+
+            def fill(c):
+                page = pages.get(key, listed)  # (the placeholder of no entry: its own page, 0)
+                c._curr_tx_info = at
+                try:
+                    drawPageNumbers(c, style, [(self.formatter(page) if self.formatter else page, key)],
+                                    availWidth, availHeight, dot)
+                finally:
+                    del c._curr_tx_info
+
+            canvas.later(fill)
 
         self.canv.setNamedCB("drawTOCEntryEnd", drawTOCEntryEnd)
         data = []
@@ -138,45 +149,36 @@ def _face_key(cid: str, face) -> str:
     return f"svg/{cid}-{face.key}.svg"
 
 
-class _Frame(Frame):
-    """A frame that, on multiBuild's first pass (laid out only to find the headings' pages for the contents, never
-    saved), places each flowable without drawing it: the layout is the same, the drawing is left to the pass kept."""
-
-    def _add(self, flowable, canv, trySplit=0):
-        if not getattr(canv, "_pnp_first_pass", False):
-            return super()._add(flowable, canv, trySplit)
-        # this flowable only, for this call only: in its own __dict__ (a list item's indenter passes setattr on to
-        # the flowable it holds)
-        flowable.__dict__["drawOn"] = _not_drawn
-        try:
-            return super()._add(flowable, canv, trySplit)
-        finally:
-            flowable.__dict__.pop("drawOn", None)
-
-    add = _add
-
-
-def _not_drawn(*args, **kwargs) -> None:
-    return None
-
-
 class _Doc(BaseDocTemplate):
+    contents: _Contents
+
     def afterFlowable(self, flowable):
         if isinstance(flowable, Heading):
             self.canv.bookmarkPage(flowable.key)
             self.canv.addOutlineEntry(flowable.plain, flowable.key, level=flowable.toc_level - 1, closed=False)
-            if flowable.toc_level <= self.toc_levels:
-                self.notify("TOCEntry", (flowable.toc_level - 1, flowable.plain, self.page, flowable.key))
+            self.contents.pages[flowable.key] = self.page
 
 
 def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
     class NumberedCanvas(Canvas):
-        """Keeps every page until the end, then draws "page N of M" on each."""
+        """Keeps every page until the end, then draws "page N of M" on each, and what was left to draw `later`."""
+
+        _code: list[str]  # ReportLab's: the current page's drawing, joined when the page is written
+        _currentMatrix: tuple[float, ...]
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._pages: list[dict] = []
             self._marks: dict[int, list] = {}
+            self._later: dict[int, list] = {}
+
+        def later(self, fill: Callable[[Canvas], None]) -> None:
+            """Keeps a place here in the page's drawing, where `fill(canvas)` draws once every page is laid out
+            (when the canvas is saved), in the coordinates in force now: what it draws can depend on a later
+            page (the page numbers of the contents). `fill` draws its own state (a text object, say)."""
+            self._later.setdefault(len(self._pages), []).append((self._code, len(self._code), self._currentMatrix,
+                                                                  fill))
+            self._code.append("")
 
         def showPage(self):
             self._pages.append(dict(self.__dict__))
@@ -188,12 +190,20 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
 
         def save(self):
             total = len(self._pages)
-            marks = self._marks
+            marks, later = self._marks, self._later
             for n, state in enumerate(self._pages):
                 self.__dict__.update(state)
                 footer(self, self._pageNumber, total)
                 for key, kw in marks.get(n, []):
                     Canvas.bookmarkPage(self, key, **kw)
+                for code, at, matrix, fill in later.get(n, []):
+                    page_code, page_matrix = self._code, self._currentMatrix
+                    self._code, self._currentMatrix = [], matrix  # (relative link rectangles use the matrix)
+                    try:
+                        fill(self)
+                        code[at] = "\n".join(self._code)
+                    finally:
+                        self._code, self._currentMatrix = page_code, page_matrix
                 super().showPage()
             super().save()
 
@@ -215,7 +225,7 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
                subject=f"{meta.title}: {labels['rulebook']} ({lang})", initialFontName=fonts.REGULAR,
                initialFontSize=10)
     doc.toc_levels = layout.raw.get("toc_levels", 2)
-    frame = _Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
+    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
                    leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
     width = doc.width
@@ -243,8 +253,9 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     toc.levelStyles = [ParagraphStyle("toc1", parent=st["toc1"]), ParagraphStyle("toc2", parent=st["toc2"])]
     story += [Paragraph(labels["contents"], st["toc_title"]), toc, Spacer(0, 6 * mm)]
     story += to_flowables(text.markdown, layout, width, image, text.tokens)
-    # the contents listed from the start, page numbers aside: the first pass lays the pages out with the contents
-    # at their true height, so the headings' pages it finds are final and a second pass is the last
+    # the contents listed from the start, page numbers aside: one pass lays the pages out with the contents at their
+    # true height, their page numbers drawn once the pages are known (ReportLab's multiBuild laid them out twice)
+    doc.contents = toc
     toc.addEntries([(f.toc_level - 1, f.plain, 0, f.key) for f in story
                     if isinstance(f, Heading) and f.toc_level <= doc.toc_levels])
 
@@ -265,17 +276,7 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
         canv.drawRightString(w - doc.rightMargin, y, labels["page"].format(page=page, pages=total))
         canv.restoreState()
 
-    passes = []
-    doc.setProgressCallBack(lambda kind, value: passes.append(value) if kind == "PASS" else None)
-    maker = _numbered_canvas(footer)
-
-    def canvasmaker(*args, **kwargs):
-        canv = maker(*args, **kwargs)
-        # with a table of contents, the first of multiBuild's passes is never the one saved
-        canv._pnp_first_pass = len(passes) <= 1
-        return canv
-
-    doc.multiBuild(story, canvasmaker=canvasmaker, maxPasses=6)
+    doc.build(story, canvasmaker=_numbered_canvas(footer))
     return buf.getvalue()
 
 
