@@ -7,7 +7,7 @@ their faces painted first, untimed, as the build gives them to pnp.rulebook.rend
 rulebooks of every design are rendered and timed in CPU seconds (this process only: the figure to compare on a
 machine that other work shares), each design and the total, with the time of the main stages (the rules texts'
 compilation by Jinja2, the diagrams drawn by the games, the SVG -> PDF compilation of faces and diagrams, the
-two layout passes and the saving of the PDF). Prints the median and the least of the runs.
+layout (one pass) and the saving of the PDF). Prints the median and the least of the runs.
 
 --profile FILE: one more run under cProfile, its statistics written to FILE (pstats).
 """
@@ -50,7 +50,7 @@ def timed(owner, name, stage):
 
 timed(jinja2.Environment, "compile", "rules texts compiled (Jinja2)")
 timed(document, "compile_face", "SVG -> PDF compiled (faces, diagrams)")
-timed(BaseDocTemplate, "build", "layout passes")
+timed(BaseDocTemplate, "build", "layout")
 timed(Canvas, "save", "PDF saved")
 real_get = registry.get_diagram
 
