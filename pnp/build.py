@@ -19,6 +19,7 @@ import gc
 import json
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -326,8 +327,9 @@ def _cached_rulebooks(built: BuiltDesign, cache: Cache) -> dict[str, bytes]:
 
     design, components, svgs = built.design, built.components, built.svgs
     book_paper = rulebook_paper(built.paper)
-    return cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
-                        lambda: _rulebooks(design, components, svgs, book_paper, cache))
+    key = _rulebook_key(design, components, svgs, book_paper)
+    assert key is not None  # (the faces are painted)
+    return cache.cached("rulebooks", key, lambda: _rulebooks(design, components, svgs, book_paper, cache))
 
 
 def _finish(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str], export_options: dict | None,
@@ -467,7 +469,7 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     built.exports = sorted(exports)
 
 
-def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str], paper: str,
+def _rulebooks(design: Design, components: list[ComponentFaces], svgs: Mapping[str, str], paper: str,
                cache: Cache = NO_CACHE, compiled: dict | None = None) -> dict:
     """Every rulebook of the design: in one process when it runs in a worker already (the languages share the
     compiled faces and diagrams), else one language per core."""
@@ -487,11 +489,53 @@ def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str,
     return out
 
 
-def _rulebook_key(design: Design, svgs: dict[str, str], paper: str) -> str:
+def _rulebook_key(design: Design, components: list[ComponentFaces], svgs: Mapping[str, str] | None,
+                  paper: str) -> str | None:
+    """The rulebooks' cache key: their texts, the design, the paper and the faces they show, by the faces' own
+    cache keys (each names everything its SVG is made from: known before any face is painted) or, when a face
+    has none, by the SVG texts `svgs` (None when they are not painted yet: then no key)."""
+    faces = [(face_path(cf.component_id, f), f.cache_key) for cf in components for f in cf.sides]
+    if all(k for _, k in faces):
+        shown: Any = ("faces", faces)
+    elif svgs is not None:
+        shown = dict(svgs)
+    else:
+        return None
     texts = sorted((p.name, p.read_bytes()) for p in design.folder.glob("rules.*.md"))
     shared = sorted((str(p), p.read_bytes()) for p in (templates_dir() / "rulebook").glob("**/*") if p.is_file())
-    return key_of("rulebooks", texts, [t for _, t in shared], design.fingerprint(), svgs, paper,
+    return key_of("rulebooks", texts, [t for _, t in shared], design.fingerprint(), shown, paper,
                   str(design.folder))
+
+
+class _FacesOnDemand(Mapping[str, str]):
+    """A design's faces' SVG texts (by face path), each taken from the cache or painted when first asked for: the
+    faces a rulebook shows, when its task runs beside the one that paints every face for the print sheets. A face
+    that cannot be painted is shown blank: the print sheets' task reports it, and the design is not published."""
+
+    def __init__(self, components: list[ComponentFaces], cache: Cache):
+        self._faces = {face_path(cf.component_id, f): f for cf in components for f in cf.sides}
+        self._svgs: dict[str, str] = {}
+        self._cache = cache
+
+    def __getitem__(self, path: str) -> str:
+        svg = self._svgs.get(path)
+        if svg is None:
+            face = self._faces[path]
+            svg = self._cache.get("svg", face.cache_key) if face.cache_key else None
+            if svg is None:
+                try:
+                    svg = face.paint()
+                except DesignError:
+                    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{face.width}mm" height="{face.height}mm"'
+                           f' viewBox="0 0 {face.width} {face.height}"/>')
+            self._svgs[path] = svg
+        return svg
+
+    def __iter__(self):
+        return iter(self._faces)
+
+    def __len__(self) -> int:
+        return len(self._faces)
 
 
 def _static_checks(design: Design):
@@ -721,15 +765,17 @@ core, before its print sheets and rulebooks (two tasks); a smaller one is one ta
 def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cache: Cache, wanted: dict,
                 rulebooks: bool, options: dict, bar, report: ErrorReport, out: Path | None = None,
                 stages: dict | None = None) -> list[BuiltDesign]:
-    """Several designs, as one pool of tasks over every core:
+    """Several designs, as one pool of tasks over every core, started as soon as the designs' faces are known:
 
     1. (here) every design's faces, and those found in the cache; the faces not in the cache of the designs that
        have more than PAINT_TOGETHER of them to paint, those designs' together, painted on all cores (each
        compiled for the sheets in the worker that painted it);
-    2. (workers, largest first) each such design's print sheets, svg/ and contact sheet, and separately its
-       rulebooks (every language in one task: they share the compiled faces and diagrams); any other design is one
-       task, as render_design makes it, that paints its own faces: so those tasks start at once, and no core waits
-       while the faces of a few small designs are painted (their rulebooks, most of the work, need them);
+    2. (workers, largest first) each design's print sheets, svg/ and contact sheet (painting its faces, unless
+       painted in 1.), and separately its rulebooks (every language in one task: they share the compiled faces
+       and diagrams), which paint the faces they show themselves (unless painted in 1.): the rulebooks, most of
+       the work, need not wait for a paint phase, and two tasks a design keep the cores busy to the end. A design
+       with exports (TTS and the kit need its rulebooks), or with a face the rulebooks' cache key cannot name
+       before it is painted, is one task, as render_design makes it;
     3. (here) each design's manifest.
 
     With `out` and `stages` (a dict), a design's task writes its svg/ files ahead into a stage of its folder in
@@ -770,23 +816,23 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
         if out is not None and stages is not None and to_paint[i]:  # (faces painted now: most likely new files)
             stage = stages[i] = Stage(out / design.slug)
         design_svgs = svgs[i]
-        if design_svgs is None or exports or not langs:  # one task, as render_design makes it
-            painted = (components[i], design_svgs)  # (without SVG texts: the task paints them)
+        book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
+        key = _rulebook_key(design, components[i], design_svgs, book_paper) if langs and not exports else None
+        if key is None:  # one task, as render_design makes it
             tasks.append((faces_weight + _book_weight(design, langs) + len(exports), i, "design",
-                          lambda d=design, p=painted, e=exports, c=compiled[i] if design_svgs else None, s=stage:
+                          lambda d=design, p=(components[i], design_svgs), e=exports,
+                          c=compiled[i] if design_svgs else None, s=stage:
                           render_design(d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p, c,
                                         stage=s).portable()))
             continue
         book_langs[i] = langs
-        painted = (components[i], design_svgs)
-        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted, ls=langs, c=compiled[i], s=stage:
-                      _head(d, paper, print_shop, cache, p, ls, c, s)))
-        book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
-        key = _rulebook_key(design, design_svgs, book_paper)
+        tasks.append((faces_weight, i, "sheets", lambda d=design, p=(components[i], design_svgs), ls=langs,
+                      c=compiled[i] if design_svgs else None, s=stage: _head(d, paper, print_shop, cache, p, ls, c, s)))
         books[i] = (key, cache.get("rulebooks", key))
-        if books[i][1] is None:
+        if books[i][1] is None:  # (the faces painted here, or those it shows painted by the task itself)
+            shown = design_svgs if design_svgs is not None else _FacesOnDemand(components[i], cache)
             tasks.append((_book_weight(design, langs), i, "rulebooks",
-                          lambda d=design, c=components[i], s=design_svgs, p=book_paper, r=dict(compiled[i]):
+                          lambda d=design, c=components[i], s=shown, p=book_paper, r=dict(compiled[i]):
                           _rulebooks(d, c, s, p, cache, r)))  # (a copy: the sheets task empties compiled[i] when done)
     tasks.sort(key=lambda t: -t[0])  # largest first, so the cores finish together
     _import_for_workers(rulebooks and any(what != "sheets" for _, _, what, _ in tasks))
@@ -826,11 +872,11 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
 
 
 def _head(design: Design, paper: str | None, print_shop: bool, cache: Cache,
-          painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str],
+          painted: tuple[list[ComponentFaces], dict[str, str] | None], langs: list[str],
           compiled: dict | None = None, stage=None) -> BuiltDesign:
     """A design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes), as a worker
-    sends it back: without the faces and their SVG texts, which the parent has. With `stage` (pnp.output.Stage),
-    the svg/ files are written ahead into it, and it comes back with their names."""
+    sends it back: without the faces and their SVG texts (the parent has the faces; the texts are in svg/). With
+    `stage` (pnp.output.Stage), the svg/ files are written ahead into it, and it comes back with their names."""
     from pnp.rulebook import rulebook_name
 
     started = time.perf_counter()

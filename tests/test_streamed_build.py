@@ -172,3 +172,46 @@ def test_several_designs_write_their_svg_files_ahead(tmp_path, monkeypatch, toge
         build_designs([str(design)], out=tmp_path / "alone", cache=Cache(None, memory=False), exports=False,
                       show_progress=False)
         assert files(tmp_path / "together" / design.name) == files(tmp_path / "alone" / design.name)
+
+
+RULES = "# Rules\n\nEach card is played once.\n\n{{ component_list() }}\n\n{{ face_grid('cards', columns=4) }}\n"
+
+
+def test_rulebooks_made_beside_the_sheets_are_those_of_a_design_built_alone(tmp_path, monkeypatch):
+    """Several designs: a design's rulebooks are a task of their own, beside its print sheets' task, and paint the
+    faces they show themselves (pnp.build._FacesOnDemand). They are the bytes of the design built alone, and the
+    cache entry they leave is the one a build of the design alone uses (the key names the faces by their keys)."""
+    monkeypatch.setattr(parallel, "ALONE", 0.0)
+    on_demand = []
+    real = build._FacesOnDemand
+    monkeypatch.setattr(build, "_FacesOnDemand", type("Spy", (real,), {
+        "__init__": lambda self, *a: on_demand.append(1) or real.__init__(self, *a)}))
+    first = deck(tmp_path / "a")
+    (first / "rules.en.md").write_text(RULES)
+    second = deck(tmp_path / "b").rename(tmp_path / "b" / "other-deck")
+    cache = Cache(tmp_path / "cache")
+    build_designs([str(first), str(second)], out=tmp_path / "together", cache=cache, exports=False,
+                  show_progress=False)
+    made = files(tmp_path / "together" / first.name)
+    assert "stream-deck-rules-en-a4.pdf" in made and on_demand == [1]
+    alone = Cache(tmp_path / "cache")  # (a new process's view of that cache: nothing in memory)
+    build_designs([str(first)], out=tmp_path / "alone", cache=alone, exports=False, show_progress=False)
+    assert files(tmp_path / "alone" / first.name) == made
+    assert alone.made("rulebooks") == 0 and alone.made("svg") == 0
+    build_designs([str(first)], out=tmp_path / "scratch", cache=Cache(None, memory=False), exports=False,
+                  show_progress=False)
+    assert files(tmp_path / "scratch" / first.name) == made
+
+
+def test_a_face_that_fails_in_a_design_with_rulebooks_is_reported_once(tmp_path, monkeypatch):
+    """Its rulebooks, made in their own task, show the failing face blank; the print sheets' task reports it: one
+    message per failing row, and nothing is written."""
+    monkeypatch.setattr(parallel, "ALONE", 0.0)
+    good = deck(tmp_path / "a")
+    bad = deck(tmp_path / "b", zero_rows=(5,)).rename(tmp_path / "b" / "broken-deck")
+    (bad / "rules.en.md").write_text(RULES)
+    with pytest.raises(DesignError) as err:
+        build_designs([str(good), str(bad)], out=tmp_path / "out", cache=Cache(tmp_path / "cache"), exports=False,
+                      show_progress=False)
+    assert str(err.value).count("cards.csv:6") == 1, str(err.value)
+    assert not (tmp_path / "out" / "broken-deck").exists()
