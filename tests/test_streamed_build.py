@@ -215,3 +215,16 @@ def test_a_face_that_fails_in_a_design_with_rulebooks_is_reported_once(tmp_path,
                       show_progress=False)
     assert str(err.value).count("cards.csv:6") == 1, str(err.value)
     assert not (tmp_path / "out" / "broken-deck").exists()
+
+
+def test_two_designs_with_the_same_templates_and_rows_do_not_share_their_faces(tmp_path):
+    """A face's SVG names the design it was made from (its source comment: `stream-deck/front.svg.j2`): a copy of
+    a deck under another folder name, built over the same cache, gets faces that name its own folder, whatever was
+    built before."""
+    first = deck(tmp_path / "a")
+    copy = deck(tmp_path / "b").rename(tmp_path / "b" / "deck-copy")
+    for design in (first, copy):
+        build_designs([str(design)], out=tmp_path / "out", cache=Cache(tmp_path / "cache"), exports=False,
+                      show_progress=False)
+    svg = (tmp_path / "out" / "deck-copy" / "svg" / "cards-01.svg").read_text()
+    assert "made by pnp from deck-copy/front.svg.j2 (row deck-copy/cards.csv:2)" in svg, svg[:200]

@@ -204,7 +204,9 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         is_back = src is not comp and rows[0] is not None
         used = _row_names(design, files, src.template) if is_back else None
         face_keys = KeyBase("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
-                            size.width, size.height, bleed)  # (what every face's key begins with, hashed once)
+                            size.width, size.height, bleed, design.folder.name)  # (what every face's key begins
+        # with, hashed once; the folder's name too: the SVG's source comment names it, so two designs with the same
+        # templates and rows, in folders of other names, do not share their faces)
         for i, row in enumerate(rows, start=1):
             values = dict(row.values) if row else {}
             context = {**values, "row": values, "index": i, "component": cid, "design": design.meta,
