@@ -19,7 +19,6 @@ import gc
 import json
 import os
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -245,17 +244,16 @@ def known_export(name: str) -> bool:
 def render_design(design: Design, paper: str | None = None, print_shop: bool = False, cache: Cache = NO_CACHE,
                   exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True,
                   export_options: dict | None = None,
-                  painted: tuple[list[ComponentFaces], dict[str, str] | None] | None = None,
+                  painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
                   compiled: dict | None = None, out: Path | None = None, stage=None) -> BuiltDesign:
     """Everything one design makes, in memory, stage by stage (each product through the cache):
 
     faces -> SVG texts -> print sheets (+ print-shop PDF) -> rulebooks -> contact sheet -> exports
     (those of EXPORTS asked for) -> manifest. `rulebooks=False` leaves the rulebooks out (pnp watch
     writes the sheets first, then them). `painted`: the faces and their SVG texts, when made already (and
-    `compiled`: those compiled where they were painted, face path -> drawing), or the faces only (components,
-    None). `out`: where write_design will publish it (the faces' workers may write svg/ files ahead into its
-    folder: `built.stage`); or `stage`: a stage (pnp.output.Stage) to write the svg/ files into, here (a worker
-    of several designs' build).
+    `compiled`: those compiled where they were painted, face path -> drawing). `out`: where write_design will
+    publish it (the faces' workers may write svg/ files ahead into its folder: `built.stage`); or `stage`: a
+    stage (pnp.output.Stage) to write the svg/ files into, here (a worker of several designs' build).
     """
     from pnp.progress import _Quiet
 
@@ -290,18 +288,18 @@ def discard_stages(built: list[BuiltDesign]) -> None:
 
 
 def _faces_and_sheets(design: Design, paper: str | None, print_shop: bool, cache: Cache, bar,
-                      painted: tuple[list[ComponentFaces], dict[str, str] | None] | None = None,
+                      painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
                       compiled: dict | None = None, target: Path | None = None) -> BuiltDesign:
-    """The first stages of render_design: faces, their SVG texts, the print sheets, svg/. Without `painted` (or
-    with the faces but not their SVG texts: (components, None)), the faces are painted (and compiled) in workers
-    while the sheets are drawn (and, given the output folder `target`, their svg/ files written ahead into a stage
-    there); with it, `compiled`: the faces that were compiled where they were painted (face path -> drawing)."""
+    """The first stages of render_design: faces, their SVG texts, the print sheets, svg/. Without `painted`, the
+    faces are painted (and compiled) in workers while the sheets are drawn (and, given the output folder
+    `target`, their svg/ files written ahead into a stage there); with it, `compiled`: the faces that were
+    compiled where they were painted (face path -> drawing)."""
     from pnp.progress import _Quiet
 
     bar = bar or _Quiet()
-    if painted is None or painted[1] is None:
+    if painted is None:
         report = ErrorReport()
-        components = design_faces(design, report) if painted is None else painted[0]
+        components = design_faces(design, report)
         bar.step(f"{design.slug}: faces")
         compiled = {}  # face path -> its drawing, compiled where it was painted
         svgs = render_svgs(components, cache, report, design.folder, compiled, stream=True, stage_to=target)
@@ -327,9 +325,8 @@ def _cached_rulebooks(built: BuiltDesign, cache: Cache) -> dict[str, bytes]:
 
     design, components, svgs = built.design, built.components, built.svgs
     book_paper = rulebook_paper(built.paper)
-    key = _rulebook_key(design, components, svgs, book_paper)
-    assert key is not None  # (the faces are painted)
-    return cache.cached("rulebooks", key, lambda: _rulebooks(design, components, svgs, book_paper, cache))
+    return cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
+                        lambda: _rulebooks(design, components, svgs, book_paper, cache))
 
 
 def _finish(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str], export_options: dict | None,
@@ -469,7 +466,7 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     built.exports = sorted(exports)
 
 
-def _rulebooks(design: Design, components: list[ComponentFaces], svgs: Mapping[str, str], paper: str,
+def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str], paper: str,
                cache: Cache = NO_CACHE, compiled: dict | None = None) -> dict:
     """Every rulebook of the design: in one process when it runs in a worker already (the languages share the
     compiled faces and diagrams), else one language per core."""
@@ -489,53 +486,11 @@ def _rulebooks(design: Design, components: list[ComponentFaces], svgs: Mapping[s
     return out
 
 
-def _rulebook_key(design: Design, components: list[ComponentFaces], svgs: Mapping[str, str] | None,
-                  paper: str) -> str | None:
-    """The rulebooks' cache key: their texts, the design, the paper and the faces they show, by the faces' own
-    cache keys (each names everything its SVG is made from: known before any face is painted) or, when a face
-    has none, by the SVG texts `svgs` (None when they are not painted yet: then no key)."""
-    faces = [(face_path(cf.component_id, f), f.cache_key) for cf in components for f in cf.sides]
-    if all(k for _, k in faces):
-        shown: Any = ("faces", faces)
-    elif svgs is not None:
-        shown = dict(svgs)
-    else:
-        return None
+def _rulebook_key(design: Design, svgs: dict[str, str], paper: str) -> str:
     texts = sorted((p.name, p.read_bytes()) for p in design.folder.glob("rules.*.md"))
     shared = sorted((str(p), p.read_bytes()) for p in (templates_dir() / "rulebook").glob("**/*") if p.is_file())
-    return key_of("rulebooks", texts, [t for _, t in shared], design.fingerprint(), shown, paper,
+    return key_of("rulebooks", texts, [t for _, t in shared], design.fingerprint(), svgs, paper,
                   str(design.folder))
-
-
-class _FacesOnDemand(Mapping[str, str]):
-    """A design's faces' SVG texts (by face path), each taken from the cache or painted when first asked for: the
-    faces a rulebook shows, when its task runs beside the one that paints every face for the print sheets. A face
-    that cannot be painted is shown blank: the print sheets' task reports it, and the design is not published."""
-
-    def __init__(self, components: list[ComponentFaces], cache: Cache):
-        self._faces = {face_path(cf.component_id, f): f for cf in components for f in cf.sides}
-        self._svgs: dict[str, str] = {}
-        self._cache = cache
-
-    def __getitem__(self, path: str) -> str:
-        svg = self._svgs.get(path)
-        if svg is None:
-            face = self._faces[path]
-            svg = self._cache.get("svg", face.cache_key) if face.cache_key else None
-            if svg is None:
-                try:
-                    svg = face.paint()
-                except DesignError:
-                    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{face.width}mm" height="{face.height}mm"'
-                           f' viewBox="0 0 {face.width} {face.height}"/>')
-            self._svgs[path] = svg
-        return svg
-
-    def __iter__(self):
-        return iter(self._faces)
-
-    def __len__(self) -> int:
-        return len(self._faces)
 
 
 def _static_checks(design: Design):
@@ -757,30 +712,21 @@ def _origin(folder: Path) -> str:
     return display_path(folder) + "/"
 
 
-PAINT_TOGETHER = 200
-"""In a build of several designs, a design with more faces to paint than this has them painted first, on every
-core, before its print sheets and rulebooks (two tasks); a smaller one is one task that paints its own."""
-
-
 def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cache: Cache, wanted: dict,
                 rulebooks: bool, options: dict, bar, report: ErrorReport, out: Path | None = None,
                 stages: dict | None = None) -> list[BuiltDesign]:
-    """Several designs, as one pool of tasks over every core, started as soon as the designs' faces are known:
+    """Several designs, as one pool of tasks over every core:
 
-    1. (here) every design's faces, and those found in the cache; the faces not in the cache of the designs that
-       have more than PAINT_TOGETHER of them to paint, those designs' together, painted on all cores (each
-       compiled for the sheets in the worker that painted it);
-    2. (workers, largest first) each design's print sheets, svg/ and contact sheet (painting its faces, unless
-       painted in 1.), and separately its rulebooks (every language in one task: they share the compiled faces
-       and diagrams), which paint the faces they show themselves (unless painted in 1.): the rulebooks, most of
-       the work, need not wait for a paint phase, and two tasks a design keep the cores busy to the end. A design
-       with exports (TTS and the kit need its rulebooks), or with a face the rulebooks' cache key cannot name
-       before it is painted, is one task, as render_design makes it;
+    1. (here) every design's faces; then the faces not in the cache, all designs' together, painted on all cores
+       (each compiled for the sheets in the worker that painted it);
+    2. (workers, largest first) each design's print sheets, svg/ and contact sheet, and separately its rulebooks
+       (every language in one task: they share the compiled faces and diagrams) - a design with exports (TTS and
+       the kit need its rulebooks) is one task, as render_design makes it;
     3. (here) each design's manifest.
 
-    With `out` and `stages` (a dict), a design's task writes its svg/ files ahead into a stage of its folder in
-    `out` (see render_svgs), when it has faces to paint: stages[design index] until the design is built, then its
-    BuiltDesign's `stage`; the caller discards those left.
+    With `out` and `stages` (a dict), the print sheets' task writes the design's svg/ files ahead into a stage of
+    its folder in `out` (see render_svgs), when some of its faces were painted now: stages[design index] until
+    the design is built, then its BuiltDesign's `stage`; the caller discards those left.
 
     The heavy modules are imported before the workers fork, so no worker imports them again.
     """
@@ -790,14 +736,8 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
 
     reports = [ErrorReport() for _ in designs]
     components = [design_faces(d, r) for d, r in zip(designs, reports)]
-    to_paint = [len(_cached_faces(c, cache, None)[1]) for c in components]  # (the hits stay in the cache's memory:
-    # the tasks forked later find them there; their warnings are replayed where the faces are used)
-    together = [i for i, n in enumerate(to_paint) if n > PAINT_TOGETHER and not reports[i]]
     compiled: list[dict] = [{} for _ in designs]  # per design: face path -> its drawing, compiled where painted
-    svgs: list[dict | None] = [None] * len(designs)
-    for i, painted_now in zip(together, render_svgs_of([(components[i], designs[i].folder, reports[i])
-                                                        for i in together], cache, [compiled[i] for i in together])):
-        svgs[i] = painted_now
+    svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache, compiled)
     tasks: list[tuple[float, int, str, object]] = []  # (weight, design, what, task)
     books: dict[int, tuple[str, dict | None]] = {}  # design -> (cache key, rulebooks if cached)
     book_langs: dict[int, list[str]] = {}
@@ -805,35 +745,33 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
         if reports[i]:
             report.extend(reports[i])
             continue
+        painted = (components[i], svgs[i])
         exports = wanted[design.slug]
         try:
             langs = languages(design) if rulebooks else []
         except DesignError as exc:
             report.extend(exc)
             continue
-        faces_weight = sum(len(cf.sides) for cf in components[i]) / 200
+        faces_weight = len(svgs[i]) / 200
         stage = None
-        if out is not None and stages is not None and to_paint[i]:  # (faces painted now: most likely new files)
+        if out is not None and stages is not None and compiled[i]:  # (faces painted now: most likely new files)
             stage = stages[i] = Stage(out / design.slug)
-        design_svgs = svgs[i]
-        book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
-        key = _rulebook_key(design, components[i], design_svgs, book_paper) if langs and not exports else None
-        if key is None:  # one task, as render_design makes it
+        if exports or not langs:  # one task, as render_design makes it
             tasks.append((faces_weight + _book_weight(design, langs) + len(exports), i, "design",
-                          lambda d=design, p=(components[i], design_svgs), e=exports,
-                          c=compiled[i] if design_svgs else None, s=stage:
-                          render_design(d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p, c,
-                                        stage=s).portable()))
+                          lambda d=design, p=painted, e=exports, c=compiled[i], s=stage: render_design(
+                              d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p, c,
+                              stage=s).portable()))
             continue
         book_langs[i] = langs
-        tasks.append((faces_weight, i, "sheets", lambda d=design, p=(components[i], design_svgs), ls=langs,
-                      c=compiled[i] if design_svgs else None, s=stage: _head(d, paper, print_shop, cache, p, ls, c, s)))
+        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted, ls=langs, c=compiled[i], s=stage:
+                      _head(d, paper, print_shop, cache, p, ls, c, s)))
+        book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
+        key = _rulebook_key(design, svgs[i], book_paper)
         books[i] = (key, cache.get("rulebooks", key))
-        if books[i][1] is None:  # (the faces painted here, or those it shows painted by the task itself)
-            shown = design_svgs if design_svgs is not None else _FacesOnDemand(components[i], cache)
+        if books[i][1] is None:
             tasks.append((_book_weight(design, langs), i, "rulebooks",
-                          lambda d=design, c=components[i], s=shown, p=book_paper, r=dict(compiled[i]):
-                          _rulebooks(d, c, s, p, cache, r)))  # (a copy: the sheets task empties compiled[i] when done)
+                          lambda d=design, c=components[i], s=svgs[i], p=book_paper, r=dict(compiled[i]): _rulebooks(
+                              d, c, s, p, cache, r)))  # (a copy: the sheets task empties compiled[i] when done)
     tasks.sort(key=lambda t: -t[0])  # largest first, so the cores finish together
     _import_for_workers(rulebooks and any(what != "sheets" for _, _, what, _ in tasks))
     bar.step(f"building {len(designs)} designs", len(tasks))
@@ -861,7 +799,7 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
             continue  # its rulebooks failed: their problems are in the report
         if head.stage is not None and stages is not None:
             stages.pop(i)  # (the task's copy of it, with the names it wrote, is published with the design)
-        head.components, head.svgs = components[i], svgs[i] or {}
+        head.components, head.svgs = components[i], svgs[i]
         linked = list(made) == [rulebook_name(design, lang, head.paper) for lang in book_langs[i]]
         if not linked:  # the contact sheet names other files than the rulebooks made: made again here
             del head.extra_files["index.html"]
@@ -872,11 +810,11 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
 
 
 def _head(design: Design, paper: str | None, print_shop: bool, cache: Cache,
-          painted: tuple[list[ComponentFaces], dict[str, str] | None], langs: list[str],
+          painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str],
           compiled: dict | None = None, stage=None) -> BuiltDesign:
     """A design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes), as a worker
-    sends it back: without the faces and their SVG texts (the parent has the faces; the texts are in svg/). With
-    `stage` (pnp.output.Stage), the svg/ files are written ahead into it, and it comes back with their names."""
+    sends it back: without the faces and their SVG texts, which the parent has. With `stage` (pnp.output.Stage),
+    the svg/ files are written ahead into it, and it comes back with their names."""
     from pnp.rulebook import rulebook_name
 
     started = time.perf_counter()

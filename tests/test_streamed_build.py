@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp import build, output, parallel
+from pnp import output, parallel
 from pnp.build import build_designs
 from pnp.cache import Cache
 from pnp.errors import DesignError
@@ -131,15 +131,11 @@ def test_an_entry_not_yet_written_is_read_from_memory_then_from_disk(tmp_path):
     assert Cache(tmp_path / "c").get("svg", f"{39:064x}") == "<svg>39</svg>"
 
 
-@pytest.mark.parametrize("together", [False, True])
-def test_several_designs_built_together_report_every_failing_face_of_each(tmp_path, monkeypatch, together):
-    """The pool of tasks for several designs (each design painting its own faces in its task, or, `together`, as a
-    design with more than PAINT_TOGETHER faces to paint: the faces of all such designs painted together first):
-    each design's failing rows are reported at once, and, as for a single design, nothing is written when any
-    design fails (the build is one unit: the designer fixes the rows named and builds again)."""
+def test_several_designs_built_together_report_every_failing_face_of_each(tmp_path, monkeypatch):
+    """The pool of tasks for several designs (faces of all designs painted together): each design's failing rows
+    are reported at once, and, as for a single design, nothing is written when any design fails (the build is one
+    unit: the designer fixes the rows named and builds again)."""
     monkeypatch.setattr(parallel, "ALONE", 0.0)
-    if together:
-        monkeypatch.setattr(build, "PAINT_TOGETHER", 0)
     good = deck(tmp_path / "a")
     bad = deck(tmp_path / "b", zero_rows=(5, 22))
     bad = bad.rename(tmp_path / "b" / "broken-deck")
@@ -154,13 +150,9 @@ def test_several_designs_built_together_report_every_failing_face_of_each(tmp_pa
     assert not (tmp_path / "out" / "stream-deck").exists()
 
 
-@pytest.mark.parametrize("together", [False, True])
-def test_several_designs_write_their_svg_files_ahead(tmp_path, monkeypatch, together):
-    """Built together (one pool of tasks), each design's task (`together`: its sheets task, its faces painted
-    before) writes its svg/ files ahead into a stage that publishing moves into place; the files are those of a
-    build of each design alone."""
-    if together:
-        monkeypatch.setattr(build, "PAINT_TOGETHER", 0)
+def test_several_designs_write_their_svg_files_ahead(tmp_path, monkeypatch):
+    """Built together (one pool of tasks), each design's sheets task writes its svg/ files ahead into a stage
+    that publishing moves into place; the files are those of a build of each design alone."""
     written = []
     monkeypatch.setattr(output, "_write_tmp", lambda final, raw, w=output._write_tmp: written.append(final) or w(final, raw))
     first = deck(tmp_path / "a")
@@ -178,14 +170,9 @@ RULES = "# Rules\n\nEach card is played once.\n\n{{ component_list() }}\n\n{{ fa
 
 
 def test_rulebooks_made_beside_the_sheets_are_those_of_a_design_built_alone(tmp_path, monkeypatch):
-    """Several designs: a design's rulebooks are a task of their own, beside its print sheets' task, and paint the
-    faces they show themselves (pnp.build._FacesOnDemand). They are the bytes of the design built alone, and the
-    cache entry they leave is the one a build of the design alone uses (the key names the faces by their keys)."""
+    """Several designs: a design's rulebooks are a task of their own, beside its print sheets' task. They are the
+    bytes of the design built alone, and the cache entry they leave is the one a build of the design alone uses."""
     monkeypatch.setattr(parallel, "ALONE", 0.0)
-    on_demand = []
-    real = build._FacesOnDemand
-    monkeypatch.setattr(build, "_FacesOnDemand", type("Spy", (real,), {
-        "__init__": lambda self, *a: on_demand.append(1) or real.__init__(self, *a)}))
     first = deck(tmp_path / "a")
     (first / "rules.en.md").write_text(RULES)
     second = deck(tmp_path / "b").rename(tmp_path / "b" / "other-deck")
@@ -193,7 +180,7 @@ def test_rulebooks_made_beside_the_sheets_are_those_of_a_design_built_alone(tmp_
     build_designs([str(first), str(second)], out=tmp_path / "together", cache=cache, exports=False,
                   show_progress=False)
     made = files(tmp_path / "together" / first.name)
-    assert "stream-deck-rules-en-a4.pdf" in made and on_demand == [1]
+    assert "stream-deck-rules-en-a4.pdf" in made
     alone = Cache(tmp_path / "cache")  # (a new process's view of that cache: nothing in memory)
     build_designs([str(first)], out=tmp_path / "alone", cache=alone, exports=False, show_progress=False)
     assert files(tmp_path / "alone" / first.name) == made
@@ -204,8 +191,7 @@ def test_rulebooks_made_beside_the_sheets_are_those_of_a_design_built_alone(tmp_
 
 
 def test_a_face_that_fails_in_a_design_with_rulebooks_is_reported_once(tmp_path, monkeypatch):
-    """Its rulebooks, made in their own task, show the failing face blank; the print sheets' task reports it: one
-    message per failing row, and nothing is written."""
+    """One message per failing row (not one more for the rulebooks that show the face), and nothing is written."""
     monkeypatch.setattr(parallel, "ALONE", 0.0)
     good = deck(tmp_path / "a")
     bad = deck(tmp_path / "b", zero_rows=(5,)).rename(tmp_path / "b" / "broken-deck")
