@@ -433,7 +433,8 @@ def run() -> None:
     at exit is only freeing the modules' objects: a tenth of a second after every command (reportlab, pydantic).
     What must still run does: the threads still working are waited for, the exit handlers run (the cache's
     writers, multiprocessing's) and the output is flushed. A Ctrl-C meanwhile ends with 130 at once (the command
-    is complete). Tests call `main` in their own process: it returns."""
+    is complete). Under a profiler or a tracer (cProfile, coverage), the process exits as usual, so that they
+    write what they measured. Tests call `main` in their own process: it returns."""
     import atexit
     import threading
 
@@ -454,6 +455,8 @@ def run() -> None:
     elif code is not None:  # sys.exit("message"): printed, status 1
         print(code, file=sys.stderr)
         status = 1
+    if sys.getprofile() is not None or sys.gettrace() is not None:  # (`python -m cProfile -m pnp.cli`, coverage:
+        sys.exit(status)  # they write what they measured at exit)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -152,6 +152,9 @@ def test_the_command_ends_with_the_status_the_output_and_the_cache_of_a_normal_e
     bad = pnp("build", tmp_path / "nowhere")
     assert bad.returncode == 2 and "nowhere" in bad.stderr and "Traceback" not in bad.stderr
     assert pnp("--version").stdout.strip()  # click's own exit (SystemExit 0) prints its output
+    profiled = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(tmp_path / "prof"), "-m", "pnp.cli",
+                               "--version"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert profiled.returncode == 0 and (tmp_path / "prof").stat().st_size > 0  # a profiler writes at a usual exit
     listing = subprocess.Popen([sys.executable, "-m", "pnp.cli", "list"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=env, cwd=tmp_path)
     assert listing.stdout is not None and listing.stdout.read(10)
