@@ -159,7 +159,7 @@ def render_svgs_of(jobs: list[tuple[list[ComponentFaces], Path | None, ErrorRepo
     face painted now is also compiled for the sheets where it was painted (pnp.render.faces.paint_compiled).
 
     Each design's first face is painted here first: what it fills (the design's templates compiled, its game's
-    painters and svgwrite imported, their caches) the workers inherit, instead of each filling it again (that
+    painters imported, their caches) the workers inherit, instead of each filling it again (that
     made the shipped designs' 232 faces take longer on two cores than here alone)."""
     out: list[dict[str, str]] = []
     todo: list[tuple[int, str, FaceSpec]] = []
