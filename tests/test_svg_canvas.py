@@ -162,7 +162,7 @@ _ops = st.recursive(st.lists(_leaf, max_size=4),
                         {"transform": st.none() | _text}), inner)), max_size=4), max_leaves=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_ops, _num, _num, st.sampled_from([0, 0.0, 3.0, 2.5]))
 def test_any_drawing_writes_what_svgwrite_wrote(ops, width, height, bleed):
     new, old = both(ops, width, height, bleed)
