@@ -19,6 +19,7 @@ from pnp.loader import load_design
 from pnp.render.faces import design_faces
 from pnp.rulebook import build_rulebooks, languages, render_rulebooks
 from pnp.rulebook.markdown import parser
+from pnp.rulebook.run import one_run
 from pnp.rulebook.text import render_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -435,8 +436,8 @@ def test_languages_draw_a_wordless_diagram_once_and_keep_their_words(monkeypatch
     components = design_faces(design)
     alone = {lang: render_text(design, lang, components) for lang in ("en", "fr")}
     calls.clear()
-    drawn: dict = {}
-    shared = {lang: render_text(design, lang, components, drawn) for lang in ("en", "fr")}
+    with one_run():
+        shared = {lang: render_text(design, lang, components) for lang in ("en", "fr")}
     per_diagram = Counter((name, params) for name, params, _, _ in calls)
     assert {n for (n, _), k in per_diagram.items() if k == 1} == {n for n, _, _, _ in calls if n in registry.WORDLESS}
     assert {n for (n, _), k in per_diagram.items() if k == 2} == {"tubo.fitting"}

@@ -113,11 +113,10 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     drawings = _Drawings(svgs, ArtFiles(design.folder), cache, compiled)
     out: dict[str, bytes] = {}
     report = ErrorReport()
-    drawn: dict = {}  # the wordless diagrams, drawn once for every language
-    with one_run():  # what the game computes alike for every language, computed once (pnp.rulebook.run)
+    with one_run():  # what is alike in every language (wordless diagrams, a game's scripts), made once
         for lang in langs:
             try:
-                text = render_text(design, lang, components, drawn)
+                text = render_text(design, lang, components)
                 out[rulebook_name(design, lang, paper)] = _build_pdf(build_pdf, design, lang, text, components,
                                                                      drawings, paper)
             except DesignError as exc:

@@ -3,7 +3,8 @@
 `render_rulebooks` renders every language of a design inside `one_run()`. A game's function of the design
 whose result does not depend on the language (a scripted play, a worked example's positions), decorated with
 `@shared_by_languages`, is then computed once for all of them, by the design object and the other arguments;
-outside a run it is simply called. The results are shared: their users read them and never change them. Nothing
+outside a run it is simply called. `shared` does the same for any computation named by a key (a wordless
+diagram, pnp.rulebook.text). The results are shared: their users read them and never change them. Nothing
 is kept after the run, so an edited design (pnp watch) is never read from an earlier one.
 """
 
@@ -16,6 +17,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 _RUN: contextvars.ContextVar[dict | None] = contextvars.ContextVar("pnp_rulebook_run", default=None)
 
@@ -46,22 +48,29 @@ def plain_key(value: Any) -> Any:
     return None
 
 
+def shared(design: Any, what: Any, key: Any, make: Callable[[], T]) -> T:
+    """make(), whose result is the same in every language of `design`: inside a rulebook run, computed once by
+    (what, design, key) and shared (`what`: the computation, any hashable object; `key`: its arguments, plain
+    data); called as it is outside a run, or when `key` is not plain data (plain_key). What it raises is not kept
+    (raised again at the next call)."""
+    memo = _RUN.get()
+    plain = plain_key(key) if memo is not None else None
+    if memo is None or plain is None:
+        return make()
+    full = (what, id(design), plain)
+    kept = memo.get(full)
+    if kept is None:
+        # the design is kept with the result: its id cannot be another design's during the run
+        kept = memo[full] = (design, make())
+    return kept[1]
+
+
 def shared_by_languages(fn: F) -> F:
-    """Decorator for `fn(design, *args)`, whose result is the same in every language: inside a rulebook run, computed
-    once by (design, args) and shared; called as it is outside a run, or with arguments that are not plain data.
-    What it raises is not kept (raised again at the next call)."""
+    """Decorator for `fn(design, *args)`, whose result is the same in every language: `shared` by the function and
+    its other arguments."""
 
     @functools.wraps(fn)
-    def shared(design: Any, *args: Any, **kwargs: Any) -> Any:
-        memo = _RUN.get()
-        key = plain_key((args, sorted(kwargs.items()))) if memo is not None else None
-        if memo is None or key is None:
-            return fn(design, *args, **kwargs)
-        key = (fn, id(design), key)
-        kept = memo.get(key)
-        if kept is None:
-            # the design is kept with the result: its id cannot be another design's during the run
-            kept = memo[key] = (design, fn(design, *args, **kwargs))
-        return kept[1]
+    def by_args(design: Any, *args: Any, **kwargs: Any) -> Any:
+        return shared(design, fn, (args, sorted(kwargs.items())), lambda: fn(design, *args, **kwargs))
 
-    return shared  # type: ignore[return-value]
+    return by_args  # type: ignore[return-value]

@@ -34,7 +34,7 @@ from pnp.limits import limit
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces
 from pnp.rulebook.markdown import SIZE_EXPECTED, image_size
-from pnp.rulebook.run import plain_key
+from pnp.rulebook.run import shared
 
 NAMES = ("meta", "players", "rules", "components", "print", "lang", "facts",
          "diagram", "component_list", "face_grid")
@@ -150,13 +150,11 @@ def _check_params(name: str, params: dict[str, Any]) -> None:
             raise RulesTextError(f"diagram {name!r}: {key} has {len(value)} items; expected at most {most}")
 
 
-def render_text(design: Design, lang: str, components: list[ComponentFaces],
-                drawn: dict[Any, str] | None = None) -> RulesText:
+def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> RulesText:
     """The Markdown of one rulebook, with its blocks; DesignError (file:line) on any mistake.
 
-    `drawn`: the design's wordless diagrams (pnp.registry.GameSpec.wordless_diagrams) already drawn for another
-    language of it, by name and parameters; those drawn here are added (a dict shared by the languages of one
-    design draws each once).
+    Inside a rulebook run (pnp.rulebook.run.one_run), the design's wordless diagrams
+    (pnp.registry.GameSpec.wordless_diagrams) are drawn once for all its languages.
     """
     path = rules_path(design, lang)
     blocks: list[Block] = []
@@ -175,17 +173,15 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces],
             raise RulesTextError(f"diagram {name!r}: width={width!r} is not a width in mm; expected a number "
                                  f"above 0 and at most {limit('length')}, such as width=60")
         _check_params(name, params)
-        shared = drawn if drawn is not None and not registry.diagram_has_words(name) else None
-        key = plain_key((name, params)) if shared is not None else None  # (None: not kept, drawn here)
-        svg = shared.get(key) if shared is not None and key is not None else None
-        if svg is None:
+        def draw() -> str:
             try:
-                svg = fn(design, lang, **params)
+                return fn(design, lang, **params)
             except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError) as exc:
                 raise RulesTextError(f"diagram {name!r} with {params}: {exc}; expected parameters it accepts "
                                      f"({(fn.__doc__ or '').strip().splitlines()[0] if fn.__doc__ else name})") from None
-            if shared is not None and key is not None:
-                shared[key] = svg
+
+        # a wordless diagram is the same drawing in every language: drawn once in a rulebook run (pnp.rulebook.run)
+        svg = draw() if registry.diagram_has_words(name) else shared(design, "diagram", (name, params), draw)
         return placeholder(Block("diagram", svg=svg, caption=str(caption), width=float(width) if width else None))
 
     def component_list() -> str:
