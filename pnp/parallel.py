@@ -96,7 +96,7 @@ def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64) -> list[
     `fn` must be a module-level function and its results picklable.
     """
     n = cores()
-    if n < 2 or len(items) < min_items or in_worker() or "fork" not in multiprocessing.get_all_start_methods():
+    if len(items) < min_items or not can_fork():
         return [fn(x) for x in items]
     _flush()
     size = -(-len(items) // n)
@@ -146,9 +146,14 @@ class Results(Protocol):
 EAGER = 64  # tasks from which pstream starts the workers at once: a big deck's faces (a few seconds of tasks at most)
 
 
+def can_fork() -> bool:
+    """Whether this process may start workers: two cores or more, not a worker itself, and fork available."""
+    return cores() >= 2 and not in_worker() and "fork" in multiprocessing.get_all_start_methods()
+
+
 def pooled(n: int) -> bool:
     """Whether pstream runs `n` tasks in workers from the start."""
-    return n >= EAGER and cores() >= 2 and not in_worker() and "fork" in multiprocessing.get_all_start_methods()
+    return n >= EAGER and can_fork()
 
 
 def pstream(tasks: list, chunksize: int = 16, alone: float | None = None) -> Results:
@@ -163,8 +168,7 @@ def pstream(tasks: list, chunksize: int = 16, alone: float | None = None) -> Res
     if pooled(len(tasks)):
         first = _call(tasks[0])  # here: what it fills (a template compiled) the workers inherit, not each make
         return _PoolStream(tasks[1:], chunksize, first)
-    parallel = cores() >= 2 and not in_worker() and "fork" in multiprocessing.get_all_start_methods()
-    return _stream(tasks, chunksize, ALONE if alone is None else alone, parallel)
+    return _stream(tasks, chunksize, ALONE if alone is None else alone, can_fork())
 
 
 def _stream(tasks: list, chunksize: int, alone: float, parallel: bool) -> Generator[tuple[str, object], None, None]:
