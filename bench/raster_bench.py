@@ -44,11 +44,11 @@ TARGET = 100.0
 
 def faces_of(folder: Path) -> dict[str, dict]:
     """{name: {svg, bleed, transparent}} of every distinct face of a design, as the build paints them."""
-    from pnp.build import face_path, render_svgs
+    from pnp.build import render_svgs
     from pnp.cache import NO_CACHE
     from pnp.errors import ErrorReport
     from pnp.loader import load_design
-    from pnp.render.faces import design_faces
+    from pnp.render.faces import design_faces, face_path
 
     components = design_faces(load_design(folder))
     svgs = render_svgs(components, NO_CACHE, ErrorReport())

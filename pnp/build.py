@@ -30,7 +30,7 @@ from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
 from pnp.parallel import cores, in_worker, prun, prun_each, succeeded
 from pnp.registry import FaceSpec
-from pnp.render.faces import ComponentFaces, design_faces
+from pnp.render.faces import ComponentFaces, design_faces, face_path
 
 PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3"}
 
@@ -118,10 +118,6 @@ class BuildResult:
             notes += f"\n  ... and {len(self.notes) - 10} more (see the reports)"
         return (f"{self.slug}: {self.faces} faces, {self.copies} components -> {display_path(self.out_dir)}/\n"
                 f"  {', '.join(parts)}\n  {change}{notes}")
-
-
-def face_path(component_id: str, face: FaceSpec) -> str:
-    return f"svg/{component_id}-{face.key}.svg"
 
 
 def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,

@@ -95,6 +95,11 @@ class ComponentFaces:
                                     f"components.{self.component_id}: {message}")])
 
 
+def face_path(component_id: str, face: FaceSpec) -> str:
+    """A face's name in the output (and its key among a design's SVG texts): svg/<component>-<face>.svg."""
+    return f"svg/{component_id}-{face.key}.svg"
+
+
 def design_faces(design: Design, report: ErrorReport | None = None) -> list[ComponentFaces]:
     """Every component's faces. Problems go to `report` when given (the caller raises them
     later with its own), else they are raised here, all together."""

@@ -16,7 +16,7 @@ from pathlib import Path
 from pnp.cache import Cache
 from pnp.errors import DesignError, ErrorReport, Problem, display_path
 from pnp.model import Design
-from pnp.render.faces import ComponentFaces
+from pnp.render.faces import ComponentFaces, face_path
 
 __all__ = ["render_rulebooks", "build_rulebooks", "rulebook_name", "rulebook_paper", "languages"]
 
@@ -104,7 +104,7 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
         for cf in components:
             for face in cf.sides:
                 try:
-                    svgs[f"svg/{cf.component_id}-{face.key}.svg"] = face.paint()
+                    svgs[face_path(cf.component_id, face)] = face.paint()
                 except DesignError as exc:
                     report.extend(exc)
         report.raise_if_any()

@@ -31,7 +31,7 @@ from pnp.cache import NO_CACHE, Cache
 from pnp.layout.pdf import compile_face, define_form
 from pnp.model import Design
 from pnp.render import fonts
-from pnp.render.faces import ComponentFaces
+from pnp.render.faces import ComponentFaces, face_path
 from pnp.render.svgpdf import Compiled
 from pnp.rulebook.layout import FONT_ALL, Layout, load_layout
 from pnp.rulebook.markdown import Heading, Paragraph, to_flowables
@@ -143,10 +143,6 @@ class _Contents(TableOfContents):
             text = f'<a href="#{key}">{text}</a>'
         rows: list = [[Spacer(1, style.spaceBefore)]] if style.spaceBefore else []
         return rows + [[Paragraph(f'{text}<onDraw name="drawTOCEntryEnd" label="{i}"/>', style)]]
-
-
-def _face_key(cid: str, face) -> str:
-    return f"svg/{cid}-{face.key}.svg"
 
 
 class _Doc(BaseDocTemplate):
@@ -305,7 +301,7 @@ def _block(block: Block, design: Design, lang: str, layout: Layout, components: 
         cols = max(1, block.columns)
         gap = 2 * mm
         cell = (width - gap * (cols - 1)) / cols
-        cells = [SvgFlowable(drawings.get(_face_key(cf.component_id, f)), _face_key(cf.component_id, f),
+        cells = [SvgFlowable(drawings.get(face_path(cf.component_id, f)), face_path(cf.component_id, f),
                              width=cell) for f in cf.fronts]
         rows = [cells[i:i + cols] for i in range(0, len(cells), cols)]
         rows[-1] += [""] * (cols - len(rows[-1]))
@@ -325,7 +321,7 @@ def _block(block: Block, design: Design, lang: str, layout: Layout, components: 
 def _thumbs(cf: ComponentFaces, drawings: _Drawings, height: float, max_faces: int, width: float) -> list:
     faces = cf.fronts[:max_faces]
     shown = faces + cf.backs[:max_faces]
-    ds = [(drawings.get(_face_key(cf.component_id, f)), _face_key(cf.component_id, f)) for f in shown]
+    ds = [(drawings.get(face_path(cf.component_id, f)), face_path(cf.component_id, f)) for f in shown]
     gap = 1.5 * mm
     natural = sum(d.width * height / d.height for d, _ in ds) + gap * (len(ds) - 1)
     scale = min(1.0, (width - 4) / natural) if natural else 1.0
@@ -396,7 +392,7 @@ def _title_page(design: Design, lang: str, layout: Layout, components: list[Comp
     h = layout.raw["title_page"]["cover_height"] * mm
     shown = [(cf.component_id, next((f for f in cf.fronts if f.data.get("lang") == lang), cf.fronts[0]))
              for cf in components if cf.fronts]  # a face per language (data lang): the rulebook's own
-    ds = [(drawings.get(_face_key(cid, f)), _face_key(cid, f)) for cid, f in shown]
+    ds = [(drawings.get(face_path(cid, f)), face_path(cid, f)) for cid, f in shown]
     gap = 6 * mm
     if ds:  # at their true relative sizes: the board large, a card and a piece beside it
         scale = min((width - gap * len(ds)) / sum(d.width for d, _ in ds), h / max(d.height for d, _ in ds))
