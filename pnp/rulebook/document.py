@@ -97,13 +97,13 @@ class _Contents(TableOfContents):
     out in one pass: its entries are listed before the layout (`addEntries`, their page aside), so it has its final
     height from the start; an entry's page number, drawn after its text without moving it, is drawn when the canvas is
     saved (NumberedCanvas.later), once `pages` holds the page of every heading. ReportLab's multiBuild laid the whole
-    rulebook out twice for them. The entries are Paragraphs made once (pnp.rulebook.markdown's, which break their
-    lines once)."""
+    rulebook out twice for them. The entries are Paragraphs made at the first wrap (pnp.rulebook.markdown's, which
+    break their lines once)."""
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.pages: dict[str, int] = {}  # a heading's key -> the page it is on
-        self._rows: dict[tuple, list] = {}  # (level, text, key, index) -> the table row of that entry
+        self._data: list | None = None  # the table's rows, made at the first wrap (the entries are listed by then)
 
     def wrap(self, availWidth, availHeight):
         entries = self._entries or [(0, "Placeholder for table of contents", 0, None)]
@@ -127,13 +127,9 @@ class _Contents(TableOfContents):
             canvas.later(fill)
 
         self.canv.setNamedCB("drawTOCEntryEnd", drawTOCEntryEnd)
-        data = []
-        for i, (level, text, _, key) in enumerate(entries):
-            row = self._rows.get((level, text, key, i))
-            if row is None:
-                row = self._rows[(level, text, key, i)] = self._row(i, level, text, key)
-            data += row
-        self._table = Table(data, colWidths=(availWidth,), style=self.tableStyle)
+        if self._data is None:
+            self._data = [row for i, (level, text, _, key) in enumerate(entries) for row in self._row(i, level, text, key)]
+        self._table = Table(self._data, colWidths=(availWidth,), style=self.tableStyle)
         self.width, self.height = self._table.wrapOn(self.canv, availWidth, availHeight)
         return self.width, self.height
 
