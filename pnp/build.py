@@ -777,12 +777,16 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
         if succeeded(status, value, report):
             done[(i, what)] = value
     built: list[BuiltDesign] = []
+
+    def keep(i: int, b: BuiltDesign) -> None:
+        if b.stage is not None and stages is not None:
+            stages.pop(i)  # (the task's copy of it, with the names it wrote, is published with the design)
+        built.append(b)
+
     for i, design in enumerate(designs):
         whole = done.get((i, "design"))
         if isinstance(whole, BuiltDesign):
-            if whole.stage is not None and stages is not None:
-                stages.pop(i)  # (the task's copy of it, with the names it wrote, is published with the design)
-            built.append(whole)
+            keep(i, whole)
             continue
         if (i, "sheets") not in done:
             continue
@@ -793,15 +797,13 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
             cache.put("rulebooks", key, made)
         if made is None:
             continue  # its rulebooks failed: their problems are in the report
-        if head.stage is not None and stages is not None:
-            stages.pop(i)  # (the task's copy of it, with the names it wrote, is published with the design)
         head.components, head.svgs = components[i], svgs[i]
         linked = list(made) == [rulebook_name(design, lang, head.paper) for lang in book_langs[i]]
         if not linked:  # the contact sheet names other files than the rulebooks made: made again here
             del head.extra_files["index.html"]
         head.extra_files.update(made)
         _finish(head, cache, frozenset(), options[design.slug], bar, index=not linked)
-        built.append(head)
+        keep(i, head)
     return built
 
 
