@@ -409,24 +409,27 @@ def _publish(target: Path, files: Mapping[str, bytes | str], keep: set[str] | fr
             if staged is not None:
                 temps[name] = staged
     to_write = [n for n in todo if n not in temps]
-    try:
-        # many small files: threads overlap the file-system latency (file I/O releases the GIL)
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            for name, tmp in zip(to_write, pool.map(lambda n: _write_tmp(target / n, _bytes(contents[n])), to_write)):
-                temps[name] = tmp
-    except OSError as exc:
-        for left in temps.values():
-            Path(left).unlink(missing_ok=True)
-        recover(target)  # temporary files of the threads that failed
-        raise _fail(target, exc, "write the new output") from None
-    except BaseException:
-        for left in temps.values():
-            Path(left).unlink(missing_ok=True)
-        recover(target)
-        raise
     stale = sorted(before - set(listed))
-    order = [n for n in todo if n != MANIFEST] + ([MANIFEST] if MANIFEST in temps else [])
-    with _signals_held():
+    order = [n for n in todo if n != MANIFEST] + ([MANIFEST] if MANIFEST in todo else [])
+    with contextlib.ExitStack() as held:
+        try:
+            # many small files: threads overlap the file-system latency (file I/O releases the GIL)
+            with ThreadPoolExecutor(max_workers=8) as pool:
+                with _signals_held():  # (an interrupt while a thread starts left it unjoined: a file after the clean-up)
+                    made = pool.map(lambda n: _write_tmp(target / n, _bytes(contents[n])), to_write)
+                for name, tmp in zip(to_write, made):
+                    temps[name] = tmp
+            held.enter_context(_signals_held())  # from here to the last rename: an interrupt waits, then acts
+        except OSError as exc:
+            for left in temps.values():
+                Path(left).unlink(missing_ok=True)
+            recover(target)  # temporary files of the threads that failed
+            raise _fail(target, exc, "write the new output") from None
+        except BaseException:
+            for left in temps.values():
+                Path(left).unlink(missing_ok=True)
+            recover(target)
+            raise
         # every temporary file is below the target: beside its file, or staged
         journal = {"renames": [[os.fspath(temps[n])[len(base):].replace(os.sep, "/"), n] for n in order],
                    "remove": stale}

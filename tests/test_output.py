@@ -79,6 +79,35 @@ def test_interrupt_while_writing_leaves_the_previous_output(deck, tmp_path, monk
     assert tmp_files(out) == []
 
 
+@pytest.mark.parametrize("which", [1, 2])
+def test_ctrl_c_just_before_publish_holds_its_signals_leaves_the_previous_output(deck, tmp_path, monkeypatch, which):
+    """A real Ctrl-C (a signal) landing just before publish holds Ctrl-C (`which`: 1, while its writer threads are
+    started; 2, before the journal and the renames): the previous output, and no temporary file left behind."""
+    import contextlib
+    import signal
+
+    out = tmp_path / "out"
+    build(deck, out)
+    before = tree(out / "deck")
+    edit(deck)
+    real = output._signals_held
+    calls = []
+
+    @contextlib.contextmanager
+    def late():
+        calls.append(1)
+        if len(calls) == which:
+            signal.raise_signal(signal.SIGINT)  # Python's handler: KeyboardInterrupt, here
+        with real():
+            yield
+
+    monkeypatch.setattr(output, "_signals_held", late)
+    with pytest.raises(KeyboardInterrupt):
+        build_designs([str(deck)], out=out, cache=Cache(None), show_progress=False)
+    assert tree(out / "deck") == before
+    assert tmp_files(out) == []
+
+
 def test_a_full_disk_is_a_message_and_the_previous_output_stays(deck, tmp_path, monkeypatch):
     out = tmp_path / "out"
     build(deck, out)
