@@ -246,6 +246,92 @@ def prun_each(tasks: list) -> list[tuple[str, object]]:
         _TASKS = outer
 
 
+AHEAD_BYTES = 256 << 20  # the most results an Ahead worker hands over (address space: only what it writes is memory)
+
+
+class Ahead:
+    """Work done ahead, on a core the caller leaves idle meanwhile: one forked worker runs `tasks` ({key:
+    zero-argument callable}, closures welcome) in order while the caller goes on; `take()` gives the results of
+    those finished by then, by key, and stops the worker.
+
+    Only what takes no part in the outcome belongs here: a result is a head start that the caller uses if it is
+    there, and makes itself if not (what a task raises is dropped: the caller, making it again, reports it).
+    Results are pickled into memory shared with the worker: no pipe that a large result could fill, no file.
+    `within`: a context manager factory the worker runs all the tasks in (what they share). Without a second core
+    or fork, nothing runs and take() gives {}."""
+
+    def __init__(self, tasks: dict, within: Callable[[], Any] | None = None) -> None:
+        import mmap
+
+        self._proc: Any = None
+        self._buf: Any = None
+        self._keys = list(tasks)
+        if not tasks or not can_fork():
+            return
+        self._buf = mmap.mmap(-1, AHEAD_BYTES)  # MAP_SHARED: what the worker writes, this process reads
+        _flush()
+        ctx = multiprocessing.get_context("fork")
+        with forking():
+            self._proc = ctx.Process(target=_ahead, args=(list(tasks.values()), self._buf, within), daemon=True)
+            self._proc.start()
+
+    def take(self, wait: bool = False) -> dict[Any, Any]:
+        """{key: result} of the tasks finished now; the worker is stopped first (a task it was running is dropped).
+        `wait`: let it finish every task first. Again: {}."""
+        import pickle
+        import struct
+
+        if self._proc is None:
+            return {}
+        if wait:
+            self._proc.join()
+        self._proc.terminate()
+        self._proc.join()
+        self._proc = None
+        out: dict[Any, Any] = {}
+        at, buf = 0, self._buf
+        while at + 24 <= len(buf):
+            size, index = struct.unpack_from("<QQ", buf, at)
+            end = at + 16 + size
+            if not size or end + 8 > len(buf) or struct.unpack_from("<Q", buf, end)[0] != size:
+                break  # the first record not written whole (its length is written again after it, last)
+            out[self._keys[index]] = pickle.loads(buf[at + 16:end])
+            at = end + 8
+        buf.close()
+        self._buf = None
+        return out
+
+    def __del__(self) -> None:
+        if getattr(self, "_proc", None) is not None:
+            self._proc.terminate()
+
+
+def _ahead(tasks: list, buf: Any, within: Callable[[], Any] | None) -> None:
+    """An Ahead worker: each task's result, pickled, as a record of `buf` (length, index, bytes, length again)."""
+    _worker_init()
+    with within() if within is not None else contextlib.nullcontext():
+        _ahead_tasks(tasks, buf)
+
+
+def _ahead_tasks(tasks: list, buf: Any) -> None:
+    import pickle
+    import struct
+
+    at = 0
+    for index, task in enumerate(tasks):
+        try:
+            data = pickle.dumps(task(), pickle.HIGHEST_PROTOCOL)
+        except Exception:  # the caller makes it again, and reports what it raises
+            continue
+        end = at + 16 + len(data)
+        if end + 8 > len(buf):
+            return
+        buf[at + 16:end] = data
+        struct.pack_into("<QQ", buf, at, len(data), index)
+        struct.pack_into("<Q", buf, end, len(data))
+        at = end + 8
+
+
 def _run_task_in_worker(i: int):
     return _in_worker(_run_task, i)
 

@@ -214,3 +214,41 @@ def test_two_designs_with_the_same_templates_and_rows_do_not_share_their_faces(t
                       show_progress=False)
     svg = (tmp_path / "out" / "deck-copy" / "svg" / "cards-01.svg").read_text()
     assert "made by pnp from deck-copy/front.svg.j2 (row deck-copy/cards.csv:2)" in svg, svg[:200]
+
+
+def test_rulebooks_from_rules_texts_rendered_ahead_are_those_rendered_in_their_task(tmp_path, monkeypatch):
+    """Several designs: while the faces are painted, a worker renders the rules texts ahead (pnp.parallel.Ahead);
+    each rulebook task takes the texts ready and renders the others. The rulebooks are the same bytes whether every
+    text, or none, came from ahead."""
+    from pnp import build
+
+    monkeypatch.setattr(parallel, "ALONE", 0.0)
+    designs = [deck(tmp_path / "a"), deck(tmp_path / "b").rename(tmp_path / "b" / "other-deck")]
+    for d in designs:
+        (d / "rules.en.md").write_text(RULES)
+        (d / "rules.fr.md").write_text(RULES.replace("Rules", "Règles"))
+        (d / "design.yaml").write_text((d / "design.yaml").read_text().replace("  players: 2\n",
+                                                                              "  players: 2\n  languages: [en, fr]\n"))
+    used = tmp_path / "texts used"
+    rulebooks = build._rulebooks
+
+    def spy(design, *args):  # (runs in a forked worker: it tells through a file)
+        with used.open("a") as fh:
+            fh.write(f"{design.slug} {sorted(args[-1] or {})}\n")
+        return rulebooks(design, *args)
+
+    monkeypatch.setattr(build, "_rulebooks", spy)
+    take = parallel.Ahead.take
+    monkeypatch.setattr(parallel.Ahead, "take", lambda self, wait=False: take(self, wait=True))
+    build_designs([str(d) for d in designs], out=tmp_path / "ahead", cache=Cache(None, memory=False), exports=False,
+                  show_progress=False)
+    assert sorted(used.read_text().splitlines()) == ["other-deck ['en', 'fr']", "stream-deck ['en', 'fr']"]
+    used.unlink()
+    monkeypatch.setattr(build, "_texts_ahead", lambda *args: parallel.Ahead({}))
+    build_designs([str(d) for d in designs], out=tmp_path / "in-task", cache=Cache(None, memory=False),
+                  exports=False, show_progress=False)
+    assert sorted(used.read_text().splitlines()) == ["other-deck []", "stream-deck []"]
+    for d in designs:
+        made = files(tmp_path / "ahead" / d.name)
+        assert f"{d.name}-rules-fr-a4.pdf" in made and f"{d.name}-rules-en-a4.pdf" in made
+        assert made == files(tmp_path / "in-task" / d.name)
