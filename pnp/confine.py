@@ -300,29 +300,46 @@ _LENGTH_LISTS = {"x", "y", "dx", "dy", "points"}  # a list of numbers is allowed
 _NUMBERS = {"opacity", "fill-opacity", "stroke-opacity"}
 
 
+_CHECKED = _LENGTH_ATTRS | _LENGTH_LISTS | _NUMBERS
+_GOOD: dict[tuple[str, str], None] = {}  # (name, value) pairs found drawable (a template's faces repeat most)
+_GOOD_MOST = 65_536
+
+
 def _check_values(root, shown: str) -> None:
     """The attribute values the renderers would fail on (svglib, cairosvg raise on them): lengths, numbers,
-    `style` declarations. A colour is checked where faces are drawn, not here."""
+    `style` declarations. A colour is checked where faces are drawn, not here. A value found good is remembered
+    (the faces of a template share most of theirs: this check was a third of painting a data-table card)."""
+    good = _GOOD
+    if len(good) > _GOOD_MOST:
+        good.clear()
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue
-        values = [(k, v) for k, v in el.attrib.items() if "}" not in k]
+        for name, value in el.attrib.items():
+            if name in _CHECKED and (name, value) not in good:
+                _check_value(el, shown, name, value, name)
         style = el.get("style")
-        if style is not None:
+        if style is not None and ("style", style) not in good:
             for decl in style.split(";"):
                 if decl.strip() and ":" not in decl:
                     _bad_value(el, shown, "style", style, "declarations such as fill: #000; stroke-width: 0.3")
                 name, _, value = decl.partition(":")
-                values.append((name.strip(), value))
-        for name, value in values:
-            if value.strip() in ("", "inherit", "auto", "none", "normal"):
-                continue
-            if name in _LENGTH_ATTRS and not _LENGTH_RE.match(value):
-                _bad_value(el, shown, name, value, "a length: a number with an optional unit, e.g. 12.5 or 3mm")
-            elif name in _LENGTH_LISTS and not _LENGTHS_RE.match(value):
-                _bad_value(el, shown, name, value, "numbers (with optional units), e.g. 12.5 or 1,2 3,4")
-            elif name in _NUMBERS and not _NUMBER_RE.match(value):
-                _bad_value(el, shown, name, value, "a number from 0 to 1, e.g. 0.5")
+                _check_value(el, shown, name.strip(), value, None)
+            good[("style", style)] = None
+
+
+def _check_value(el, shown: str, name: str, value: str, attribute: str | None) -> None:
+    """One value (of the attribute `attribute`, or of a style declaration): DesignError if it cannot be drawn."""
+    if value.strip() in ("", "inherit", "auto", "none", "normal"):
+        pass
+    elif name in _LENGTH_ATTRS and not _LENGTH_RE.match(value):
+        _bad_value(el, shown, name, value, "a length: a number with an optional unit, e.g. 12.5 or 3mm")
+    elif name in _LENGTH_LISTS and not _LENGTHS_RE.match(value):
+        _bad_value(el, shown, name, value, "numbers (with optional units), e.g. 12.5 or 1,2 3,4")
+    elif name in _NUMBERS and not _NUMBER_RE.match(value):
+        _bad_value(el, shown, name, value, "a number from 0 to 1, e.g. 0.5")
+    if attribute is not None:
+        _GOOD[(attribute, value)] = None
 
 
 def _bad_value(el, shown: str, name: str, value: str, expected: str) -> None:

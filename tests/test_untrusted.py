@@ -542,6 +542,28 @@ def test_svg_values_the_renderers_cannot_draw_are_messages(tmp_path):
                       "such as fill: #000; stroke-width: 0.3", ("list", "d"))
 
 
+
+def test_a_value_found_drawable_is_remembered_but_not_a_bad_one_beside_it():
+    """The check of drawable values remembers the good ones (the faces of a template share most): a face with the
+    same attribute and another value, or a style that differs by one declaration, is checked again."""
+    from lxml import etree
+
+    from pnp.confine import check_parsed
+    from pnp.errors import DesignError
+
+    def check(body: str) -> None:
+        text = f'<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm">{body}</svg>'
+        check_parsed(etree.fromstring(text), text, "card.svg")
+
+    for _ in range(2):
+        check('<rect width="3mm" height="2" style="stroke-width: 0.3; opacity: 0.5"/>')
+    with pytest.raises(DesignError, match='<rect width="3furlongs">'):
+        check('<rect width="3furlongs" height="2"/>')
+    with pytest.raises(DesignError, match="stroke-width"):
+        check('<rect width="3mm" height="2" style="stroke-width: thick; opacity: 0.5"/>')
+    with pytest.raises(DesignError, match='opacity="half"'):
+        check('<rect width="3mm" opacity="half"/>')
+
 # --- found by fuzzing: generator parameters that crashed a game's code ----------------------------
 
 
