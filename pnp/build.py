@@ -19,7 +19,6 @@ import gc
 import json
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from pnp.errors import DesignError, ErrorReport, display_path, replay_warnings
 from pnp.loader import select_designs, templates_dir
 from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
-from pnp.parallel import Ahead, cores, in_worker, prun, prun_each, succeeded
+from pnp.parallel import cores, in_worker, prun, prun_each, succeeded
 from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces, design_faces, face_path
 
@@ -150,15 +149,14 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
 
 
 def render_svgs_of(jobs: list[tuple[list[ComponentFaces], Path | None, ErrorReport]], cache: Cache,
-                   compiled: list[dict] | None = None, before_paint: Callable[[], None] | None = None) -> list[dict]:
+                   compiled: list[dict] | None = None) -> list[dict]:
     """render_svgs for several designs at once (components, folder, report each): the faces none of them has in
     the cache are painted together, on all cores when there are many. With `compiled` (a dict per design), each
     face painted now is also compiled for the sheets where it was painted (pnp.render.faces.paint_compiled).
 
     Each design's first face is painted here first: what it fills (the design's templates compiled, its game's
     painters imported, their caches) the workers inherit, instead of each filling it again (that
-    made the shipped designs' 232 faces take longer on two cores than here alone). `before_paint()` is called
-    first when some face is to be painted (not all in the cache)."""
+    made the shipped designs' 232 faces take longer on two cores than here alone)."""
     out: list[dict[str, str]] = []
     todo: list[tuple[int, str, FaceSpec]] = []
     for i, (components, folder, _) in enumerate(jobs):
@@ -166,8 +164,6 @@ def render_svgs_of(jobs: list[tuple[list[ComponentFaces], Path | None, ErrorRepo
         out.append(svgs)
         todo += [(i, path, face) for path, face in missing]
     reports = [report for _, _, report in jobs]
-    if todo and before_paint is not None:
-        before_paint()
     firsts: dict[int, tuple[int, str, FaceSpec]] = {}
     for job in todo:
         firsts.setdefault(job[0], job)
@@ -467,20 +463,18 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
 
 
 def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str], paper: str,
-               cache: Cache = NO_CACHE, compiled: dict | None = None, texts: dict | None = None) -> dict:
+               cache: Cache = NO_CACHE, compiled: dict | None = None) -> dict:
     """Every rulebook of the design: in one process when it runs in a worker already (the languages share the
-    compiled faces and diagrams), else one language per core. `texts`: rules texts rendered ahead
-    (pnp.rulebook.render_texts)."""
+    compiled faces and diagrams), else one language per core."""
     from pnp.rulebook import languages, render_rulebooks
 
     langs = languages(design)
     if in_worker() or cores() < 2 or len(langs) < 2:
-        return render_rulebooks(design, components, svgs, paper, langs=langs, cache=cache, compiled=compiled,
-                                texts=texts)
+        return render_rulebooks(design, components, svgs, paper, langs=langs, cache=cache, compiled=compiled)
     out: dict[str, bytes] = {}
     report = ErrorReport()
-    tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang], cache=cache,
-                                                texts=texts) for lang in langs]
+    tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang], cache=cache)
+             for lang in langs]
     for status, value in prun(tasks, min_items=2):
         if succeeded(status, value, report):
             out.update(value)
@@ -730,8 +724,7 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
     its folder in `out` (see render_svgs), when some of its faces were painted now: stages[design index] until
     the design is built, then its BuiltDesign's `stage`; the caller discards those left.
 
-    The heavy modules are imported before the workers fork, so no worker imports them again. While the faces are
-    painted, a worker renders the rules texts ahead (_texts_ahead), and the rulebook tasks take those ready.
+    The heavy modules are imported before the workers fork, so no worker imports them again.
     """
     from pnp.layout.sheets import SheetOptions
     from pnp.output import Stage
@@ -740,59 +733,43 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
     reports = [ErrorReport() for _ in designs]
     components = [design_faces(d, r) for d, r in zip(designs, reports)]
     compiled: list[dict] = [{} for _ in designs]  # per design: face path -> its drawing, compiled where painted
-    texts: dict[int, dict] = {}  # design -> its rules texts rendered ahead (filled before the workers fork)
-    with contextlib.ExitStack() as stop:
-        ahead: list[Ahead] = []
-
-        def texts_ahead() -> None:  # the rules texts, on the core the paint phase leaves idle (see _texts_ahead)
-            if rulebooks:
-                _import_for_workers(True)  # (now, not in the worker too: the pool's workers need them anyway)
-                ahead.append(_texts_ahead(designs, components, reports, wanted))
-                stop.callback(ahead[-1].take)  # (stopped, if the build fails before it takes them)
-
-        svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache, compiled,
-                              before_paint=texts_ahead)
-        tasks: list[tuple[float, int, str, object]] = []  # (weight, design, what, task)
-        books: dict[int, tuple[str, dict | None]] = {}  # design -> (cache key, rulebooks if cached)
-        book_langs: dict[int, list[str]] = {}
-        for i, design in enumerate(designs):
-            if reports[i]:
-                report.extend(reports[i])
-                continue
-            painted = (components[i], svgs[i])
-            exports = wanted[design.slug]
-            try:
-                langs = languages(design) if rulebooks else []
-            except DesignError as exc:
-                report.extend(exc)
-                continue
-            faces_weight = len(svgs[i]) / 200
-            stage = None
-            if out is not None and stages is not None and compiled[i]:  # (faces painted now: most likely new files)
-                stage = stages[i] = Stage(out / design.slug)
-            if exports or not langs:  # one task, as render_design makes it
-                tasks.append((faces_weight + _book_weight(design, langs) + len(exports), i, "design",
-                              lambda d=design, p=painted, e=exports, c=compiled[i], s=stage: render_design(
-                                  d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p, c,
-                                  stage=s).portable()))
-                continue
-            book_langs[i] = langs
-            tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted, ls=langs, c=compiled[i], s=stage:
-                          _head(d, paper, print_shop, cache, p, ls, c, s)))
-            book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
-            key = _rulebook_key(design, svgs[i], book_paper)
-            books[i] = (key, cache.get("rulebooks", key))
-            if books[i][1] is None:
-                tasks.append((_book_weight(design, langs), i, "rulebooks",  # (compiled: a copy, as the sheets
-                              # task empties compiled[i] when done)
-                              lambda d=design, c=components[i], s=svgs[i], p=book_paper, r=dict(compiled[i]), k=i:
-                              _rulebooks(d, c, s, p, cache, r, texts.get(k))))
-        tasks.sort(key=lambda t: -t[0])  # largest first, so the cores finish together
-        _import_for_workers(rulebooks and any(what != "sheets" for _, _, what, _ in tasks))
-        for a in ahead:
-            for (i, lang), text in a.take().items():
-                if text is not None:
-                    texts.setdefault(i, {})[lang] = text
+    svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache, compiled)
+    tasks: list[tuple[float, int, str, object]] = []  # (weight, design, what, task)
+    books: dict[int, tuple[str, dict | None]] = {}  # design -> (cache key, rulebooks if cached)
+    book_langs: dict[int, list[str]] = {}
+    for i, design in enumerate(designs):
+        if reports[i]:
+            report.extend(reports[i])
+            continue
+        painted = (components[i], svgs[i])
+        exports = wanted[design.slug]
+        try:
+            langs = languages(design) if rulebooks else []
+        except DesignError as exc:
+            report.extend(exc)
+            continue
+        faces_weight = len(svgs[i]) / 200
+        stage = None
+        if out is not None and stages is not None and compiled[i]:  # (faces painted now: most likely new files)
+            stage = stages[i] = Stage(out / design.slug)
+        if exports or not langs:  # one task, as render_design makes it
+            tasks.append((faces_weight + _book_weight(design, langs) + len(exports), i, "design",
+                          lambda d=design, p=painted, e=exports, c=compiled[i], s=stage: render_design(
+                              d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p, c,
+                              stage=s).portable()))
+            continue
+        book_langs[i] = langs
+        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted, ls=langs, c=compiled[i], s=stage:
+                      _head(d, paper, print_shop, cache, p, ls, c, s)))
+        book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
+        key = _rulebook_key(design, svgs[i], book_paper)
+        books[i] = (key, cache.get("rulebooks", key))
+        if books[i][1] is None:
+            tasks.append((_book_weight(design, langs), i, "rulebooks",
+                          lambda d=design, c=components[i], s=svgs[i], p=book_paper, r=dict(compiled[i]): _rulebooks(
+                              d, c, s, p, cache, r)))  # (a copy: the sheets task empties compiled[i] when done)
+    tasks.sort(key=lambda t: -t[0])  # largest first, so the cores finish together
+    _import_for_workers(rulebooks and any(what != "sheets" for _, _, what, _ in tasks))
     bar.step(f"building {len(designs)} designs", len(tasks))
     done: dict[tuple[int, str], Any] = {}  # (design, what) -> the task's value
     for (_, i, what, _), (status, value) in zip(tasks, prun_each([t[3] for t in tasks])):
@@ -870,29 +847,6 @@ def _import_for_workers(rulebooks: bool) -> None:
         from pnp.rulebook.layout import load_layout
 
         load_layout()
-
-
-def _texts_ahead(designs: list[Design], components: list, reports: list[ErrorReport], wanted: dict) -> Ahead:
-    """The rules texts of the designs whose rulebooks are a task of their own (no exports), largest first, rendered
-    by a worker while the faces are painted: the first stage of their rulebooks, on the core the paint phase
-    leaves idle (before the pool of rulebooks and sheets starts, one core waits for the parent's part of the
-    paint phase and the rulebook modules' import). The rulebook tasks take the texts ready then, by (design index,
-    language); a text not ready is rendered by its task."""
-    from pnp.rulebook import languages, render_texts
-    from pnp.rulebook.run import one_run
-
-    todo = []
-    for i, design in enumerate(designs):
-        if reports[i] or wanted[design.slug]:
-            continue
-        try:
-            langs = languages(design)
-        except DesignError:
-            continue  # (reported by the build)
-        todo += [(_book_weight(design, langs), i, lang) for lang in langs]
-    todo.sort(key=lambda t: (-t[0], t[1]))
-    return Ahead({(i, lang): lambda d=designs[i], c=components[i], ls=[lang]: render_texts(d, c, ls).get(ls[0])
-                  for _, i, lang in todo}, within=one_run)  # (one run: the languages share wordless diagrams)
 
 
 def _book_weight(design: Design, langs: list[str]) -> float:

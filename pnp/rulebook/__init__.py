@@ -18,7 +18,7 @@ from pnp.errors import DesignError, ErrorReport, Problem, display_path
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces, face_path
 
-__all__ = ["render_rulebooks", "render_texts", "build_rulebooks", "rulebook_name", "rulebook_paper", "languages"]
+__all__ = ["render_rulebooks", "build_rulebooks", "rulebook_name", "rulebook_paper", "languages"]
 
 
 def rulebook_paper(paper: str) -> str:
@@ -80,8 +80,7 @@ def _meta_problem(design: Design, message: str) -> Problem:
 
 def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str] | None = None,
                      paper: str | None = None, langs: list[str] | None = None,
-                     cache: Cache | None = None, compiled: dict | None = None,
-                     texts: dict | None = None) -> dict[str, bytes]:
+                     cache: Cache | None = None, compiled: dict | None = None) -> dict[str, bytes]:
     """Every rulebook of a design, in memory: {"<slug>-rules-<lang>-<paper>.pdf": PDF bytes}.
 
     `svgs` are the faces already painted by the build (painted here otherwise); `paper`
@@ -89,11 +88,9 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     the compiled faces and diagrams, and the wordless diagrams are drawn once for all of them (see
     pnp.registry.GameSpec.wordless_diagrams); with the build's `cache`, so do the print sheets made in this
     process (pnp.layout.pdf.compile_face). `compiled`: the faces the build compiled where it painted them (face
-    path -> drawing), not compiled again here. `texts`: rules texts rendered ahead by `render_texts` (lang -> (text,
-    warnings)), used instead of rendering them again; the others are rendered here.
+    path -> drawing), not compiled again here.
     """
     paper = rulebook_paper(paper or design.print.paper)
-    from pnp.errors import add_warnings
     from pnp.rulebook.document import _Drawings, build_pdf
     from pnp.rulebook.run import one_run
     from pnp.rulebook.text import render_text
@@ -119,44 +116,12 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     with one_run():  # what is alike in every language (wordless diagrams, a game's scripts), made once
         for lang in langs:
             try:
-                ahead = (texts or {}).get(lang)
-                if ahead is not None:
-                    text = ahead[0]
-                    add_warnings(ahead[1])
-                else:
-                    text = render_text(design, lang, components)
+                text = render_text(design, lang, components)
                 out[rulebook_name(design, lang, paper)] = _build_pdf(build_pdf, design, lang, text, components,
                                                                      drawings, paper)
             except DesignError as exc:
                 report.extend(exc)
     report.raise_if_any()
-    return out
-
-
-def render_texts(design: Design, components: list[ComponentFaces], langs: list[str]) -> dict:
-    """A rulebook's first stage, which needs no painted face: the rules text of each language (Jinja2, the games'
-    diagrams, the Markdown parsed), as render_rulebooks(texts=) takes them: {lang: (RulesText, its warnings)}.
-    A text that does not render is left out (render_rulebooks renders it again, and reports it). The build runs
-    this ahead, on a core idle while the faces are painted (pnp.parallel.Ahead)."""
-    from pnp.errors import drain_warnings
-    from pnp.rulebook.run import one_run
-    from pnp.rulebook.text import render_text
-
-    out = {}
-    before = drain_warnings()  # (put back after: this process's own)
-    try:
-        with one_run():
-            for lang in langs:
-                try:
-                    text = render_text(design, lang, components)
-                except DesignError:
-                    drain_warnings()
-                    continue
-                out[lang] = (text, drain_warnings())
-    finally:
-        from pnp.errors import add_warnings
-
-        add_warnings(before)
     return out
 
 
