@@ -317,19 +317,20 @@ def _check_values(root, shown: str) -> None:
             continue
         for name, value in el.attrib.items():
             if name in _CHECKED and (name, value) not in good:
-                _check_value(el, shown, name, value, name)
+                _check_value(el, shown, name, value)
+                good[(name, value)] = None
         style = el.get("style")
         if style is not None and ("style", style) not in good:
             for decl in style.split(";"):
                 if decl.strip() and ":" not in decl:
                     _bad_value(el, shown, "style", style, "declarations such as fill: #000; stroke-width: 0.3")
                 name, _, value = decl.partition(":")
-                _check_value(el, shown, name.strip(), value, None)
+                _check_value(el, shown, name.strip(), value)
             good[("style", style)] = None
 
 
-def _check_value(el, shown: str, name: str, value: str, attribute: str | None) -> None:
-    """One value (of the attribute `attribute`, or of a style declaration): DesignError if it cannot be drawn."""
+def _check_value(el, shown: str, name: str, value: str) -> None:
+    """One value (of an attribute, or of a style declaration): DesignError if it cannot be drawn."""
     if value.strip() in ("", "inherit", "auto", "none", "normal"):
         pass
     elif name in _LENGTH_ATTRS and not _LENGTH_RE.match(value):
@@ -338,8 +339,6 @@ def _check_value(el, shown: str, name: str, value: str, attribute: str | None) -
         _bad_value(el, shown, name, value, "numbers (with optional units), e.g. 12.5 or 1,2 3,4")
     elif name in _NUMBERS and not _NUMBER_RE.match(value):
         _bad_value(el, shown, name, value, "a number from 0 to 1, e.g. 0.5")
-    if attribute is not None:
-        _GOOD[(attribute, value)] = None
 
 
 def _bad_value(el, shown: str, name: str, value: str, expected: str) -> None:

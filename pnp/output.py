@@ -420,15 +420,12 @@ def _publish(target: Path, files: Mapping[str, bytes | str], keep: set[str] | fr
                 for name, tmp in zip(to_write, made):
                     temps[name] = tmp
             held.enter_context(_signals_held())  # from here to the last rename: an interrupt waits, then acts
-        except OSError as exc:
+        except BaseException as exc:
             for left in temps.values():
                 Path(left).unlink(missing_ok=True)
             recover(target)  # temporary files of the threads that failed
-            raise _fail(target, exc, "write the new output") from None
-        except BaseException:
-            for left in temps.values():
-                Path(left).unlink(missing_ok=True)
-            recover(target)
+            if isinstance(exc, OSError):
+                raise _fail(target, exc, "write the new output") from None
             raise
         # every temporary file is below the target: beside its file, or staged
         journal = {"renames": [[os.fspath(temps[n])[len(base):].replace(os.sep, "/"), n] for n in order],

@@ -235,7 +235,7 @@ def prun_each(tasks: list) -> list[tuple[str, object]]:
     task as soon as it is free. Inside a task, pmap and prun run serially."""
     global _TASKS
     n = min(cores(), len(tasks))
-    if n < 2 or in_worker() or "fork" not in multiprocessing.get_all_start_methods():
+    if n < 2 or not can_fork():
         return [_call(t) for t in tasks]
     outer, _TASKS = _TASKS, list(tasks)
     _flush()
