@@ -138,15 +138,18 @@ def test_the_command_ends_with_the_status_the_output_and_the_cache_of_a_normal_e
         return subprocess.run([sys.executable, "-m", "pnp.cli", *map(str, args)], capture_output=True, text=True,
                               env=env, cwd=tmp_path, **kwargs)
 
+    def cache_entries():
+        return sorted(p.relative_to(tmp_path / "cache") for p in (tmp_path / "cache").rglob("*") if p.is_file())
+
     deck = ROOT / "tests" / "fixtures" / "deck-csv"
     first = pnp("build", deck, "--out", tmp_path / "a")
     assert first.returncode == 0, first.stderr
     assert "deck-csv" in first.stdout and (tmp_path / "a" / "deck-csv" / "manifest.json").is_file()
-    entries = sorted(p.relative_to(tmp_path / "cache") for p in (tmp_path / "cache").rglob("*") if p.is_file())
+    entries = cache_entries()
     assert len([e for e in entries if e.parts[0] == "svg"]) == 7, entries  # every face, before the process ended
     again = pnp("build", deck, "--out", tmp_path / "b")  # a new process: everything from that cache, nothing new
     assert again.returncode == 0, again.stderr
-    assert sorted(p.relative_to(tmp_path / "cache") for p in (tmp_path / "cache").rglob("*") if p.is_file()) == entries
+    assert cache_entries() == entries
     assert (tmp_path / "a" / "deck-csv" / "deck-csv-a4.pdf").read_bytes() == \
         (tmp_path / "b" / "deck-csv" / "deck-csv-a4.pdf").read_bytes()
     bad = pnp("build", tmp_path / "nowhere")

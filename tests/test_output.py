@@ -54,15 +54,21 @@ def edit(deck: Path) -> None:
     front.write_text(front.read_text().replace("</text>", " v2</text>"))
 
 
+def built_then_edited(deck: Path, tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    """The deck built into tmp_path/out, then edited: (out, the deck's output as the next build finds it)."""
+    out = tmp_path / "out"
+    build(deck, out)
+    before = tree(out / "deck")
+    edit(deck)
+    return out, before
+
+
 # --- interrupted builds leave the previous output or the new one --------------------------
 
 
 @pytest.mark.parametrize("after", [0, 2, 4])
 def test_interrupt_while_writing_leaves_the_previous_output(deck, tmp_path, monkeypatch, after):
-    out = tmp_path / "out"
-    build(deck, out)
-    before = tree(out / "deck")
-    edit(deck)
+    out, before = built_then_edited(deck, tmp_path)
     real = output._write_tmp
     calls = []
 
@@ -86,10 +92,7 @@ def test_ctrl_c_just_before_publish_holds_its_signals_leaves_the_previous_output
     import contextlib
     import signal
 
-    out = tmp_path / "out"
-    build(deck, out)
-    before = tree(out / "deck")
-    edit(deck)
+    out, before = built_then_edited(deck, tmp_path)
     real = output._signals_held
     calls = []
 
@@ -109,10 +112,7 @@ def test_ctrl_c_just_before_publish_holds_its_signals_leaves_the_previous_output
 
 
 def test_a_full_disk_is_a_message_and_the_previous_output_stays(deck, tmp_path, monkeypatch):
-    out = tmp_path / "out"
-    build(deck, out)
-    before = tree(out / "deck")
-    edit(deck)
+    out, before = built_then_edited(deck, tmp_path)
     real = output._write_tmp
     calls = []
 
