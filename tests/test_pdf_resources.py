@@ -55,26 +55,3 @@ def test_faces_forms_are_written_as_reportlab_writes_them(tmp_path, monkeypatch)
     monkeypatch.setattr(player._Form, "format", PDFFormXObject.format)
     [slow] = build_designs([str(deck)], out=tmp_path / "slow", cache=Cache(None), exports=False, show_progress=False)
     assert (fast.out_dir / "features-a4.pdf").read_bytes() == (slow.out_dir / "features-a4.pdf").read_bytes()
-
-
-def test_pages_deflated_as_they_are_drawn_are_the_bytes_reportlab_writes(tmp_path, monkeypatch):
-    """The sheets' page streams (and faces' forms) are deflated while later faces are painted, not in the save at
-    the end (player.deflate_page): the file is the same, byte for byte, as when ReportLab deflates them itself."""
-    from pnp.layout import pdf as layout_pdf
-    from pnp.render.svgpdf import player
-
-    deck = tmp_path / "deck"
-    (deck / "art").mkdir(parents=True)
-    shutil.copy(FIXTURES / "svgpdf" / "text.svg", deck / "art" / "text.svg")
-    (deck / "design.yaml").write_text("meta: {title: Pages, players: 2}\ncomponents:\n"
-                                      "  words: {kind: card, size: poker, count: 12, svg: art/text.svg}\n")
-    ahead = []
-    real = player.deflate_page
-    monkeypatch.setattr(layout_pdf, "deflate_page", lambda c: real(c) or ahead.append(c._doc.Pages.pages[-1].Contents))
-    [early] = build_designs([str(deck)], out=tmp_path / "early", cache=Cache(None), exports=False, show_progress=False)
-    assert len(ahead) == 2 and all(ahead), "the sheets' pages were not deflated as they were drawn"
-    monkeypatch.setattr(layout_pdf, "deflate_page", lambda c: None)
-    write_form = player._Form.format
-    monkeypatch.setattr(player._Form, "format", lambda self, doc: setattr(self, "deflated", None) or write_form(self, doc))
-    [late] = build_designs([str(deck)], out=tmp_path / "late", cache=Cache(None), exports=False, show_progress=False)
-    assert (early.out_dir / "deck-a4.pdf").read_bytes() == (late.out_dir / "deck-a4.pdf").read_bytes()

@@ -21,7 +21,7 @@ from pnp.cache import NO_CACHE, Cache, key_of
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
 from pnp.render import fonts
 from pnp.render.svgpdf import Compiled, Resources, SvgWarning, compile_svg, form
-from pnp.render.svgpdf.player import defer_streams, deflate_page, splice
+from pnp.render.svgpdf.player import defer_streams, splice
 from pnp.units import mm_to_pt as pt
 
 rl_config.useA85 = 0  # binary streams: smaller files, no ASCII85 encoding pass
@@ -87,7 +87,6 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
                 forms[pl.face] = define_form(c, f"face{len(forms)}", face)
         _draw_sheet(c, sheet, forms, title, cfg)
         c.showPage()
-        deflate_page(c)
     c.save()
     pdf = buf.getvalue()
     buf.close()

@@ -16,14 +16,7 @@ import zlib
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase import pdfdoc
-from reportlab.pdfbase.pdfdoc import (
-    NoEncryption,
-    PDFArray,
-    PDFFormXObject,
-    PDFName,
-    PDFResourceDictionary,
-    PDFStream,
-)
+from reportlab.pdfbase.pdfdoc import NoEncryption, PDFFormXObject, PDFResourceDictionary
 from reportlab.pdfbase.pdfmetrics import getFont
 from zlib_ng import zlib_ng
 
@@ -190,7 +183,6 @@ def end_form(c, name: str) -> None:
     if not (form.XObjects or form.ExtGState or shadings or getattr(form, "_colorsUsed", None)):
         form.Resources = _basic_resources(c._doc)  # (most faces: one text, formatted once for the document)
         form.__class__ = _Form  # (written as ReportLab writes it, without its general formatting)
-        form.deflated = deflate(form.stream) if form.stream else None  # now, not in the save at the end
         return
     res = PDFResourceDictionary()
     res.basicFonts()
@@ -228,34 +220,18 @@ class _Form(PDFFormXObject):
     """A face's form XObject that uses only fonts (end_form): the same bytes as ReportLab's
     PDFFormXObject.format writes with pnp's settings (Flate, one line, no encryption), put together
     directly; ReportLab's general formatting of its dictionary was a third of a 500-card PDF's time.
-    Any other setting: ReportLab's own. Its stream is deflated when the form is made (`deflated`): while the
-    sheets are drawn, the process often waits for the next faces; the save at the end is all its own time."""
-
-    deflated: bytes | None = None
+    Any other setting: ReportLab's own."""
 
     def format(self, document):
         if (self.Annots or self.Contents or self.BBox or self.Matrix or not self.compression or not self.stream
                 or rl_config.useA85 or rl_config.pdfMultiLine or not isinstance(document.encrypt, NoEncryption)
                 or not isinstance(self.Resources, _BasicResources)):
             return super().format(document)
-        data = self.deflated or deflate(self.stream)
+        data = deflate(self.stream)
         box = fp_str(self.lowerx, self.lowery, self.upperx, self.uppery).encode("ascii")
         return (b"<<\n/BBox [ " + box + b" ] /Filter [ /FlateDecode ] /FormType 1 /Length " + str(len(data)).encode()
                 + b" /Matrix [ 1 0 0 1 0 0 ] /Resources " + self.Resources.format(document)
                 + b" \n  /Subtype /Form /Type /XObject\n>>\nstream\n" + data + b"endstream\n")
-
-
-def deflate_page(canvas) -> None:
-    """The content stream of the page `canvas.showPage()` has just closed, deflated now rather than in the save at
-    the end (ReportLab deflates every page there): the same bytes in the file. While a deck's sheets are drawn,
-    the process often waits for the next faces from the workers that paint them."""
-    page = canvas._doc.Pages.pages[-1]
-    stream = page.stream
-    if page.Contents or page.Override_default_compilation or not page.compression or not stream or rl_config.useA85:
-        return
-    contents = PDFStream(content=deflate(stream.encode("utf8") if isinstance(stream, str) else stream))
-    contents.dictionary["Filter"] = PDFArray([PDFName(pdfdoc.PDFZCompress.pdfname)])  # (as PDFStream.format sets it)
-    page.Contents = contents
 
 
 def _flush(c, out: list[str]) -> None:
