@@ -9,7 +9,6 @@ problems of all stages that can run are collected and raised together.
 
 from __future__ import annotations
 
-import difflib
 import os
 import types
 import typing
@@ -26,6 +25,14 @@ from pnp.model import Design
 from pnp.yamlio import Document, Loc, load_yaml
 
 DESIGN_FILE = "design.yaml"
+
+
+def _close_matches(word: str, names) -> list[str]:
+    """The closest of `names` to `word` (difflib's, at most one), for an error's "did you mean"; difflib is imported
+    only then."""
+    import difflib
+
+    return difflib.get_close_matches(word, names, n=1)
 
 
 def package_root() -> Path:
@@ -66,7 +73,7 @@ def resolve_design(arg: str | Path) -> Path:
         if "/" not in str(arg) and str(arg) not in (".", "..") and (root / str(arg)).is_dir():
             return Path(os.path.abspath(root / str(arg)))
     names = [d.name for d in find_designs()]
-    hint = difflib.get_close_matches(str(arg), names, n=1)
+    hint = _close_matches(str(arg), names)
     more = f"; did you mean '{hint[0]}'?" if hint else ""
     report = ErrorReport()
     report.add(str(arg), None, f"no design folder here{more} expected a folder with a {DESIGN_FILE} "
@@ -183,7 +190,7 @@ def _check_fonts(doc: Document, files: DesignFiles, report: ErrorReport, fonts_s
 
 def _unknown(what: str, name: str, known: dict) -> str:
     """`unknown X 'name'; did you mean 'y'?` when one is close, else the list (same namespace, if any)."""
-    hint = difflib.get_close_matches(name, list(known), n=1)
+    hint = _close_matches(name, list(known))
     if hint:
         return f"unknown {what} '{name}'; did you mean '{hint[0]}'? expected a registered {what} name"
     space = name.split(".")[0] + "."
@@ -304,7 +311,7 @@ def describe_error(err: Mapping[str, Any], root: type[BaseModel], prefix: Loc = 
     if kind == "extra_forbidden":
         key = str(loc[-1])
         allowed = _allowed_keys(root, loc[:-1])
-        hint = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+        hint = _close_matches(key, allowed)
         did = f"; did you mean '{hint[0]}'?" if hint else ";"
         parent = ".".join(str(p) for p in prefix + loc[:-1])
         return f"{parent + ': ' if parent else ''}unknown key '{key}'{did} expected one of: {', '.join(allowed)}"
