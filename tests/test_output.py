@@ -192,18 +192,22 @@ def test_a_real_build_stopped_at_any_moment_is_whole(deck, tmp_path, sig):
     build(deck, tmp_path / "new")
     new = tree(tmp_path / "new" / "deck")
     cmd = [sys.executable, "-m", "pnp.cli", "build", str(deck), "--out", str(out), "--no-cache"]
-    shutil.rmtree(out / "deck")
-    shutil.copytree(tmp_path / "old-output", out / "deck")
+    env = _slow_env(tmp_path)
+
+    def restore_old() -> None:
+        shutil.rmtree(out / "deck")
+        shutil.copytree(tmp_path / "old-output", out / "deck")
+
+    restore_old()
     started = time.perf_counter()
-    subprocess.run(cmd, capture_output=True, check=True, env=_slow_env(tmp_path))
+    subprocess.run(cmd, capture_output=True, check=True, env=env)
     took = time.perf_counter() - started  # one whole build here and now: some stops must land inside one
     inside = {round(max(0.15, took * f), 3) for f in (0.4, 0.55, 0.7, 0.85, 0.95)}  # (0.15 s: after Python's start)
     seen = []
     for delay in sorted(inside | {0.6, 1.2, 2.2}):
-        shutil.rmtree(out / "deck")
-        shutil.copytree(tmp_path / "old-output", out / "deck")
+        restore_old()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True, env=_slow_env(tmp_path))
+                                start_new_session=True, env=env)
         time.sleep(delay)
         try:
             os.killpg(proc.pid, sig)  # the whole process group, as a terminal's Ctrl-C does

@@ -542,7 +542,6 @@ def test_svg_values_the_renderers_cannot_draw_are_messages(tmp_path):
                       "such as fill: #000; stroke-width: 0.3", ("list", "d"))
 
 
-
 def test_a_value_found_drawable_is_remembered_but_not_a_bad_one_beside_it():
     """The check of drawable values remembers the good ones (the faces of a template share most): a face with the
     same attribute and another value, or a style that differs by one declaration, is checked again."""
