@@ -500,7 +500,7 @@ def _static_checks(design: Design):
 
 def apply_overrides(designs: list[Design], overrides: dict) -> None:
     """Command-line print options replace the designs' own (validated like the design file)."""
-    from pydantic import ValidationError
+    from pydantic_core import ValidationError
 
     from pnp.loader import describe_error
     from pnp.model import PrintSettings

@@ -14,15 +14,20 @@ import types
 import typing
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
-from pydantic import BaseModel, ValidationError
+from pydantic_core import ValidationError  # (pydantic's own: a game's models raise it too)
 
 from pnp import registry
 from pnp.confine import DesignFiles
 from pnp.errors import DesignError, ErrorReport, display_path
-from pnp.model import Design
+from pnp.model import Design, Record
 from pnp.yamlio import Document, Loc, load_yaml
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    Model = type[BaseModel] | type[Record]
 
 DESIGN_FILE = "design.yaml"
 
@@ -250,7 +255,7 @@ def _attach_params(design: Design) -> None:
                     src.params = gen.params.model_validate(src.params)
 
 
-def _check_rules(doc: Document, report: ErrorReport, model: type[BaseModel], raw: dict) -> None:
+def _check_rules(doc: Document, report: ErrorReport, model: Model, raw: dict) -> None:
     """`rules:` against the game's rules model: one file:line problem per mistake."""
     try:
         model.model_validate(raw)
@@ -259,13 +264,12 @@ def _check_rules(doc: Document, report: ErrorReport, model: type[BaseModel], raw
             report.add(doc.path, doc.line(("rules",) + tuple(err["loc"])), describe_rules_error(err, model))
 
 
-def describe_rules_error(err: Mapping[str, Any], model: type[BaseModel]) -> str:
+def describe_rules_error(err: Mapping[str, Any], model: Model) -> str:
     """describe_error under `rules.`; a missing key says what it holds (its field description)."""
     loc = tuple(err["loc"])
     if err["type"] == "missing" and loc:
         parent = _model_in(_type_at(model, loc[:-1]))
-        field = parent.model_fields.get(str(loc[-1])) if isinstance(parent, type) and \
-            issubclass(parent, BaseModel) else None
+        field = parent.model_fields.get(str(loc[-1])) if _is_model(parent) else None
         if field is not None and field.description:
             return f"{'.'.join(str(p) for p in ('rules',) + loc)}: missing; expected {field.description}"
     if err["type"] in ("too_long", "too_short"):
@@ -303,7 +307,7 @@ def find_template(name: str, design_folder: Path) -> Path | None:
 # --- pydantic errors as designer messages ------------------------------------------------
 
 
-def describe_error(err: Mapping[str, Any], root: type[BaseModel], prefix: Loc = ()) -> str:
+def describe_error(err: Mapping[str, Any], root: Model, prefix: Loc = ()) -> str:
     """`where: what is wrong; what is expected` for one pydantic error."""
     loc = tuple(err["loc"])
     where = ".".join(str(p) for p in prefix + loc) or "top level"
@@ -358,22 +362,22 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _allowed_keys(root: type[BaseModel], loc: Loc) -> list[str]:
+def _allowed_keys(root: Model, loc: Loc) -> list[str]:
     """Field names of the model found at `loc` below `root` (dict keys and list indices skipped)."""
     tp = _model_in(_type_at(root, loc))
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
+    if _is_model(tp):
         return list(tp.model_fields)
     return []
 
 
-def _type_at(root: type[BaseModel], loc: Loc) -> Any:
+def _type_at(root: Model, loc: Loc) -> Any:
     """The type found at `loc` below `root` (dict keys and list indices skipped); None if there is none."""
     tp: Any = root
     for part in loc:
         tp = _model_in(tp)
         if tp is None:
             return None
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
+        if _is_model(tp):
             field = tp.model_fields.get(str(part))
             if field is None:
                 return None
@@ -385,17 +389,22 @@ def _type_at(root: type[BaseModel], loc: Loc) -> Any:
 
 
 def _model_in(tp: Any) -> Any:
-    """Unwrap Optional/Union/Annotated down to a BaseModel or a container type."""
+    """Unwrap Optional/Union/Annotated down to a model (_is_model) or a container type."""
     origin = typing.get_origin(tp)
     if origin is typing.Annotated:
         return _model_in(typing.get_args(tp)[0])
     if origin in (Union, types.UnionType):
         for arg in typing.get_args(tp):
             inner = _model_in(arg)
-            if isinstance(inner, type) and issubclass(inner, BaseModel):
+            if _is_model(inner):
                 return inner
         for arg in typing.get_args(tp):
             if typing.get_origin(arg) in (dict, list):
                 return arg
         return None
     return tp
+
+
+def _is_model(tp: Any) -> bool:
+    """A model class: one of pnp.model's Records, or a game's pydantic model (both list their `model_fields`)."""
+    return isinstance(tp, type) and (issubclass(tp, Record) or hasattr(tp, "__pydantic_core_schema__"))

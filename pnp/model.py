@@ -2,58 +2,46 @@
 
 Every field has a description; `docs/design-format.md` is the reader's version of
 this file. Lengths are stored in mm. The model knows nothing of any game: games add
-meaning through registered generators (pnp.registry) and engines.
+meaning through registered generators (pnp.registry) and engines, whose own models
+are pydantic models built on pnp.params.
+
+The design is validated by pydantic-core, the engine pydantic runs on, against schemas written
+here with its `core_schema` functions (each class's `schema()`), the ones pydantic would derive
+from type hints. Only pydantic-core is imported: pydantic's Python layer (importing it, then
+deriving the schema of every model) took about a third of the start-up of each command (120 to
+190 ms here); the validation, its errors (every one, with its location) and their wording are the
+same. Field order is the order of the schema (errors and `model_dump` follow it).
 """
 
 from __future__ import annotations
 
 import math
 import re
+import typing
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    PrivateAttr,
-    field_validator,
-    model_validator,
-)
+from pydantic_core import PydanticKnownError, SchemaSerializer, SchemaValidator, core_schema as cs
 
 from pnp.limits import limit
 from pnp.units import fmt_mm, parse_length
 
 
-def _bounded_length(mm: float) -> float:
+def bounded_length(mm: float) -> float:
     if abs(mm) > limit("length"):
         raise ValueError(f"{fmt_mm(mm)} mm is too long; expected at most {limit('length')} mm")
     return mm
 
 
-Length = Annotated[float, BeforeValidator(parse_length), AfterValidator(_bounded_length)]
-"""A physical length: '63mm', '6.3cm', '2.5in', '12pt' (stored in mm), at most pnp.limits `length`."""
-
-_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-
-
-def _colour(value: Any) -> str:
+def colour(value: Any) -> str:
     if not isinstance(value, str) or not _COLOUR.match(value.strip()):
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
         raise ValueError(f"{shown} is not a colour; expected #rrggbb or #rgb, e.g. #0072B2")
     return value.strip()
 
 
-Colour = Annotated[str, BeforeValidator(_colour)]
-"""A colour as generators and templates draw it: #rrggbb or #rgb."""
-
-Count = Annotated[int, Field(ge=0, le=limit("count"))]
-"""Copies of something: 0 to pnp.limits `count`."""
-
-GridIndex = Annotated[int, Field(ge=-limit("grid"), le=limit("grid"))]
-"""A row, column or radius on a board: at most pnp.limits `grid` either way."""
+_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 
 MAX_ITEMS = limit("list_items")
 """Entries of a list in a generator's params (Field(max_length=MAX_ITEMS))."""
@@ -71,34 +59,186 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
 
 LANGUAGES = ("en", "fr")
 
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=False, str_strip_whitespace=True)
-
-
-class Params(BaseModel):
-    """Base of a generator's parameter model: an unknown key is an error (reported with its line)."""
-
-    model_config = ConfigDict(extra="forbid")
+Text = str | dict[str, str]
+"""Plain text, or one text per language: {en: ..., fr: ...}."""
 
 
-class RulesSection(BaseModel):
-    """Base of a game's model of the design's `rules:` section (pnp.registry.GameSpec.rules).
+# --- the schema's parts --------------------------------------------------------------------------
 
-    An unknown key is an error; a field's description says what is expected when it is
-    missing. Numbers are best typed `pydantic.StrictInt` (never read from text or true/false).
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+_REQUIRED: Any = object()
 
 
-class Players(Strict):
-    min: int = Field(ge=1, le=limit("players"), description="Fewest players")
-    max: int = Field(ge=1, le=limit("players"), description="Most players")
+class Field:
+    """One field of a Record: its schema (pydantic-core), default (or `factory`) and description."""
 
-    @model_validator(mode="before")
+    __slots__ = ("schema", "default", "factory", "description")
+
+    def __init__(self, schema: cs.CoreSchema, default: Any = _REQUIRED, description: str = "",
+                 factory: Callable[[], Any] | None = None):
+        self.schema, self.default, self.factory, self.description = schema, default, factory, description
+
+    def core(self) -> cs.ModelField:
+        if self.factory is not None:
+            return cs.model_field(cs.with_default_schema(self.schema, default_factory=self.factory))
+        if self.default is not _REQUIRED:
+            return cs.model_field(cs.with_default_schema(self.schema, default=self.default))
+        return cs.model_field(self.schema)
+
+
+def length(ge: float | None = None, gt: float | None = None) -> cs.CoreSchema:
+    """A physical length: '63mm', '6.3cm', '2.5in', '12pt' (stored in mm), at most pnp.limits `length`."""
+    return cs.no_info_after_validator_function(
+        bounded_length, cs.no_info_before_validator_function(parse_length, cs.float_schema(ge=ge, gt=gt)))
+
+
+def _at_least(bound: int) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if value < bound:
+            raise PydanticKnownError("greater_than_equal", {"ge": bound})
+        return value
+
+    return check
+
+
+def optional_length(ge: int) -> cs.CoreSchema:
+    """`Length | None` with a lower bound, checked after the length is read (as pydantic checks it)."""
+    return cs.nullable_schema(cs.no_info_after_validator_function(_at_least(ge), length()))
+
+
+def text() -> cs.CoreSchema:
+    return cs.str_schema()
+
+
+def optional_text() -> cs.CoreSchema:
+    return cs.nullable_schema(cs.str_schema())
+
+
+def choice(*values: str) -> cs.CoreSchema:
+    return cs.literal_schema(list(values))
+
+
+def any_dict() -> cs.CoreSchema:
+    return cs.dict_schema(cs.str_schema(), cs.any_schema())
+
+
+class _Fields:
+    """`Record.model_fields`: name -> Field, with `annotation` (the class's type hint), read when asked (the
+    loader's messages walk them to list the keys a mapping allows)."""
+
+    def __get__(self, obj: Any, owner: type[Record]) -> dict[str, Any]:
+        found = owner.__dict__.get("_model_fields")
+        if found is None:
+            hints = typing.get_type_hints(owner)
+            found = {}
+            for name, f in owner.fields().items():
+                info = _FieldInfo(hints.get(name, Any), f.description)
+                found[name] = info
+            owner._model_fields = found
+        return found
+
+
+class _FieldInfo:
+    __slots__ = ("annotation", "description")
+
+    def __init__(self, annotation: Any, description: str):
+        self.annotation, self.description = annotation, description
+
+
+class Record:
+    """A validated part of the design: `model_validate(data)` checks `data` against the class's `schema()`
+    and gives an instance whose attributes are the fields; `model_dump`, `model_copy` and `model_fields` as
+    pydantic's models have them. Assigning an attribute is not validated (as in pydantic)."""
+
+    __slots__ = ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
+
+    model_fields: ClassVar[Any] = _Fields()
+    _model_fields: ClassVar[dict[str, Any] | None]
+    _validator: ClassVar[SchemaValidator]
+    _serializer: ClassVar[SchemaSerializer]
+
     @classmethod
-    def _from_text(cls, value: Any) -> Any:
+    def fields(cls) -> dict[str, Field]:
+        raise NotImplementedError
+
+    @classmethod
+    def before(cls, value: Any) -> Any:
+        """The raw value turned into a mapping of fields (before they are checked): as it is by default."""
+        return value
+
+    def after(self) -> Any:
+        """Checks across fields, once they are valid (raise ValueError): none by default."""
+        return self
+
+    @classmethod
+    def schema(cls) -> cs.CoreSchema:
+        fields = cs.model_fields_schema({k: f.core() for k, f in cls.fields().items()}, model_name=cls.__name__)
+        inner: cs.CoreSchema = fields
+        if cls.before.__func__ is not Record.before.__func__:  # type: ignore[attr-defined]
+            inner = cs.no_info_before_validator_function(cls.before, fields)
+        model: cs.CoreSchema = cs.model_schema(cls, inner, config=cs.CoreConfig(
+            title=cls.__name__, extra_fields_behavior="forbid", str_strip_whitespace=True))
+        for check in cls._checks():
+            model = cs.no_info_after_validator_function(check, model)
+        return model
+
+    @classmethod
+    def _checks(cls) -> list[Callable[[Any], Any]]:
+        """Every class's own `after`, base class first (as pydantic runs inherited model validators)."""
+        found = []
+        for klass in reversed(cls.__mro__):
+            own = klass.__dict__.get("after")
+            if own is not None and klass is not Record:
+                found.append(own)
+        return found
+
+    @classmethod
+    def model_validate(cls, data: Any) -> typing.Self:
+        validator = cls.__dict__.get("_validator")
+        if validator is None:
+            validator = cls._validator = SchemaValidator(cls.schema())
+        return validator.validate_python(data)
+
+    def model_dump(self, *, mode: Literal["python", "json"] = "python", exclude: set[str] | None = None,
+                   warnings: bool = True) -> dict[str, Any]:
+        cls = type(self)
+        serializer = cls.__dict__.get("_serializer")
+        if serializer is None:
+            serializer = cls._serializer = SchemaSerializer(cls.schema())
+        return serializer.to_python(self, mode=mode, exclude=exclude, warnings=warnings)
+
+    def model_copy(self, *, update: dict[str, Any] | None = None) -> typing.Self:
+        """A shallow copy, with the fields in `update` replaced (not validated, as in pydantic)."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.__dict__.update(update or {})
+        for slot in ("__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"):
+            object.__setattr__(copy, slot, getattr(self, slot, None))
+        return copy
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as pydantic's models
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if not k.startswith("_"))
+        return f"{type(self).__name__}({shown})"
+
+
+# --- the design ------------------------------------------------------------------------------------
+
+
+class Players(Record):
+    min: int
+    max: int
+
+    @classmethod
+    def fields(cls) -> dict[str, Field]:
+        count = cs.int_schema(ge=1, le=limit("players"))
+        return {"min": Field(count, description="Fewest players"), "max": Field(count, description="Most players")}
+
+    @classmethod
+    def before(cls, value: Any) -> Any:
         if isinstance(value, int) and not isinstance(value, bool):
             return {"min": value, "max": value}
         if isinstance(value, str):
@@ -110,8 +250,7 @@ class Players(Strict):
             raise ValueError(f"'{value}' is not a player count; expected a number or a range like 2-4")
         return value
 
-    @model_validator(mode="after")
-    def _ordered(self) -> "Players":
+    def after(self) -> Players:
         if self.min > self.max:
             raise ValueError(f"min {self.min} is above max {self.max}; expected min <= max")
         return self
@@ -120,41 +259,65 @@ class Players(Strict):
         return str(self.min) if self.min == self.max else f"{self.min}-{self.max}"
 
 
-Text = str | dict[str, str]
-"""Plain text, or one text per language: {en: ..., fr: ...}."""
+class Meta(Record):
+    title: str
+    author: str
+    year: int | None
+    players: Players
+    play_time: str
+    age: str
+    version: str
+    date: str
+    languages: list[Literal["en", "fr"]]
 
-
-class Meta(Strict):
-    title: str = Field(description="The game's title")
-    author: str = Field("", description="Designer(s)")
-    year: int | None = Field(None, description="Year of the design")
-    players: Players = Field(description="Player count: a number or a range like 2-4")
-    play_time: str = Field("", description="Typical play time, e.g. '20-30 min'")
-    age: str = Field("", description="Minimum age, e.g. '8+'")
-    version: str = Field("1.0", description="Version of this design")
-    date: str = Field("", description="Date of this version (printed in the rulebook)")
-    languages: list[Literal["en", "fr"]] = Field(default_factory=lambda: ["en"], description="Rulebook languages")
-
-
-class PrintSettings(Strict):
-    paper: Literal["a4", "letter", "a3"] = Field("a4", description="Sheet size")
-    bleed: Length = Field(3.0, ge=0, description="Art extends this far beyond the trim")
-    safe_zone: Length = Field(3.0, ge=0, description="Text stays this far inside the trim")
-    gutter: Length | None = Field(
-        None, ge=0, description="Gap between the trims of neighbouring cards; default: the bleed"
-    )
-    orientation: Literal["auto", "portrait", "landscape"] = Field(
-        "auto", description="Sheet orientation; auto picks, per component, the one that wastes least")
-    duplex: Literal["long", "short", "none", "fold"] = Field(
-        "long", description="Backs: long-edge or short-edge duplex, none (separate sheets), fold (gutter-fold)")
-    back_offset: tuple[Length, Length] = Field(
-        (0.0, 0.0), description="Shift of back pages only [x, y], for printers whose duplex drifts")
-    marks: Literal["crop", "cut", "none"] = Field("crop", description="Crop marks outside the trim, or full cut lines")
-    proof: bool = Field(False, description="Draw trim, bleed and safe-zone guides (never for the final print)")
-
-    @field_validator("back_offset", mode="before")
     @classmethod
-    def _offset_text(cls, value: Any) -> Any:
+    def fields(cls) -> dict[str, Field]:
+        return {
+            "title": Field(text(), description="The game's title"),
+            "author": Field(text(), "", "Designer(s)"),
+            "year": Field(cs.nullable_schema(cs.int_schema()), None, "Year of the design"),
+            "players": Field(Players.schema(), description="Player count: a number or a range like 2-4"),
+            "play_time": Field(text(), "", "Typical play time, e.g. '20-30 min'"),
+            "age": Field(text(), "", "Minimum age, e.g. '8+'"),
+            "version": Field(text(), "1.0", "Version of this design"),
+            "date": Field(text(), "", "Date of this version (printed in the rulebook)"),
+            "languages": Field(cs.list_schema(choice(*LANGUAGES)), factory=lambda: ["en"],
+                               description="Rulebook languages"),
+        }
+
+
+class PrintSettings(Record):
+    paper: Literal["a4", "letter", "a3"]
+    bleed: float
+    safe_zone: float
+    gutter: float | None
+    orientation: Literal["auto", "portrait", "landscape"]
+    duplex: Literal["long", "short", "none", "fold"]
+    back_offset: tuple[float, float]
+    marks: Literal["crop", "cut", "none"]
+    proof: bool
+
+    @classmethod
+    def fields(cls) -> dict[str, Field]:
+        return {
+            "paper": Field(choice("a4", "letter", "a3"), "a4", "Sheet size"),
+            "bleed": Field(length(ge=0), 3.0, "Art extends this far beyond the trim"),
+            "safe_zone": Field(length(ge=0), 3.0, "Text stays this far inside the trim"),
+            "gutter": Field(optional_length(ge=0), None,
+                            "Gap between the trims of neighbouring cards; default: the bleed"),
+            "orientation": Field(choice("auto", "portrait", "landscape"), "auto",
+                                 "Sheet orientation; auto picks, per component, the one that wastes least"),
+            "duplex": Field(choice("long", "short", "none", "fold"), "long",
+                            "Backs: long-edge or short-edge duplex, none (separate sheets), fold (gutter-fold)"),
+            "back_offset": Field(cs.no_info_before_validator_function(
+                cls._offset_text, cs.tuple_schema([length(), length()])), (0.0, 0.0),
+                "Shift of back pages only [x, y], for printers whose duplex drifts"),
+            "marks": Field(choice("crop", "cut", "none"), "crop", "Crop marks outside the trim, or full cut lines"),
+            "proof": Field(cs.bool_schema(), False, "Draw trim, bleed and safe-zone guides (never for the final print)"),
+        }
+
+    @staticmethod
+    def _offset_text(value: Any) -> Any:
         if isinstance(value, str):
             parts = [p for p in value.replace(";", ",").split(",")]
             if len(parts) != 2:
@@ -167,13 +330,16 @@ class PrintSettings(Strict):
         return self.bleed if self.gutter is None else self.gutter
 
 
-class Size(Strict):
-    width: Length = Field(gt=0)
-    height: Length = Field(gt=0)
+class Size(Record):
+    width: float
+    height: float
 
-    @model_validator(mode="before")
     @classmethod
-    def _preset(cls, value: Any) -> Any:
+    def fields(cls) -> dict[str, Field]:
+        return {"width": Field(length(gt=0)), "height": Field(length(gt=0))}
+
+    @classmethod
+    def before(cls, value: Any) -> Any:
         if isinstance(value, str):
             key = value.strip().lower()
             if key in CARD_SIZES:
@@ -185,16 +351,24 @@ class Size(Strict):
         return value
 
 
-class FaceSource(Strict):
+class FaceSource(Record):
     """Where a face's art comes from: a registered generator, a Jinja2 SVG template, or an SVG file."""
 
-    generate: str | None = Field(None, description="A registered generator, e.g. three_stars.card_back")
-    params: dict[str, Any] = Field(default_factory=dict, description="Parameters passed to the generator")
-    template: str | None = Field(None, description="Jinja2 SVG template (design folder, then templates/)")
-    svg: str | None = Field(None, description="A ready SVG file in the design folder")
+    generate: str | None
+    params: Any  # the raw mapping; the generator's params model once the loader has checked it
+    template: str | None
+    svg: str | None
 
-    @model_validator(mode="after")
-    def _one_source(self) -> "FaceSource":
+    @classmethod
+    def fields(cls) -> dict[str, Field]:
+        return {
+            "generate": Field(optional_text(), None, "A registered generator, e.g. three_stars.card_back"),
+            "params": Field(any_dict(), factory=dict, description="Parameters passed to the generator"),
+            "template": Field(optional_text(), None, "Jinja2 SVG template (design folder, then templates/)"),
+            "svg": Field(optional_text(), None, "A ready SVG file in the design folder"),
+        }
+
+    def after(self) -> FaceSource:
         given = [k for k in ("generate", "template", "svg") if getattr(self, k)]
         if len(given) != 1:
             found = ", ".join(given) if given else "none"
@@ -211,7 +385,7 @@ _SHAPE_EXPECTED = ("expected rect, triangle, hexagon, circle, {polygon: [[x, y],
                    "(mm from the trim's top-left corner, as in templates)")
 
 
-def _shape(value: Any) -> Any:
+def shape(value: Any) -> Any:
     """A named shape, or a cut outline: {polygon: [[x, y], ...]} or {path: SVG path data}, in mm."""
     if isinstance(value, str):
         if value.strip() in SHAPES:
@@ -256,29 +430,43 @@ def _shape(value: Any) -> Any:
     return {"path": d}
 
 
-Shape = Annotated[str | dict, BeforeValidator(_shape)]
-"""`rect`, `triangle`, `hexagon`, `circle`, or a cut outline {polygon: ...} / {path: ...} (mm, trim coordinates)."""
-
-
 class Component(FaceSource):
-    kind: Literal["card", "board", "tile", "piece", "token", "aid"] = Field(description="What it is")
-    name: Text = Field("", description="Display name (per language allowed)")
-    shape: Shape = Field("rect", description="Cut shape: rect, triangle, hexagon, circle, {polygon} or {path}")
-    size: Size | None = Field(None, description="Trim size; a preset (poker...) or {width, height}")
-    count: int = Field(1, ge=0, le=limit("count"),
-                       description="Copies of each face (a data table's count column overrides)")
-    bleed: Length | None = Field(None, ge=0, description="Overrides print.bleed for this component")
-    data: str | list[dict[str, Any]] | None = Field(
-        None, description="Data table: a CSV/YAML file or an inline list, one row per face"
-    )
-    back: FaceSource | None = Field(None, description="The back face: shared, or filled from each front's row")
-    columns: dict[str, Literal["text", "int", "number"]] | None = Field(
-        None, description="Types of data-table columns: text, int or number (default: sniffed for CSV, the "
-                          "sheet's own types for .xlsx/.ods)")
-    sheet: str | None = Field(None, description="The sheet of an .xlsx/.ods data table (default: the first)")
+    kind: Literal["card", "board", "tile", "piece", "token", "aid"]
+    name: Text
+    shape: str | dict
+    size: Size | None
+    count: int
+    bleed: float | None
+    data: str | list[dict[str, Any]] | None
+    back: FaceSource | None
+    columns: dict[str, Literal["text", "int", "number"]] | None
+    sheet: str | None
 
-    @model_validator(mode="after")
-    def _table_needs_template(self) -> "Component":
+    @classmethod
+    def fields(cls) -> dict[str, Field]:
+        return {
+            **FaceSource.fields(),
+            "kind": Field(choice("card", "board", "tile", "piece", "token", "aid"), description="What it is"),
+            "name": Field(cs.union_schema([cs.str_schema(), cs.dict_schema(cs.str_schema(), cs.str_schema())]), "",
+                          "Display name (per language allowed)"),
+            "shape": Field(cs.no_info_before_validator_function(shape, cs.union_schema(
+                [cs.str_schema(), cs.dict_schema(cs.any_schema(), cs.any_schema())])), "rect",
+                "Cut shape: rect, triangle, hexagon, circle, {polygon} or {path}"),
+            "size": Field(cs.nullable_schema(Size.schema()), None, "Trim size; a preset (poker...) or {width, height}"),
+            "count": Field(cs.int_schema(ge=0, le=limit("count")), 1,
+                           "Copies of each face (a data table's count column overrides)"),
+            "bleed": Field(optional_length(ge=0), None, "Overrides print.bleed for this component"),
+            "data": Field(cs.nullable_schema(cs.union_schema([cs.str_schema(), cs.list_schema(any_dict())])), None,
+                          "Data table: a CSV/YAML file or an inline list, one row per face"),
+            "back": Field(cs.nullable_schema(FaceSource.schema()), None,
+                          "The back face: shared, or filled from each front's row"),
+            "columns": Field(cs.nullable_schema(cs.dict_schema(cs.str_schema(), choice("text", "int", "number"))), None,
+                             "Types of data-table columns: text, int or number (default: sniffed for CSV, the "
+                             "sheet's own types for .xlsx/.ods)"),
+            "sheet": Field(optional_text(), None, "The sheet of an .xlsx/.ods data table (default: the first)"),
+        }
+
+    def after(self) -> Component:
         if self.data is not None and not self.template:
             raise ValueError("a data table is filled into a template; expected 'template:' beside 'data:'")
         if (self.template or self.svg) and self.size is None:
@@ -297,13 +485,22 @@ class Component(FaceSource):
         return self.name
 
 
-class FontFiles(Strict):
+class FontFiles(Record):
     """One font family of the design: TTF/OTF files (TrueType outlines) in the design folder."""
 
-    regular: str = Field(description="The upright, normal-weight face, e.g. fonts/Caveat-Regular.ttf")
-    bold: str | None = Field(None, description="The bold face (font-weight 600 and above)")
-    italic: str | None = Field(None, description="The italic face (font-style italic or oblique)")
-    bold_italic: str | None = Field(None, description="The bold italic face")
+    regular: str
+    bold: str | None
+    italic: str | None
+    bold_italic: str | None
+
+    @classmethod
+    def fields(cls) -> dict[str, Field]:
+        return {
+            "regular": Field(text(), description="The upright, normal-weight face, e.g. fonts/Caveat-Regular.ttf"),
+            "bold": Field(optional_text(), None, "The bold face (font-weight 600 and above)"),
+            "italic": Field(optional_text(), None, "The italic face (font-style italic or oblique)"),
+            "bold_italic": Field(optional_text(), None, "The bold italic face"),
+        }
 
     def files(self) -> dict[str, str]:
         """slot -> file, for the faces given; a missing face is drawn with the nearest given one."""
@@ -314,44 +511,58 @@ class FontFiles(Strict):
 _FAMILY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
 
 
-class Design(Strict):
-    game: str | None = Field(None, description="Registered game (rules engine, generators), e.g. three_stars")
+def _component_ids(value: dict[str, Component]) -> dict[str, Component]:
+    bad = [k for k in value if not ID_PATTERN.match(str(k))]
+    if bad:
+        raise ValueError(f"component id '{bad[0]}' is not a slug; expected lower-case letters, digits and '-'")
+    if not value:
+        raise ValueError("no components; expected at least one")
+    return value
+
+
+def _font_families(value: dict[str, FontFiles]) -> dict[str, FontFiles]:
+    from pnp.render.fonts import generic_names
+
+    for name in value:
+        if not _FAMILY.match(str(name)):
+            raise ValueError(f"font family '{name}' is not a plain name; expected letters, digits, spaces, "
+                             "'-', '_' or '.' (at most 64)")
+        if str(name).lower() in generic_names():
+            raise ValueError(f"font family '{name}' is a name pnp maps to its shipped fonts; expected a name "
+                             "of your own (e.g. the font's real name)")
+    if len(value) > 32:
+        raise ValueError(f"{len(value)} font families; expected at most 32")
+    return value
+
+
+class Design(Record):
+    game: str | None
     meta: Meta
-    print: PrintSettings = Field(default_factory=PrintSettings)
-    rules: dict[str, Any] = Field(default_factory=dict, description="The rules' own numbers, stated once")
-    components: dict[str, Component] = Field(description="Components by id (lower-case, digits, '-')")
-    fonts: dict[str, FontFiles] = Field(default_factory=dict, description="The design's own font families: the "
-                                        "name templates use in font-family -> its TTF/OTF files")
+    print: PrintSettings
+    rules: dict[str, Any]
+    components: dict[str, Component]
+    fonts: dict[str, FontFiles]
 
-    _folder: Path = PrivateAttr(default=Path("."))
-    _source: Any = PrivateAttr(default=None)
-    _game_rules: Any = PrivateAttr(default=None)
+    # set by the loader once the design is valid
+    _folder: Path = Path(".")
+    _source: Any = None
+    _game_rules: Any = None
 
-    @field_validator("components")
     @classmethod
-    def _ids(cls, value: dict[str, Component]) -> dict[str, Component]:
-        bad = [k for k in value if not ID_PATTERN.match(str(k))]
-        if bad:
-            raise ValueError(f"component id '{bad[0]}' is not a slug; expected lower-case letters, digits and '-'")
-        if not value:
-            raise ValueError("no components; expected at least one")
-        return value
-
-    @field_validator("fonts")
-    @classmethod
-    def _families(cls, value: dict[str, FontFiles]) -> dict[str, FontFiles]:
-        from pnp.render.fonts import generic_names
-
-        for name in value:
-            if not _FAMILY.match(str(name)):
-                raise ValueError(f"font family '{name}' is not a plain name; expected letters, digits, spaces, "
-                                 "'-', '_' or '.' (at most 64)")
-            if str(name).lower() in generic_names():
-                raise ValueError(f"font family '{name}' is a name pnp maps to its shipped fonts; expected a name "
-                                 "of your own (e.g. the font's real name)")
-        if len(value) > 32:
-            raise ValueError(f"{len(value)} font families; expected at most 32")
-        return value
+    def fields(cls) -> dict[str, Field]:
+        return {
+            "game": Field(optional_text(), None, "Registered game (rules engine, generators), e.g. three_stars"),
+            "meta": Field(Meta.schema()),
+            "print": Field(PrintSettings.schema(), factory=lambda: PrintSettings.model_validate({})),
+            "rules": Field(any_dict(), factory=dict, description="The rules' own numbers, stated once"),
+            "components": Field(cs.no_info_after_validator_function(
+                _component_ids, cs.dict_schema(cs.str_schema(), Component.schema())),
+                description="Components by id (lower-case, digits, '-')"),
+            "fonts": Field(cs.no_info_after_validator_function(
+                _font_families, cs.dict_schema(cs.str_schema(), FontFiles.schema())), factory=dict,
+                description="The design's own font families: the name templates use in font-family -> its "
+                            "TTF/OTF files"),
+        }
 
     @property
     def folder(self) -> Path:
@@ -377,3 +588,15 @@ class Design(Strict):
 
     def bleed_of(self, component: Component) -> float:
         return self.print.bleed if component.bleed is None else component.bleed
+
+
+_PARAMS = ("Length", "Colour", "Count", "GridIndex", "Params", "RulesSection")
+
+
+def __getattr__(name: str) -> Any:
+    """The pydantic types games build their own models with (pnp.params), under their former names here."""
+    if name in _PARAMS:
+        from pnp import params
+
+        return getattr(params, name)
+    raise AttributeError(f"module 'pnp.model' has no attribute '{name}'")

@@ -18,11 +18,11 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from pnp.errors import PnpError
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from pnp.engine.api import Game as EngineGame
     from pnp.model import Component, Design
     from pnp.render.svg import Canvas
@@ -174,6 +174,8 @@ class GameSpec:
             if not gen.name.startswith(self.name + "."):
                 raise ValueError(f"{self.name}: generator '{gen.name}' is outside the game's namespace; "
                                  f"expected a name like '{self.name}.{gen.name.rsplit('.', 1)[-1]}'")
+        from pydantic import BaseModel  # (a game is being registered: its models have imported pydantic)
+
         if self.rules is not None and not (isinstance(self.rules, type) and issubclass(self.rules, BaseModel)):
             raise TypeError(f"{self.name}: rules is {self.rules!r}; expected a pydantic model class")
 

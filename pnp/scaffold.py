@@ -293,7 +293,8 @@ from pydantic import Field, StrictInt
 from pnp.engine import TERMINAL, Game, GameInfo, State
 from pnp.engine.codec import ActionCodec
 from pnp.engine.design import game_rules
-from pnp.model import Design, RulesSection
+from pnp.model import Design
+from pnp.params import RulesSection
 
 
 class Rules(RulesSection):
@@ -384,7 +385,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from pnp.model import Length, Params
+from pnp.params import Length, Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 

@@ -8,6 +8,8 @@ rules are the "Who may import whom" table of docs/architecture.md; change both t
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ PNP = Path(__file__).resolve().parent.parent / "pnp"
 
 # the data layer: reading and checking a design; it knows nothing of what is made from it
 DATA = {"pnp.errors", "pnp.units", "pnp.limits", "pnp.yamlio", "pnp.confine", "pnp.sandbox", "pnp.tables",
-        "pnp.model", "pnp.loader", "pnp.output", "pnp.cache", "pnp.parallel", "pnp.progress", "pnp.data"}
+        "pnp.model", "pnp.params", "pnp.loader", "pnp.output", "pnp.cache", "pnp.parallel", "pnp.progress", "pnp.data"}
 # what sits above the drawing layers: commands and the products made from the drawings
 ABOVE_DRAWING = {"pnp.rulebook", "pnp.build", "pnp.export", "pnp.index", "pnp.validate", "pnp.simulate",
                  "pnp.sweep", "pnp.distributed", "pnp.watch", "pnp.scaffold", "pnp.cli"}
@@ -155,3 +157,18 @@ def test_allowed_imports_pass():
         "pnp.rulebook.figures": ("from pnp.render.svg import Canvas\nfrom pnp.rulebook.words import w\n", False),
     }
     assert violations(allowed) == []
+
+
+def test_a_design_without_a_game_is_built_without_pydantic(tmp_path):
+    """pnp.model validates with pydantic-core alone: importing pydantic and building its models took a third of
+    every command's start-up. A design without a game (a designer's own deck) never loads pydantic itself; the
+    games' params and rules models (pnp.params) do, for their designs only."""
+    deck = Path(__file__).resolve().parent / "fixtures" / "deck-csv"
+    code = ("import sys\nfrom pnp.cli import main\n"
+            f"try:\n    main(['build', {str(deck)!r}, '--no-exports', '--out', {str(tmp_path)!r}])\n"
+            "except SystemExit as exc:\n    assert exc.code == 0, exc.code\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith('pydantic')}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "['pydantic_core']"
+    assert (tmp_path / "deck-csv" / "index.html").is_file()

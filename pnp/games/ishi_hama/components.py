@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from pnp.games.ishi_hama.geometry import SIDE_NAMES, mask_name, mask_of, side_of
-from pnp.model import MAX_ITEMS, Colour, Count, Length, Params as _Params
+from pnp.params import MAX_ITEMS, Colour, Count, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.colour import tint
 from pnp.render.pathtiles import Hub, PathStyle, Spoke, draw_tile, square

@@ -106,7 +106,8 @@ from pnp.games.ishi_hama.geometry import (
     rotate,
     side_of,
 )
-from pnp.model import Design, RulesSection
+from pnp.model import Design
+from pnp.params import RulesSection
 from pnp.registry import GeneratorContext, get_generator
 
 DEFAULT_MAX_TURNS = 600

@@ -25,7 +25,7 @@ from pnp.games.three_stars.engine import TriangleGeometry, board_geometry_for
 from pnp.games.three_stars.geometry import Board, Triangle, star_triangles, triangle_xy, vertex_xy
 from pnp.games.three_stars.painter import PAINTERS, Painter
 from pnp.geometry import region_boundaries
-from pnp.model import Length, Params as _Params
+from pnp.params import Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 from pnp.render.symbols import symbol

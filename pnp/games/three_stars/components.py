@@ -23,7 +23,7 @@ from pnp.games.three_stars.geometry import (
 )
 from pnp.geometry import region_boundaries
 from pnp.limits import limit
-from pnp.model import MAX_ITEMS, Colour, GridIndex, Length, Params as _Params
+from pnp.params import MAX_ITEMS, Colour, GridIndex, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol

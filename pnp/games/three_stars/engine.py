@@ -72,7 +72,8 @@ from pnp.engine.design import design_problem as _problem, find_component, game_r
 from pnp.errors import ErrorReport
 from pnp.games.three_stars.components import board_geometry
 from pnp.games.three_stars.geometry import Board, star_triangles
-from pnp.model import Design, RulesSection
+from pnp.model import Design
+from pnp.params import RulesSection
 from pnp.registry import GeneratorContext, get_generator
 
 CARD_GENERATOR = "three_stars.placements"

@@ -22,7 +22,7 @@ from pnp.games.three_stars.components import INK, orientation_mark
 from pnp.games.three_stars.engine import board_geometry_for
 from pnp.geometry import region_boundaries
 from pnp.limits import limit
-from pnp.model import MAX_ITEMS, Colour, Length, Params as _Params
+from pnp.params import MAX_ITEMS, Colour, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 

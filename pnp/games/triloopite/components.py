@@ -19,7 +19,8 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from pnp.games.triloopite.geometry import Variety, norm_line
-from pnp.model import MAX_ITEMS, Colour, Count, Design, Length, Params as _Params
+from pnp.model import Design
+from pnp.params import MAX_ITEMS, Colour, Count, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Arc, Link, PathStyle, TileShape, draw_tile, geometry, hexagon
 from pnp.render.svg import Canvas

@@ -27,7 +27,8 @@ from pydantic import Field, PlainValidator, StrictInt
 
 from pnp.engine.design import game_rules
 from pnp.games.triloopite.geometry import BONUSES, Analysis
-from pnp.model import Design, RulesSection
+from pnp.model import Design
+from pnp.params import RulesSection
 
 BONUS_TEXT = {
     "figure_eight": {"en": "A loop crossing itself (like an 8)", "fr": "Boucle avec un croisement (comme un 8)"},

@@ -18,7 +18,7 @@ from pnp.games.tubo.geometry import (
     connectors,
     side_of,
 )
-from pnp.model import MAX_ITEMS, Colour, GridIndex, Length, Params as _Params
+from pnp.params import MAX_ITEMS, Colour, GridIndex, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.colour import tint
 from pnp.render.pathtiles import Hub, Link, PathStyle, Spoke, Stub, draw_tile, square

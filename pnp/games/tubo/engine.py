@@ -104,7 +104,8 @@ from pnp.games.tubo.geometry import (
     opposite,
     side_of,
 )
-from pnp.model import Design, RulesSection
+from pnp.model import Design
+from pnp.params import RulesSection
 from pnp.registry import GeneratorContext, get_generator
 
 BOARD_GENERATOR = "tubo.board"
