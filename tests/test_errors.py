@@ -126,3 +126,18 @@ def test_libyaml_and_the_pure_python_parser_read_every_design_alike():
     message = "expected ',' or ']', but got ':'"  # LibYAML says "did not find expected ',' or ']'"
     with pytest.raises(Exception, match=message):
         yamlio.parse_yaml("a: [1, 2\nb: 3\n", Path("x.yaml"))
+
+
+def test_the_design_model_declares_each_field_once_typed():
+    """pnp.model writes each class's schema out (pydantic-core) beside its type hints: the two list the same
+    fields, so an attribute read in the code is one the schema checks."""
+    import typing
+
+    from pnp import model
+
+    records = [c for c in vars(model).values() if isinstance(c, type) and issubclass(c, model.Record)
+               and c is not model.Record]
+    assert {c.__name__ for c in records} >= {"Design", "Meta", "PrintSettings", "Component", "FaceSource", "Size"}
+    for cls in records:
+        hints = {k for k in typing.get_type_hints(cls) if not k.startswith("_")} - {"model_fields"}
+        assert hints == set(cls.fields()), cls.__name__
