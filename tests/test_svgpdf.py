@@ -516,3 +516,41 @@ def test_never_raises_on_bad_values(files, edits):
         text = re.sub(rf'(?<=\s){re.escape(attr)}="[^"]*"', f'{attr}="{value}"', text)
         compiled = compile_svg(text, resources=files.get)
         svg_to_pdf(compiled)
+
+
+@pytest.mark.parametrize("body, direct", [
+    ('<rect x="2" y="2" width="20" height="10" fill="#0072B2"/><text x="3" y="20" font-size="5">Ab é</text>', True),
+    ('<g opacity="1"><circle cx="20" cy="20" r="8" fill="#ffffff" stroke="#000" stroke-width="0.5"/></g>', True),
+    ('<rect x="2" y="2" width="20" height="10" fill="#0072B2" fill-opacity="0.5"/>', False),
+    ('<rect x="2" y="2" width="20" height="10" fill="#0072B2" opacity="0.4"/><rect x="9" y="9" width="5" height="5"/>',
+     False),
+])
+def test_a_face_drawn_with_operators_alone_is_written_as_the_canvas_writes_it(body, direct):
+    """player.form writes the form of a face made of paths, colours, opaque fills and TrueType text directly
+    (without the canvas's form bookkeeping): the PDF is byte for byte the one beginForm/draw/end_form make; a face
+    with an alpha below 1 goes through the canvas (its ExtGState resource)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.render import fonts
+    from pnp.render.svgpdf import player
+
+    compiled = compile_svg(svg(body))
+    assert (player._operators_only(Canvas(io.BytesIO()), compiled) is not None) is direct
+
+    def made(direct_path: bool) -> bytes:
+        buf = io.BytesIO()
+        c = Canvas(buf, invariant=1, pageCompression=1, initialFontName=fonts.ensure(fonts.REGULAR) and fonts.REGULAR)
+        for name in ("face0", "face1"):
+            if direct_path:
+                form(c, compiled, name)
+            else:
+                c.beginForm(name, 0, 0, compiled.width, compiled.height)
+                player.draw(compiled, c)
+                player.end_form(c, name)
+            c.doForm(name)
+        c.showPage()
+        c.save()
+        return buf.getvalue()
+
+    assert made(True) == made(False)
+    assert (b"/ExtGState" in made(True)) is not direct

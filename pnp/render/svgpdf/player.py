@@ -137,20 +137,13 @@ def draw(compiled: Compiled, canvas) -> None:
     add = out.append
     for op in compiled.ops:
         k = op[0]
-        if k == "path":
-            add(_path(op[1], op[2]) + " " + op[3])
-        elif k in _STATE:
-            code = _LITERALS.get(op)
-            add(code if code is not None else _literal(op))
-        elif k == "text":
-            code = _text_code(c, op[1], op[2], op[3], op[4], op[5])
+        if k in _OPERATORS:
+            code = _code(c, op)
             if code is not None:
                 add(code)
-            else:
+            else:  # text in a font that is not TrueType
                 _flush(c, out)
                 _text_object(c, op[1], op[2], op[3], op[4], op[5])
-        elif k == "clip":
-            add(_path(op[1], op[2]) + (" W* n" if op[3] else " W n"))
         else:
             _flush(c, out)
             if k == "q":
@@ -168,6 +161,56 @@ def draw(compiled: Compiled, canvas) -> None:
             elif k == "svg":
                 _svg(c, op[1], compiled.svgs[op[1]], op[2:])
     _flush(c, out)
+
+
+def _code(c, op: tuple) -> str | None:
+    """The PDF operators of one path, state, text or clip operation; None for text in a font that is not
+    TrueType (the canvas draws it)."""
+    k = op[0]
+    if k == "path":
+        return _path(op[1], op[2]) + " " + op[3]
+    if k == "text":
+        return _text_code(c, op[1], op[2], op[3], op[4], op[5])
+    if k == "clip":
+        return _path(op[1], op[2]) + (" W* n" if op[3] else " W n")
+    code = _LITERALS.get(op)
+    return code if code is not None else _literal(op)
+
+
+def _operators_only(c, compiled: Compiled) -> list[str] | None:
+    """The content of `compiled`'s form as beginForm, draw and endForm make it (operator runs joined by
+    newlines, and each q and Q), for a face drawn with PDF operators alone: paths, colours, line styles,
+    matrices, clips, TrueType text, and alphas of 1 only (which the canvas writes nothing for: a form starts
+    opaque). None for one that needs the canvas (another alpha, a shading, an image, a nested SVG, a font that
+    is not TrueType)."""
+    ops = compiled.ops
+    alpha = False
+    for op in ops:
+        k = op[0]
+        if k not in _OPERATORS_AND_STATE:
+            if k not in _OPAQUE or op[1] != 1.0:
+                return None
+            alpha = True
+    if alpha:  # (setting an alpha, even 1, makes the document PDF 1.4, as the canvas does)
+        c._doc.ensureMinPdfVersion("transparency")
+    _ensure_fonts(compiled.fonts)
+    code: list[str] = []
+    out: list[str] = []
+    for op in ops:
+        k = op[0]
+        if k == "q" or k == "Q":
+            if out:
+                code.append("\n".join(out))
+                out.clear()
+            code.append(k)
+        elif k not in _OPAQUE:
+            text = _code(c, op)
+            if text is None:
+                return None
+            out.append(text)
+    if out:
+        code.append("\n".join(out))
+    return code
 
 
 def end_form(c, name: str) -> None:
@@ -241,6 +284,9 @@ def _flush(c, out: list[str]) -> None:
 
 
 _STATE = {"rg", "RG", "cm", "w", "J", "j", "M", "d", "Tc", "Tr"}
+_OPERATORS = _STATE | {"path", "text", "clip"}  # what draw writes as operators, not through the canvas API
+_OPERATORS_AND_STATE = _OPERATORS | {"q", "Q"}
+_OPAQUE = {"ca", "CA"}  # an alpha: of 1 everywhere in a face, the canvas writes nothing for it
 _LITERALS: dict[tuple, str] = {}  # a state operation -> its PDF text (faces repeat a few colours and widths)
 
 
@@ -454,9 +500,22 @@ def _svg(c, key: str, nested: Compiled, box) -> None:
 
 def form(canvas, compiled: Compiled, name: str) -> str:
     """Define `compiled` as the form XObject `name` (once per document) and return the name;
-    `canvas.doForm(name)` then draws it with its box at the origin, size in points."""
-    if not canvas.hasForm(name):
+    `canvas.doForm(name)` then draws it with its box at the origin, size in points.
+
+    A face drawn with operators alone (most: paths, colours, TrueType text) becomes its form directly, with
+    the bytes beginForm, draw and endForm write, without the canvas's bookkeeping of a form's graphics state
+    and accumulators (half the time of a 500-card deck's forms); any other through the canvas."""
+    if canvas.hasForm(name):
+        return name
+    code = _operators_only(canvas, compiled)
+    if code is None:
         canvas.beginForm(name, 0, 0, compiled.width, compiled.height)
         draw(compiled, canvas)
         end_form(canvas, name)
+        return name
+    made = _Form(0, 0, compiled.width, compiled.height)
+    made.compression = canvas._pageCompression
+    made.setStreamList([canvas._preamble] + code)
+    made.Resources = _basic_resources(canvas._doc)
+    canvas._doc.addForm(name, made)
     return name
