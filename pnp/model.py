@@ -122,18 +122,15 @@ def any_dict() -> cs.CoreSchema:
 
 
 class _Fields:
-    """`Record.model_fields`: name -> Field, with `annotation` (the class's type hint), read when asked (the
-    loader's messages walk them to list the keys a mapping allows)."""
+    """`Record.model_fields`: name -> (`annotation`, the class's type hint; `description`), made when first asked
+    (the loader's messages walk them, to list the keys a mapping allows)."""
 
     def __get__(self, obj: Any, owner: type[Record]) -> dict[str, Any]:
         found = owner.__dict__.get("_model_fields")
         if found is None:
             hints = typing.get_type_hints(owner)
-            found = {}
-            for name, f in owner.fields().items():
-                info = _FieldInfo(hints.get(name, Any), f.description)
-                found[name] = info
-            owner._model_fields = found
+            found = owner._model_fields = {name: _FieldInfo(hints.get(name, Any), f.description)
+                                           for name, f in owner.fields().items()}
         return found
 
 
@@ -211,7 +208,9 @@ class Record:
         copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
         copy.__dict__.update(update or {})
-        for slot in ("__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"):
+        object.__setattr__(copy, "__pydantic_fields_set__", set(getattr(self, "__pydantic_fields_set__", ())) |
+                           set(update or {}))
+        for slot in ("__pydantic_extra__", "__pydantic_private__"):
             object.__setattr__(copy, slot, getattr(self, slot, None))
         return copy
 
