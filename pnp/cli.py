@@ -23,8 +23,9 @@ if (__name__ == "__main__" or os.path.basename(sys.argv[0]) == "pnp") and \
     signal.signal(signal.SIGINT, _stopped_early)  # the command itself installs its own handler (_Group.invoke)
 
 # pydantic looks for plugins in the entry points of every installed distribution when it builds the first model: it
-# read 157 of them here, 6-9 ms of every command. pnp's models use none; a user who wants a plugin in pnp sets the
-# variable themselves (empty, or the plugins to leave out).
+# read 157 of them here, 6-9 ms of every command that loads a game (the games' params and rules models are pydantic's;
+# pnp.model needs only pydantic-core). pnp's models use none; a user who wants a plugin in pnp sets the variable
+# themselves (empty, or the plugins to leave out).
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 import click  # noqa: E402

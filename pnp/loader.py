@@ -10,6 +10,7 @@ problems of all stages that can run are collected and raised together.
 from __future__ import annotations
 
 import os
+import sys
 import types
 import typing
 from collections.abc import Mapping
@@ -406,5 +407,9 @@ def _model_in(tp: Any) -> Any:
 
 
 def _is_model(tp: Any) -> bool:
-    """A model class: one of pnp.model's Records, or a game's pydantic model (both list their `model_fields`)."""
-    return isinstance(tp, type) and (issubclass(tp, Record) or hasattr(tp, "__pydantic_core_schema__"))
+    """A model class: one of pnp.model's Records, or a game's pydantic model (both list their `model_fields`). There is
+    no pydantic model before pydantic is imported, and the loader does not import it for that."""
+    if not isinstance(tp, type):
+        return False
+    pydantic = sys.modules.get("pydantic")
+    return issubclass(tp, Record) or (pydantic is not None and issubclass(tp, pydantic.BaseModel))

@@ -150,6 +150,7 @@ class Record:
 
     model_fields: ClassVar[Any] = _Fields()
     _model_fields: ClassVar[dict[str, Any] | None]
+    _schema: ClassVar[cs.CoreSchema]
     _validator: ClassVar[SchemaValidator]
     _serializer: ClassVar[SchemaSerializer]
 
@@ -168,6 +169,14 @@ class Record:
 
     @classmethod
     def schema(cls) -> cs.CoreSchema:
+        """The class's core schema, made once (its validator, its serializer and the classes that hold it share it)."""
+        made = cls.__dict__.get("_schema")
+        if made is None:
+            made = cls._schema = cls._make_schema()
+        return made
+
+    @classmethod
+    def _make_schema(cls) -> cs.CoreSchema:
         fields = cs.model_fields_schema({k: f.core() for k, f in cls.fields().items()}, model_name=cls.__name__)
         inner: cs.CoreSchema = fields
         if cls.before.__func__ is not Record.before.__func__:  # type: ignore[attr-defined]

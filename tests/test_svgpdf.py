@@ -552,5 +552,6 @@ def test_a_face_drawn_with_operators_alone_is_written_as_the_canvas_writes_it(bo
         c.save()
         return buf.getvalue()
 
-    assert made(True) == made(False)
-    assert (b"/ExtGState" in made(True)) is not direct
+    written = made(True)
+    assert written == made(False)
+    assert (b"/ExtGState" in written) is not direct
