@@ -58,6 +58,7 @@ class BuiltDesign:
     export_options: dict = field(default_factory=dict)  # their options given once (tts_base_url), kept too
     sheet_plan: list = field(default_factory=list)  # the print sheets' layout (the kit redraws it)
     notes: list[str] = field(default_factory=list)  # what an export could not do (printed with the summary)
+    printed: list[str] = field(default_factory=list)  # copies printed per component ("cards 116 (copies: qty)")
     stage: Any = None  # svg/ files written ahead into the output folder (pnp.output.Stage), moved in when published
 
     def portable(self) -> "BuiltDesign":
@@ -94,6 +95,7 @@ class BuildResult:
     removed: list[str] = field(default_factory=list)  # files of an earlier build this one no longer makes
     pdf_name: str = ""
     notes: list[str] = field(default_factory=list)  # what an export could not do
+    printed: list[str] = field(default_factory=list)  # copies printed per component
 
     def summary(self) -> str:
         """Which files this build made (sheets with their count; the other papers' counts where they differ)."""
@@ -116,8 +118,9 @@ class BuildResult:
         notes = "".join(f"\n  note: {n}" for n in self.notes[:10])
         if len(self.notes) > 10:
             notes += f"\n  ... and {len(self.notes) - 10} more (see the reports)"
+        printed = f"\n  printed: {', '.join(self.printed)}" if self.printed else ""
         return (f"{self.slug}: {self.faces} faces, {self.copies} components -> {display_path(self.out_dir)}/\n"
-                f"  {', '.join(parts)}\n  {change}{notes}")
+                f"  {', '.join(parts)}{printed}\n  {change}{notes}")
 
 
 def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,
@@ -339,7 +342,26 @@ def _finish(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str]
         _index_stage(built, cache)
     built.faces = sum(len(cf.sides) for cf in built.components)
     built.copies = sum(cf.copies for cf in built.components)
+    built.printed = printed_counts(built.components)
     built.manifest = manifest(built)
+
+
+def printed_counts(components: list[ComponentFaces]) -> list[str]:
+    """The copies each component puts on the print sheets, and which column of its table gave them: "cards 116
+    (copies from column 'qty' of data/deck.csv)"; a component split by group_by, per deck."""
+    out = []
+    for cf in components:
+        text = f"{cf.component_id} {cf.copies}"
+        if cf.table is not None and (cf.table[1] is not None) and (cf.parent == "" or cf is _first_of(components, cf)):
+            file, column = cf.table
+            where = f" of {display_path(file)}" if file is not None else ""
+            text += f" (copies from column '{column}'{where})"
+        out.append(text)
+    return out
+
+
+def _first_of(components: list[ComponentFaces], cf: ComponentFaces) -> ComponentFaces:
+    return next(c for c in components if c.parent == cf.parent)
 
 
 def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
@@ -524,13 +546,16 @@ def manifest(built: BuiltDesign) -> dict:
     d = built.design
     entries = []
     for cf in built.components:
+        grouped = {"group": {"of": cf.parent, "column": cf.group[0], "value": cf.group[1]}} if cf.group else {}
         for index, face in enumerate(cf.fronts, start=1):
             entries.append({
                 "component": cf.component_id,
+                **grouped,
                 "kind": cf.component.kind,
                 "shape": face.shape,
                 "index": index,
                 "key": face.key,
+                **({"name": face.label} if face.label else {}),
                 "count": face.count,
                 "trim_mm": [round(face.width, 3), round(face.height, 3)],
                 "bleed_mm": round(face.bleed, 3),
@@ -579,7 +604,7 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
     made = sorted(files) + ["manifest.json"]
     return BuildResult(built.design.slug, target, [target / n for n in made], built.sheets, built.faces, built.copies,
                        built.paper, built.sheets_per_paper, built.seconds, written=done.written, removed=done.removed,
-                       pdf_name=built.pdf_name, notes=built.notes)
+                       pdf_name=built.pdf_name, notes=built.notes, printed=built.printed)
 
 
 def manifest_json(data: dict) -> str:

@@ -144,6 +144,14 @@ _SOURCE: list[tuple[str, int | None]] = []  # stack of what is being worked on, 
 LIBRARY_LOGGERS = ("svglib", "cairosvg", "cssselect2", "tinycss2", "reportlab", "PIL", "fontTools")
 
 
+def close_match(word: str, names) -> str | None:
+    """The closest of `names` to `word`, for a message's "did you mean" (difflib, imported only then)."""
+    import difflib
+
+    found = difflib.get_close_matches(word, [str(n) for n in names], n=1)
+    return found[0] if found else None
+
+
 def warn(file: str | Path, line: int | None, message: str) -> None:
     """Record a warning about `file:line`."""
     _WARNINGS.setdefault(Problem(display_path(file), line, message), None)

@@ -62,17 +62,21 @@ def tts_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str,
     `manifest` is the build's (pnp.build.manifest); `rulebooks` (language, PDF file name in the
     design's output folder); `base` the folder (file:/// URLs) or http(s) address the images are at.
     """
-    from pnp.exports.tts import dumps, game_from_manifest, plan_tts, saved_object
+    from pnp.exports.tts import dumps, game_from_manifest, plain_back, plan_tts, saved_object
     from pnp.render.raster import Face, Sheet, raster_faces, render_sheets
 
     names = {cf.component_id: cf.component.display_name("en") or cf.component_id for cf in components}
     labels = {face_path(cf.component_id, f): f.label for cf in components for f in cf.fronts if f.label}
-    game = game_from_manifest(manifest, rulebooks=rulebooks, names=names, labels=labels)
+    game = game_from_manifest(manifest, rulebooks=rulebooks, names=names, labels=labels,
+                              same_backs=_same_backs(components, svgs, face_path))
     plan = plan_tts(game, dpi=TTS_DPI)
     specs = _faces_by_path(components, face_path)
     by_stem = {p.removeprefix("svg/").removesuffix(".svg"): p for p in specs}
+    plain = {plain_back(cf.component_id): cf for cf in components if cf.fronts}
 
     def face(stem: str, px=None) -> Face:
+        if stem not in by_stem and stem in plain:
+            return _plain_back_face(plain[stem], manifest.get("title") or manifest["design"], px, resources)
         path = by_stem[stem]
         return Face.of(specs[path], svgs[path], px, resources=resources)
 
@@ -87,6 +91,43 @@ def tts_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str,
     out.update(raster_faces(singles, TTS_DPI, trim=True, cache=cache))
     out[f"tts/{manifest['design']}.json"] = dumps(saved_object(plan, base)).encode("utf-8")
     return out, list(plan.problems)
+
+
+def _same_backs(components: list[ComponentFaces], svgs: dict[str, str], face_path) -> dict[str, str]:
+    """Back SVG path -> the first back of its component drawn the same (its SVG equal but for the comment naming
+    the row it was filled from), for backs that differ by name only."""
+    import re
+
+    comment = re.compile(r"<!-- made by pnp from .*? -->")
+    out: dict[str, str] = {}
+    for cf in components:
+        first: dict[str, str] = {}
+        for back in cf.backs:
+            path = face_path(cf.component_id, back)
+            if path in svgs:
+                out[path] = first.setdefault(comment.sub("", svgs[path]), path)
+    return out
+
+
+def _plain_back_face(cf: ComponentFaces, title: str, px, resources):
+    """A plain back for a deck of cards that has none: dark grey with the game's title, at the cards' size."""
+    from markupsafe import escape
+
+    from pnp.registry import FaceSpec
+    from pnp.render.raster import Face
+    from pnp.render.svg import wrap_fragment
+
+    front = cf.fronts[0]
+    w, h = front.width, front.height
+    size = min(w, h) / 9
+    fragment = (f'<rect x="0" y="0" width="{w:g}" height="{h:g}" fill="#3b4048"/>'
+                f'<rect x="{w * 0.08:g}" y="{w * 0.08:g}" width="{w * 0.84:g}" height="{h - w * 0.16:g}" rx="2" '
+                f'fill="none" stroke="#9aa3ad" stroke-width="0.6"/>'
+                f'<text x="{w / 2:g}" y="{h / 2 + size / 3:g}" font-size="{size:g}" text-anchor="middle" '
+                f'fill="#d9dee4" font-family="DejaVu Sans">{escape(title[:40])}</text>')
+    svg = wrap_fragment(fragment, w, h, 0.0)
+    spec = FaceSpec(key="plain-back", width=w, height=h, bleed=0.0, paint=lambda: svg)
+    return Face.of(spec, svg, px, resources=resources)
 
 
 # --- print services ------------------------------------------------------------------------------------

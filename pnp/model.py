@@ -438,6 +438,34 @@ def shape(value: Any) -> Any:
     return {"path": d}
 
 
+ENCODINGS = ("utf-8", "cp1252", "latin-1", "mac-roman", "utf-16")  # (pnp.tables.ENCODINGS)
+_RANGE_PART = re.compile(r"^\s*(\d{1,6})\s*(?:(?:-|\.\.|–)\s*(\d{1,6})\s*)?$")
+
+
+def row_range(value: Any) -> list[tuple[int, int]] | None:
+    """`range:` as (first, last) row numbers from 1, inclusive: 3, '1-10', '1..10', '1-3, 7', [1, '4-6']."""
+    if value is None:
+        return None
+    parts: list[Any] = value if isinstance(value, list) else str(value).split(",") if isinstance(value, str) \
+        else [value]
+    if not parts or len(parts) > 1000:
+        raise ValueError(f"range {value!r} holds no rows; expected row numbers from 1, e.g. 3, '1-10' or [1, '4-6']")
+    out = []
+    for part in parts:
+        if isinstance(part, bool) or not isinstance(part, (int, str)):
+            raise ValueError(f"range part {part!r} is not a row number; expected e.g. 3 or '1-10'")
+        m = _RANGE_PART.match(str(part))
+        if not m:
+            raise ValueError(f"range part {str(part)!r} is not a row number or a range; expected e.g. 3 or '1-10' "
+                             "(rows numbered from 1, the first row under the header)")
+        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+        if first < 1 or last < first:
+            raise ValueError(f"range part {str(part)!r} is empty or starts below 1; expected rows numbered from 1, "
+                             "first to last")
+        out.append((first, last))
+    return out
+
+
 class Component(FaceSource):
     kind: Literal["card", "board", "tile", "piece", "token", "aid"]
     name: Text
@@ -449,6 +477,35 @@ class Component(FaceSource):
     back: FaceSource | None
     columns: dict[str, Literal["text", "int", "number"]] | None
     sheet: str | None
+    count_column: str | bool | None
+    encoding: str | None
+    range: Any
+    where: str | dict[str, Any] | None
+    group_by: str | None
+    name_column: str | None
+
+    @classmethod
+    def before(cls, value: Any) -> Any:
+        """`count: qty` and `count: {column: qty, default: 2}` name the data table's count column: they are
+        `count_column` (and `count`, the copies when a row's cell is empty) from here on."""
+        if not isinstance(value, dict):
+            return value
+        count = value.get("count")
+        if isinstance(count, str) and not count.strip().isdigit() and value.get("data") is not None:
+            value = {**value, "count_column": count.strip()}
+            del value["count"]
+        elif isinstance(count, dict):
+            value = {k: v for k, v in value.items() if k != "count"}
+            rest = {k: v for k, v in count.items() if k not in ("column", "default")}
+            if rest:
+                raise ValueError(f"count: unknown key '{next(iter(rest))}'; expected column (the count column's "
+                                 "name, or none) and default (the copies of a row whose cell is empty)")
+            if "column" in count:
+                column = count["column"]
+                value["count_column"] = False if column in (None, False, "none", "") else column
+            if "default" in count:
+                value["count"] = count["default"]
+        return value
 
     @classmethod
     def fields(cls) -> dict[str, Field]:
@@ -462,7 +519,8 @@ class Component(FaceSource):
                 "Cut shape: rect, triangle, hexagon, circle, {polygon} or {path}"),
             "size": Field(cs.nullable_schema(Size.schema()), None, "Trim size; a preset (poker...) or {width, height}"),
             "count": Field(cs.int_schema(ge=0, le=limit("count")), 1,
-                           "Copies of each face (a data table's count column overrides)"),
+                           "Copies of each face (a data table's count column overrides); or the count column: "
+                           "count: qty, count: {column: qty, default: 1}"),
             "bleed": Field(optional_length(ge=0), None, "Overrides print.bleed for this component"),
             "data": Field(cs.nullable_schema(cs.union_schema([cs.str_schema(), cs.list_schema(any_dict())])), None,
                           "Data table: a CSV/YAML file or an inline list, one row per face"),
@@ -472,11 +530,33 @@ class Component(FaceSource):
                              "Types of data-table columns: text, int or number (default: sniffed for CSV, the "
                              "sheet's own types for .xlsx/.ods)"),
             "sheet": Field(optional_text(), None, "The sheet of an .xlsx/.ods data table (default: the first)"),
+            "count_column": Field(cs.nullable_schema(cs.union_schema([cs.str_schema(min_length=1),
+                                                                      cs.literal_schema([False])])), None,
+                                  "The data-table column giving each row's copies (count: qty); default: the first "
+                                  "of count, qty, quantity, copies...; false: none"),
+            "encoding": Field(cs.nullable_schema(choice(*ENCODINGS)), None,
+                              "The text encoding of a CSV data table (default: UTF-8)"),
+            "range": Field(cs.no_info_before_validator_function(row_range, cs.any_schema()), None,
+                           "Which rows of the data table to use, by number from 1: 3, '1-10', [1, '4-6']"),
+            "where": Field(cs.nullable_schema(cs.union_schema([cs.str_schema(min_length=1), any_dict()])), None,
+                           "Keep the rows for which this holds: {column: value or [values]}, or an expression "
+                           "such as \"realm == 'Fire'\""),
+            "group_by": Field(cs.nullable_schema(cs.str_schema(min_length=1)), None,
+                              "One component (a deck) per value of this column: cards-<value>"),
+            "name_column": Field(cs.nullable_schema(cs.str_schema(min_length=1)), None,
+                                 "The column that names each face (file names, Tabletop Simulator, print services); "
+                                 "default: name or title"),
         }
 
     def after(self) -> Component:
         if self.data is not None and not self.template:
             raise ValueError("a data table is filled into a template; expected 'template:' beside 'data:'")
+        if self.data is None:
+            said = [k for k in ("count_column", "range", "where", "group_by", "name_column", "encoding")
+                    if getattr(self, k) not in (None, False)]
+            if said:
+                shown = "count: (a column)" if said[0] == "count_column" else said[0]
+                raise ValueError(f"{shown} reads a data table's rows; expected 'data:' beside it")
         if (self.template or self.svg) and self.size is None:
             raise ValueError("a template or SVG face needs its trim size; expected 'size:' (e.g. poker)")
         if isinstance(self.shape, dict) and "polygon" in self.shape and self.size is not None:
@@ -516,6 +596,43 @@ class FontFiles(Record):
                                   ("bold_italic", self.bold_italic)) if v}
 
 
+class DataTable(Record):
+    """A table of the design that templates look rows up in (`tables:`): Squib's second CSV (card backs by realm,
+    a glossary), by the value of its `key` column."""
+
+    data: str | list[dict[str, Any]]
+    key: str | None
+    sheet: str | None
+    columns: dict[str, Literal["text", "int", "number"]] | None
+    encoding: str | None
+
+    @classmethod
+    def fields(cls) -> dict[str, Field]:
+        return {
+            "data": Field(cs.union_schema([cs.str_schema(), cs.list_schema(any_dict())]),
+                          description="The table: a CSV/TSV/XLSX/ODS/YAML file or an inline list"),
+            "key": Field(optional_text(), None, "The column whose value finds a row: tables.NAME[value] (default: "
+                         "the first column)"),
+            "sheet": Field(optional_text(), None, "The sheet of an .xlsx/.ods table (default: the first)"),
+            "columns": Field(cs.nullable_schema(cs.dict_schema(cs.str_schema(), choice("text", "int", "number"))),
+                             None, "Types of columns: text, int or number"),
+            "encoding": Field(cs.nullable_schema(choice(*ENCODINGS)), None, "A CSV file's text encoding"),
+        }
+
+
+_TABLE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+
+
+def _table_names(value: dict[str, DataTable]) -> dict[str, DataTable]:
+    for name in value:
+        if not _TABLE_NAME.match(str(name)):
+            raise ValueError(f"table name '{name}' is not a plain name; expected letters, digits and '_', starting "
+                             "with a letter (templates write tables.NAME)")
+    if len(value) > 100:
+        raise ValueError(f"{len(value)} tables; expected at most 100")
+    return value
+
+
 _FAMILY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
 
 
@@ -550,6 +667,7 @@ class Design(Record):
     rules: dict[str, Any]
     components: dict[str, Component]
     fonts: dict[str, FontFiles]
+    tables: dict[str, DataTable]
 
     # set by the loader once the design is valid
     _folder: Path = Path(".")
@@ -570,6 +688,9 @@ class Design(Record):
                 _font_families, cs.dict_schema(cs.str_schema(), FontFiles.schema())), factory=dict,
                 description="The design's own font families: the name templates use in font-family -> its "
                             "TTF/OTF files"),
+            "tables": Field(cs.no_info_after_validator_function(
+                _table_names, cs.dict_schema(cs.str_schema(), DataTable.schema())), factory=dict,
+                description="Tables templates look rows up in by key: tables.NAME[value]"),
         }
 
     @property

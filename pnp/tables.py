@@ -1,9 +1,12 @@
 """Data tables: one row per face, from a CSV file, a spreadsheet (.xlsx, .ods), a YAML list
 file or an inline YAML list.
 
-A `count` column gives the copies of each row (default: the component's count), the
-way Squib's `qty` column does. Every row keeps the file and line it came from (a
-spreadsheet's row number). Tables are read through pnp.confine (inside the design folder,
+A count column gives the copies of each row (default: the component's count), the way Squib's
+`qty` column does: the one the component names (`count: qty`), else the first of the usual
+names (count, qty, quantity, copies...; `COUNT_NAMES`); a column that looks like a count but is
+not read is a warning. Every column is reachable by its own name and by a normalised one
+(`#Background` -> `background`, `Coût` -> `cout`: `column_alias`). Every row keeps the file
+and line it came from (a spreadsheet's row number). Tables are read through pnp.confine (inside the design folder,
 bounded) and bounded in rows, columns, cell size, copies and, for spreadsheets (zip
 files), in what they unpack to (pnp.limits).
 
@@ -25,39 +28,117 @@ import csv
 import io
 import re
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.confine import DesignFiles, FileRefused
-from pnp.errors import DesignError, ErrorReport
+from pnp.confine import DesignFiles, FileRefused, decode_utf8
+from pnp.errors import DesignError, ErrorReport, Problem, close_match, display_path, warn
 from pnp.limits import LIMITS, limit
+from pnp.model import ENCODINGS as _ENCODINGS
 from pnp.yamlio import Document, parse_yaml
 
 
 @dataclass
 class Row:
-    values: dict[str, Any]
+    values: dict[str, Any]  # column -> value (the count column's value is `count`, not here)
     count: int
     file: Path
     line: int | None
+    counted: Any = None  # the count column's own cell as read (None: no count column, or an empty cell)
+
+
+@dataclass
+class Table:
+    """A data table as read: its rows, its columns (as spelled in the file, in order), the column read as the
+    copies of each row, and the normalised names of the columns."""
+
+    rows: list[Row]
+    columns: list[str] = field(default_factory=list)
+    file: Path | None = None  # the table's file (None: an inline list of design.yaml)
+    count_column: str | None = None
+    aliases: dict[str, str] = field(default_factory=dict)  # normalised name -> column, when they differ
+
+    def find(self, name: str) -> str | None:
+        """The column `name` means: its own spelling, its normalised name, or the same letters in another case."""
+        if name in self.columns or name == self.count_column:
+            return name
+        if name in self.aliases:
+            return self.aliases[name]
+        alias = column_alias(name)
+        return self.aliases.get(alias) if alias else None
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __bool__(self) -> bool:
+        return bool(self.rows)
+
+
+# The names a count column goes by in Squib, nanDECK and spreadsheets (normalised: column_alias), in the order one
+# is chosen when a table has several; a column whose name holds one of COUNT_WORDS looks like a count.
+COUNT_NAMES = ("count", "qty", "quantity", "copies", "counts", "quantities", "num_copies", "number_of_copies",
+               "nb_copies", "copy_count", "card_count", "multi", "linkmulti", "nb", "quantite", "qte", "exemplaires",
+               "nb_exemplaires", "anzahl", "cantidad")
+COUNT_WORDS = frozenset({"count", "counts", "qty", "quantity", "quantities", "copies", "multi", "linkmulti",
+                         "quantite", "qte", "exemplaires", "anzahl", "cantidad"})
+
+
+def column_alias(name: str) -> str | None:
+    """The normalised name of a column: accents dropped, lower case, every run of other characters one `_`, a
+    leading digit after `col_` (`#Background` -> `background`, `Card Name` -> `card_name`, `Coût` -> `cout`,
+    `2nd Player` -> `col_2nd_player`); None when nothing is left (`#`)."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", str(name)) if not unicodedata.combining(c))
+    alias = re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_")
+    if not alias:
+        return None
+    return "col_" + alias if alias[0].isdigit() else alias
+
+
+def looks_like_count(name: str) -> bool:
+    alias = column_alias(name) or ""
+    return alias in COUNT_NAMES or bool(COUNT_WORDS & set(alias.split("_")))
 
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".ods", ".yaml", ".yml")
 COLUMN_TYPES = ("text", "int", "number")
 
 
-def load_rows(source: str | list, design_folder: Path, doc: Document, loc: tuple,
-              default_count: int, report: ErrorReport, files: DesignFiles | None = None,
-              columns: dict[str, str] | None = None, sheet: str | None = None) -> list[Row]:
-    """Rows of a component's `data:`; problems go to `report`. `columns` declares column types
-    (text, int, number); `sheet` names the sheet of a spreadsheet (default: the first)."""
+ENCODINGS = _ENCODINGS
+"""What a CSV table may say it is written in (`encoding:`): UTF-8 (the default; a BOM is dropped), Windows' "ANSI"
+(cp1252, what Excel and nanDECK save on a Western Windows), ISO Latin-1, old Mac OS Roman, UTF-16 (Excel's "Unicode
+text"; with a BOM it is read as such whatever `encoding:` says)."""
+
+
+@dataclass(frozen=True)
+class CountSpec:
+    """Where the copies of each row come from: `column` (a column's name; None: the usual names; False: no
+    column), `default` (the copies when no column gives them), and design.yaml's line saying so."""
+
+    column: str | bool | None = None
+    default: int = 1
+    file: Path | str = "design.yaml"
+    line: int | None = None
+
+
+def load_table(source: str | list, design_folder: Path, doc: Document, loc: tuple, report: ErrorReport,
+               files: DesignFiles | None = None, columns: dict[str, str] | None = None, sheet: str | None = None,
+               count: CountSpec | None = None, encoding: str | None = None) -> Table:
+    """A component's `data:`; problems go to `report` (an unreadable table gives no rows). `columns` declares
+    column types (text, int, number); `sheet` names the sheet of a spreadsheet (default: the first); `count`
+    says which column gives the copies (CountSpec); `encoding` is a CSV file's (ENCODINGS)."""
+    count = count or CountSpec()
     if isinstance(source, list):
         if len(source) > limit("table_rows"):
             report.add(doc.path, doc.line(loc), _too_many(len(source)))
-            return []
+            return Table([])
         raw = [(item, doc.line(loc + (i,))) for i, item in enumerate(source)]
-        return _typed(_rows(raw, doc.path, doc.line(loc), default_count, report), columns, report)
+        return _finish(raw, _keys(raw), doc.path, doc.line(loc), count, report, columns, inline=True)
     files = files or DesignFiles(design_folder)
     try:
         path = files.resolve(source, (doc.path, doc.line(loc)))
@@ -65,36 +146,138 @@ def load_rows(source: str | list, design_folder: Path, doc: Document, loc: tuple
         if suffix not in TABLE_SUFFIXES:
             report.add(doc.path, doc.line(loc), f"unknown table format '{path.suffix}' of '{source}'; expected a "
                        ".csv, .tsv, .xlsx, .ods, .yaml or .yml file")
-            return []
+            return Table([])
         if suffix in (".xlsx", ".ods"):
             try:
                 data = files.read_bytes(path, "sheet_bytes")
             except FileRefused as exc:
                 report.add(path, None, exc.message)
-                return []
+                return Table([])
             raw_rows = _sheet_rows(data, path, suffix, sheet, report)
             if raw_rows is None:
-                return []
-            return _typed(_table(raw_rows, path, default_count, report, sniff=False), columns, report)
-        text = files.read_text(path, "csv_bytes" if suffix in (".csv", ".tsv") else "yaml_bytes")
+                return Table([])
+            return _table(raw_rows, path, count, report, columns, sniff=False)
+        if suffix in (".csv", ".tsv"):
+            text = _csv_text(files, path, encoding, doc.line(loc[:-1] + ("encoding",)) or doc.line(loc))
+        else:
+            text = files.read_text(path, "yaml_bytes")
     except DesignError as exc:
         report.extend(exc)
-        return []
+        return Table([])
     if suffix in (".csv", ".tsv"):
-        return _typed(_csv_rows(text, path, default_count, report), columns, report)
+        return _csv_rows(text, path, count, report, columns)
     try:
         tdoc = parse_yaml(text, path)
     except DesignError as exc:
         report.extend(exc)
-        return []
+        return Table([])
     if not isinstance(tdoc.data, list):
         report.add(path, 1, "the file does not hold a list; expected one '- key: value' item per face")
-        return []
+        return Table([])
     if len(tdoc.data) > limit("table_rows"):
         report.add(path, tdoc.line((limit("table_rows"),)), _too_many(len(tdoc.data)))
-        return []
-    return _typed(_rows([(item, tdoc.line((i,))) for i, item in enumerate(tdoc.data)], path, 1, default_count,
-                        report), columns, report)
+        return Table([])
+    raw = [(item, tdoc.line((i,))) for i, item in enumerate(tdoc.data)]
+    return _finish(raw, _keys(raw), path, 1, count, report, columns)
+
+
+def _csv_text(files: DesignFiles, path: Path, encoding: str | None, line: int | None) -> str:
+    """A CSV file's text: UTF-8 (BOM dropped) or UTF-16 with its BOM, else the component's `encoding:`; a file
+    that is not UTF-8 and says no encoding is an error naming the first bad byte and how to say it."""
+    try:
+        raw = files.read_bytes(path, "csv_bytes")
+    except FileRefused as exc:
+        raise DesignError([Problem(display_path(path), None, exc.message)]) from None
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError:
+            raise DesignError([Problem(display_path(path), None, "the file starts as UTF-16 but does not decode; "
+                                       "expected a UTF-8 text file (re-save it as CSV UTF-8)")]) from None
+    if encoding in (None, "utf-8"):
+        try:
+            return decode_utf8(raw, path)
+        except DesignError as exc:
+            problem = exc.problems[0]
+            hint = "" if encoding else " or say its encoding beside data: (encoding: cp1252 for Windows' ANSI)"
+            raise DesignError([Problem(problem.file, problem.line, problem.message.rstrip(")") + hint
+                                       + ")")]) from None
+    codec = {"mac-roman": "mac_roman"}.get(encoding, encoding)
+    try:
+        return raw.decode(codec)
+    except UnicodeDecodeError as exc:
+        bad = raw[: exc.start].count(b"\n") + 1
+        raise DesignError([Problem(display_path(path), bad, f"byte 0x{raw[exc.start]:02X} is not {encoding}; "
+                                   f"expected a file written in {encoding} (encoding: at design.yaml:{line})")]) \
+            from None
+
+
+def _keys(raw: list[tuple[Any, int | None]]) -> list[str]:
+    """The keys of a YAML table's rows, in the order they first appear."""
+    seen: dict[str, None] = {}
+    for values, _ in raw:
+        if isinstance(values, dict):
+            for k in values:
+                seen.setdefault(str(k), None)
+    return list(seen)
+
+
+def _finish(raw: list[tuple[Any, int | None]], names: list[str], path: Path, line: int | None, count: CountSpec,
+            report: ErrorReport, columns: dict[str, str] | None, inline: bool = False) -> Table:
+    """Rows of values -> the Table: its count column chosen, its names normalised, its declared types applied."""
+    aliases = _aliases(names, path, line)
+    table = Table([], names, None if inline else path, None, aliases)
+    table.count_column = _count_column(table, count, path, line, report)
+    rows = _rows(raw, path, line, count.default, report, table.count_column)
+    table.rows = _typed(rows, columns, report)
+    if table.count_column is not None:
+        table.columns = [n for n in names if n != table.count_column]
+    return table
+
+
+def _aliases(names: list[str], path: Path, line: int | None) -> dict[str, str]:
+    """normalised name -> column, for the columns whose name is not already one; two columns with the same
+    normalised name are a warning (neither gets it: both stay reachable by their own names)."""
+    found: dict[str, list[str]] = {}
+    for name in names:
+        alias = column_alias(name)
+        if alias and alias != name:
+            found.setdefault(alias, []).append(name)
+    out = {}
+    for alias, owners in found.items():
+        if alias in names:
+            continue  # a column of that very name: it keeps it
+        if len(owners) > 1:
+            warn(path, line, f"columns {' and '.join(repr(o) for o in owners)} both normalise to '{alias}', which "
+                 f"names neither; expected distinct names (use row['{owners[0]}'] in a template)")
+            continue
+        out[alias] = owners[0]
+    return out
+
+
+def _count_column(table: Table, count: CountSpec, path: Path, line: int | None, report: ErrorReport) -> str | None:
+    """The column read as the copies of each row (None: none): the one the component names, else the first of
+    COUNT_NAMES; every other column that looks like a count is a warning naming it."""
+    names = table.columns
+    chosen: str | None = None
+    if isinstance(count.column, str):
+        chosen = table.find(count.column)
+        if chosen is None:
+            hint = close_match(count.column, [n for n in names if looks_like_count(n)] or names)
+            did = f"; did you mean '{hint}'?" if hint else ";"
+            where = display_path(path) if table.file else "the data table"
+            report.add(count.file, count.line, f"count: column '{count.column}' is not a column of "
+                       f"{where}{did} expected one of: {', '.join(names[:30])}")
+            return None
+    elif count.column is None:
+        by_alias = {column_alias(n): n for n in reversed(names)}
+        chosen = next((by_alias[c] for c in COUNT_NAMES if c in by_alias), None)
+    for name in names:
+        if count.column is not False and name != chosen and looks_like_count(name):
+            read = f"the copies come from column '{chosen}'" if chosen else "the copies are the component's count"
+            warn(path, line, f"column '{name}' looks like a count of copies but is not read ({read}); expected "
+                 f"count: {name} in the component to read it, or another name for the column")
+    return chosen
 
 
 def _too_many(n: int) -> str:
@@ -129,7 +312,8 @@ def sniff_separator(text: str) -> str:
     return best
 
 
-def _csv_rows(text: str, path: Path, default_count: int, report: ErrorReport) -> list[Row]:
+def _csv_rows(text: str, path: Path, count: CountSpec, report: ErrorReport,
+              columns: dict[str, str] | None) -> Table:
     most_field = limit("csv_field")
     csv.field_size_limit(most_field)  # the csv module's own check, at our bound (its default is 128 KiB)
     sep = "\t" if path.suffix.lower() == ".tsv" else sniff_separator(text)
@@ -150,18 +334,24 @@ def _csv_rows(text: str, path: Path, default_count: int, report: ErrorReport) ->
             name = {",": "comma", ";": "semicolon", "\t": "tab"}[sep]
             report.add(path, line, f"CSV error: {exc}; expected {name}-separated cells, \"quoted\" when they hold "
                        f"the separator or line breaks")
-        return []
-    return _table(raw, path, default_count, report, sniff=True, sep=sep)
+        return Table([])
+    return _table(raw, path, count, report, columns, sniff=True, sep=sep)
 
 
-def _table(raw_rows: list[tuple[list, int]], path: Path, default_count: int, report: ErrorReport,
-           sniff: bool, sep: str | None = None) -> list[Row]:
-    """A header line then rows of cells -> rows of values (blank lines skipped, every bound checked); `sniff`:
-    text cells of a column that are all numbers become numbers (CSV)."""
+_SEPARATOR_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
+
+
+def _table(raw_rows: list[tuple[list, int]], path: Path, count: CountSpec, report: ErrorReport,
+           columns: dict[str, str] | None, sniff: bool, sep: str | None = None) -> Table:
+    """A header line then rows of cells -> the Table (blank lines skipped, every bound checked); `sniff`: text cells
+    of a column that are all numbers become numbers (CSV). A CSV row with more cells than names, the extra ones
+    after a text column, is read with them as part of its last cell (the separator put back), with a warning: a
+    comma in a cell that was not quoted."""
     most_rows, most_columns, most_field = limit("table_rows"), limit("table_columns"), limit("csv_field")
     header: list[str] | None = None
     header_line = 1
     body: list[tuple[list, int]] = []
+    long_rows: list[tuple[list, int]] = []  # (cells, line) of rows with cells beyond the last name
     for cells, line in raw_rows:
         if not any(_text(c).strip() for c in cells):
             continue  # blank lines (before the header too)
@@ -173,37 +363,40 @@ def _table(raw_rows: list[tuple[list, int]], path: Path, default_count: int, rep
             if len(header) > most_columns:
                 report.add(path, line, f"{len(header)} columns; expected at most {most_columns} columns in one data "
                            "table")
-                return []
+                return Table([])
             if not _good_header(header, path, line, report):
-                return []
+                return Table([])
             continue
         if len(body) >= most_rows:
             report.add(path, line, f"more than {most_rows} rows; expected at most {most_rows} rows in one data table")
-            return []
-        if len(cells) > len(header):
-            if any(_text(c).strip() for c in cells[len(header):]):
-                report.add(path, line, f"{len(cells)} cells for {len(header)} column names; expected one cell per "
-                           "column")
-                continue
-            cells = cells[:len(header)]
+            return Table([])
         if any(isinstance(c, str) and len(c) > most_field for c in cells):
             lim = LIMITS["csv_field"]
             report.add(path, line, f"a cell is longer than {lim.value} characters; expected at most {lim.value} "
                        f"{lim.unit} in one cell")
             continue
+        if len(cells) > len(header):
+            while len(cells) > len(header) and not _text(cells[-1]).strip():
+                cells = cells[:-1]
+            if len(cells) > len(header):
+                long_rows.append((list(cells), line))
+                body.append(([], line))  # its place; filled below
+                continue
         cells = list(cells) + [""] * (len(header) - len(cells))
         body.append(([c.strip() if isinstance(c, str) else c for c in cells], line))
     if header is None:
         report.add(path, 1, "the table is empty; expected a header line of column names, then one row per face")
-        return []
+        return Table([])
     if not body:
         report.add(path, header_line, "the table has column names but no rows; expected one row per face under "
                    "the header line")
-        return []
+        return Table([])
     if len(header) == 1 and sep == "," and any(ch in header[0] for ch in ";\t|"):
         report.add(path, header_line, f"the header line is one column named '{header[0][:60]}'; expected column "
                    "names separated by commas, semicolons or tabs")
-        return []
+        return Table([])
+    if long_rows:
+        body = _joined_long_rows(body, long_rows, header, path, sep, report)
     if sniff:
         for j in range(len(header)):
             column = [cells[j] for cells, _ in body]
@@ -212,7 +405,39 @@ def _table(raw_rows: list[tuple[list, int]], path: Path, default_count: int, rep
                 for (cells, _), v in zip(body, numbers):
                     cells[j] = v
     raw = [(dict(zip(header, cells)), line) for cells, line in body]
-    return _rows(raw, path, header_line, default_count, report)
+    return _finish(raw, header, path, header_line, count, report, columns)
+
+
+def _joined_long_rows(body: list[tuple[list, int]], long_rows: list[tuple[list, int]], header: list[str], path: Path,
+                      sep: str | None, report: ErrorReport) -> list[tuple[list, int]]:
+    """Rows with more cells than names: when the last column holds text in the other rows (not numbers), the
+    extra cells are part of it, joined with the separator, and each such row is a warning; else each is an
+    error saying to quote the cell. (Squib's and spreadsheet users' text columns come last, with commas in them.)"""
+    name = _SEPARATOR_NAMES.get(sep or ",", "separator")
+    last = len(header) - 1
+    others = [cells[last] for cells, _ in body if cells]
+    text_last = sep is not None and not (others and _numbers([_text(c).strip() for c in others], sep == ";"))
+    long = {line: cells for cells, line in long_rows}
+    out = []
+    for cells, line in body:
+        if line not in long:
+            out.append((cells, line))
+            continue
+        extra = long[line]
+        if sep is None:  # a spreadsheet
+            report.add(path, line, f"a value in column {len(extra)}, which has no name in the header line; expected "
+                       "a name above every column that holds values")
+            continue
+        if not text_last:
+            report.add(path, line, f"{len(extra)} cells for {len(header)} column names; expected one cell per "
+                       f"column (a cell that holds a {name} needs \"quotes\" around it)")
+            continue
+        joined = extra[:last] + [(sep or ",").join(_text(c) for c in extra[last:])]
+        warn(path, line, f"{len(extra)} cells for {len(header)} column names: the cells after column "
+             f"'{header[last]}' are read as part of it, {name}s and all; expected \"quotes\" around a cell that "
+             f"holds a {name} (a spreadsheet's CSV export writes them)")
+        out.append(([c.strip() if isinstance(c, str) else c for c in joined], line))
+    return out
 
 
 def _text(cell: Any) -> str:
@@ -510,7 +735,9 @@ def _good_header(header: list[str], path: Path, line: int, report: ErrorReport) 
 
 
 def _rows(raw: list[tuple[Any, int | None]], path: Path, line: int | None, default_count: int,
-          report: ErrorReport) -> list[Row]:
+          report: ErrorReport, count_column: str | None) -> list[Row]:
+    """Row mappings -> Rows, the copies of each read from `count_column` (its cell leaves the values; an empty
+    cell means `default_count`)."""
     most = limit("count")
     if not raw:
         report.add(path, line, "the data table has no rows; expected one row per face")
@@ -524,23 +751,28 @@ def _rows(raw: list[tuple[Any, int | None]], path: Path, line: int | None, defau
             continue
         values = dict(values)
         count = default_count
-        if "count" in values and values["count"] in ("", None):
-            values.pop("count")  # an empty count cell: the component's count
-        if "count" in values:
-            text = values.pop("count")
-            try:
-                if isinstance(text, bool) or (isinstance(text, float) and not text.is_integer()):
-                    raise ValueError
-                count = int(text)
-            except (TypeError, ValueError, OverflowError):
-                shown = repr(text) if len(repr(text)) <= 40 else repr(text)[:37] + "..."
-                report.add(path, line, f"count {shown} is not a whole number; expected 0 or more copies")
-                continue
-            if count < 0:
-                report.add(path, line, f"count {count} is negative; expected 0 or more copies")
-                continue
-            if count > most:
-                report.add(path, line, f"count {count} is too large; expected at most {most} copies of one face")
-                continue
-        rows.append(Row(values, count, path, line))
+        counted = None
+        if count_column is not None and count_column in values:
+            text = values.pop(count_column)
+            if isinstance(text, str):
+                text = text.strip()
+            if text not in ("", None):  # an empty count cell: the component's count
+                counted = text
+                what = "count " if count_column == "count" else f"column '{count_column}' (the copies of each row): "
+                try:
+                    if isinstance(text, bool) or (isinstance(text, float) and not text.is_integer()):
+                        raise ValueError
+                    count = int(text)
+                except (TypeError, ValueError, OverflowError):
+                    shown = repr(text) if len(repr(text)) <= 40 else repr(text)[:37] + "..."
+                    report.add(path, line, f"{what}{shown} is not a whole number; expected 0 or more copies")
+                    continue
+                if count < 0:
+                    report.add(path, line, f"{what}{count} is negative; expected 0 or more copies")
+                    continue
+                if count > most:
+                    report.add(path, line, f"{what}{count} is too large; expected at most {most} copies of one "
+                               "face")
+                    continue
+        rows.append(Row(values, count, path, line, counted))
     return rows

@@ -513,13 +513,20 @@ def _title_of(text: str) -> str:
 
 # ---- today's manifest.json -> TtsGame ------------------------------------------------------------
 
+def plain_back(component: str) -> str:
+    """The image key of the plain back a deck of cards without a back gets (TTS shows a back on every card)."""
+    return f"{component}--plain-back"
+
+
 def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = (), names: dict[str, str] | None = None,
-                       labels: dict[str, str] | None = None) -> TtsGame:
-    """A TtsGame from the build's manifest.json: card components with a back become decks, boards boards,
-    tiles and tokens a bag per component, pieces a bag per face (a colour each), one-sided cards tiles.
-    `rulebooks`: (language, pdf path inside the export folder); `names`: component id -> display name;
-    `labels`: face SVG path -> the face's own label (a card's title)."""
-    names, labels = names or {}, labels or {}
+                       labels: dict[str, str] | None = None, same_backs: dict[str, str] | None = None) -> TtsGame:
+    """A TtsGame from the build's manifest.json: card components become decks (a card without a back gets a
+    plain one, `plain_back`), player aids with a back too, boards boards, tiles and tokens a bag per component,
+    pieces a bag per face (a colour each), one-sided aids tiles. `rulebooks`: (language, pdf path inside the
+    export folder); `names`: component id -> display name; `labels`: face SVG path -> the face's own label (a
+    card's title); `same_backs`: back SVG path -> the path of the first back drawn the same (one back image, and
+    one deck sheet, for backs that only differ by name)."""
+    names, labels, same = names or {}, labels or {}, same_backs or {}
 
     def _title(cid: str) -> str:
         return names.get(cid) or _title_of(cid)
@@ -540,12 +547,14 @@ def game_from_manifest(manifest: dict, rulebooks: Iterable[tuple[str, str]] = ()
             continue
         first = entries[0]
         kind, size = first["kind"], tuple(first["trim_mm"])
-        if kind in ("card", "aid") and first.get("back"):
-            back = _stem(first["back"])  # backs per row: each card names its own (sheets are split by back)
+        if (kind in ("card", "aid") and first.get("back")) or (kind == "card" and first["shape"] == "rect"):
+            def back_of(e: dict, cid: str = cid) -> str:
+                return _stem(same.get(e["back"], e["back"])) if e.get("back") else plain_back(cid)
+
+            back = back_of(first)  # backs per row: each card names its own (sheets are split by back)
             decks.append(TtsDeck(id=cid, name=_title(cid), trim_mm=size, back=back, cards=tuple(
                 TtsCard(image=_stem(e["face"]), name=_card(cid, e), description=_describe(e["data"]),
-                        count=e["count"], back=_stem(e.get("back") or e["face"]) if e.get("back") != first["back"]
-                        else None) for e in entries)))
+                        count=e["count"], back=back_of(e) if back_of(e) != back else None) for e in entries)))
         elif kind == "board":
             for e in entries:
                 boards.append(TtsBoard(id=f"{cid}-{e['key']}" if len(entries) > 1 else cid, name=_title(cid),

@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 from lxml import etree
 
-from pnp import registry, sandbox
+from pnp import decks, registry, sandbox
 from pnp.cache import KeyBase, key_of
 from pnp.confine import DesignFiles, FileRefused, check_parsed
 from pnp.errors import (
@@ -38,7 +38,6 @@ from pnp.registry import FaceSpec, GeneratorContext
 from pnp.render import textbox as _textbox
 from pnp.render.art import ArtFiles, art_hash, check_art, check_art_names, has_images
 from pnp.render.svg import wrap_fragment
-from pnp.tables import load_rows
 
 
 @dataclass
@@ -49,6 +48,9 @@ class ComponentFaces:
     back: FaceSpec | None  # the shared back, or the first of the backs per row (None: no back)
     where: tuple[str, int | None] = ("", None)  # design.yaml and the line of this component, for messages
     row_backs: dict[str, FaceSpec] = field(default_factory=dict)  # front key -> its back, when backs differ by row
+    group: tuple[str, Any] | None = None  # (column, value) when this is one deck of a component split by group_by
+    parent: str = ""  # the id of the component split by group_by ("" when not split)
+    table: tuple[Any, str | None] | None = None  # (the data table's file, its count column) of a data component
 
     @property
     def copies(self) -> int:
@@ -101,8 +103,9 @@ def face_path(component_id: str, face: FaceSpec) -> str:
 
 
 def design_faces(design: Design, report: ErrorReport | None = None) -> list[ComponentFaces]:
-    """Every component's faces. Problems go to `report` when given (the caller raises them
-    later with its own), else they are raised here, all together."""
+    """Every component's faces (a component grouped by a column is one ComponentFaces per group, pnp.decks).
+    Problems go to `report` when given (the caller raises them later with its own), else they are raised here,
+    all together."""
     own = report is None
     report = ErrorReport() if report is None else report
     files = DesignFiles(design.folder)
@@ -110,32 +113,70 @@ def design_faces(design: Design, report: ErrorReport | None = None) -> list[Comp
     doc = design.source
     hashes: dict[str, str] = {}
     result = []
+    lookups = _lookups(design, files, report) if design.tables else None
     for cid, comp in design.components.items():
         loc = ("components", cid)
-        rows: list = []
-        fronts = _faces(design, files, hashes, cid, comp, comp, loc, report, rows)
-        back = None
-        row_backs: dict[str, FaceSpec] = {}
-        if comp.back is not None:
-            per_row = rows if rows and comp.back.template and _reads_row(design, files, comp.back.template,
-                                                                            rows) else None
-            backs = _faces(design, files, hashes, cid, comp, comp.back, loc + ("back",), report, per_row)
-            if per_row is not None and len(backs) == len(fronts):
-                row_backs = _shared_backs(fronts, backs)
-                back = backs[0] if backs else None
-            else:
-                if len(backs) != 1 and not report:
-                    report.add(doc.path, doc.line(loc + ("back",)),
-                               f"the back makes {len(backs)} faces; expected exactly one shared back")
-                back = backs[0] if backs else None
-                if back is not None:
-                    back.key = "back"
-        result.append(ComponentFaces(cid, comp, fronts, back, (display_path(doc.path), doc.line(loc)), row_backs))
+        where = (display_path(doc.path), doc.line(loc))
+        if comp.data is not None and comp.template:
+            table = _front_table(design, files, cid, comp, report)
+            rows = decks.select(design, cid, comp, table, report)
+            groups = decks.split(design, cid, comp, table, rows, set(design.components), report)
+        else:
+            table, groups = None, [decks.Deck(cid, comp, [])]
+        for deck in groups:
+            gid, gcomp = deck.component_id, deck.component
+            source = _Source(table, deck.rows, lookups) if table is not None else None
+            fronts = _faces(design, files, hashes, gid, gcomp, gcomp, loc, report, source)
+            back = None
+            row_backs: dict[str, FaceSpec] = {}
+            if comp.back is not None:
+                per_row = source if source is not None and source.rows and comp.back.template and _reads_row(
+                    design, files, comp.back.template, source) else None
+                backs = _faces(design, files, hashes, gid, gcomp, comp.back, loc + ("back",), report, per_row,
+                               back_of=source)
+                if per_row is not None and len(backs) == len(fronts):
+                    row_backs = _shared_backs(fronts, backs)
+                    back = backs[0] if backs else None
+                else:
+                    if len(backs) != 1 and not report:
+                        report.add(doc.path, doc.line(loc + ("back",)),
+                                   f"the back makes {len(backs)} faces; expected exactly one shared back")
+                    back = backs[0] if backs else None
+                    if back is not None:
+                        back.key = "back"
+            faces = ComponentFaces(gid, gcomp, fronts, back, where, row_backs)
+            faces.group, faces.parent = deck.group, deck.parent
+            if table is not None:
+                faces.table = (table.file, table.count_column)
+            result.append(faces)
     if not report:
         _check_totals(design, result, report)
     if own:
         report.raise_if_any()
     return result
+
+
+@dataclass
+class _Source:
+    """The rows a component's faces are filled from, with their table (its names) and the design's lookup
+    tables."""
+
+    table: Any  # pnp.tables.Table
+    rows: list
+    lookups: Any = None  # Lookups of the design's `tables:`, or None
+
+    def __bool__(self) -> bool:
+        return bool(self.rows)
+
+
+def _front_table(design: Design, files: DesignFiles, cid: str, comp: Component, report: ErrorReport) -> Any:
+    from pnp.tables import CountSpec, load_table
+
+    doc = design.source
+    count = CountSpec(comp.count_column, comp.count, doc.path,
+                      doc.line(("components", cid, "count")) if comp.count_column is not None else None)
+    return load_table(comp.data, design.folder, doc, ("components", cid, "data"), report, files,
+                      columns=comp.columns, sheet=comp.sheet, count=count, encoding=comp.encoding)
 
 
 def _check_totals(design: Design, components: list[ComponentFaces], report: ErrorReport) -> None:
@@ -165,9 +206,10 @@ def _check_totals(design: Design, components: list[ComponentFaces], report: Erro
 
 
 def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str, comp: Component,
-           src: FaceSource, loc: tuple, report: ErrorReport, rows_out: list | None = None) -> list[FaceSpec]:
-    """The faces of a front (`src is comp`: a data table's rows are loaded and appended to `rows_out`) or of a
-    back (`rows_out` given: one face per front row, else one shared face)."""
+           src: FaceSource, loc: tuple, report: ErrorReport, source: _Source | None = None,
+           back_of: _Source | None = None) -> list[FaceSpec]:
+    """The faces of a front (`src is comp`: one per row of `source`, when it fills a data table) or of a back
+    (`source` given: one face per front row, else one shared face; `back_of`: the rows of its fronts)."""
     bleed = design.bleed_of(comp)
     doc = design.source
     if src.generate:
@@ -187,15 +229,11 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         except DesignError as exc:
             report.extend(exc)
             return []
-        if comp.data is not None and src is comp:
-            rows = load_rows(comp.data, design.folder, doc, ("components", cid, "data"), comp.count, report, files,
-                             columns=comp.columns, sheet=comp.sheet)
-            if rows_out is not None:
-                rows_out += rows
-        elif src is not comp and rows_out:
-            rows = list(rows_out)  # a back filled from each front's row
-        else:
-            rows = [None]
+        rows: list = source.rows if source is not None else [None]
+        if not rows:
+            return []
+        table = source.table if source is not None else None
+        lookups = (source or back_of).lookups if (source or back_of) is not None else None
         if "templates" not in hashes:
             hashes["templates"] = templates_hash(design.folder, files)
         if "art" not in hashes:
@@ -207,30 +245,50 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         allowed = files.extra
         dumped = {"design": design.meta.model_dump(mode="json")}  # what _jsonable makes of it, once for every row
         is_back = src is not comp and rows[0] is not None
-        used = _row_names(design, files, src.template) if is_back else None
+        reads = _template_reads(design, src.template) if table is not None else None
+        used = _columns_read(reads, table) if is_back and reads is not None else None
+        with_count = table is not None and table.count_column is not None and (
+            reads is None or "row" in reads or table.count_column in _columns_read(reads, table))
         face_keys = KeyBase("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
-                            size.width, size.height, bleed, design.folder.name)  # (what every face's key begins
+                            size.width, size.height, bleed, design.folder.name,
+                            lookups.hash if lookups is not None else "")  # (what every face's key begins
         # with, hashed once; the folder's name too: the SVG's source comment names it, so two designs with the same
         # templates and rows, in folders of other names, do not share their faces)
+        fixed = {"component": cid, "design": design.meta, "width": size.width, "height": size.height,
+                 "bleed": bleed, "safe": design.print.safe_zone}
+        if table is not None and src is comp:
+            _warn_shadowed(table, fixed, doc)
+        naming = _name_column(design, cid, comp, table, report) if table is not None and src is comp else None
         for i, row in enumerate(rows, start=1):
             values = dict(row.values) if row else {}
-            context = {**values, "row": values, "index": i, "component": cid, "design": design.meta,
-                       "width": size.width, "height": size.height, "bleed": bleed, "safe": design.print.safe_zone}
+            if row is not None and table is not None:
+                shown = {**values, table.count_column: row.count} if with_count else values
+                context = {**decks.names(shown, table.aliases, i), **fixed}
+            else:
+                context = {**values, "row": values, "index": i, **fixed}
             where = (row.file, row.line) if row else (doc.path, doc.line(loc + ("template",)))
             keyed = context
             key = f"{i:0{width}d}" if row else "face"
+            label = ""
             if is_back and used is not None:  # a back: the same for every row that agrees on what it reads
-                keyed = {k: v for k, v in context.items() if k in used or (k not in values and k not in
-                                                                           ("row", "index"))}
+                own = set(context) - set(fixed)
+                keyed = {k: v for k, v in context.items() if k in used or k not in own}
                 key = "back-" + slug("-".join(str(values[k]) for k in sorted(used) if k in values) or str(i))
             elif is_back:
                 key = f"back-{i:0{width}d}"
+            elif row is not None and naming is not None:
+                label = _plain(values.get(naming[0], ""))
+                if naming[1] and decks.slug(label):
+                    key += "-" + decks.slug(label)
             cache_key = face_keys.key(_jsonable(keyed, dumped))
+            if lookups is not None:
+                context["tables"] = lookups.tables
             faces.append(FaceSpec(
                 key=key, width=size.width, height=size.height, bleed=bleed,
                 paint=_template_painter(design.folder, src.template, path, context, size.width, size.height, bleed,
                                         where, row is not None, hashes["fonts"], allowed),
                 count=row.count if row else comp.count, data=values, shape=comp.shape, cache_key=cache_key,
+                label=label,
             ))
         return faces
     # a ready SVG file
@@ -395,10 +453,11 @@ def _svg_painter(folder: Path, extra: tuple[Path, ...], path: Path, text: str, f
     return paint
 
 
-def _row_names(design: Design, files: DesignFiles, name: str) -> set[str] | None:
-    """The names a back template reads (jinja2.meta), None when it cannot tell (it includes, imports or extends
-    another template, or does not parse: then every row is its own back)."""
-    from jinja2 import meta
+def _template_reads(design: Design, name: str) -> set[str] | None:
+    """The names a template reads (jinja2.meta), where `row['x']`, `row.x` and `row.get('x')` count as reading
+    the column `x` and `row` stands for the whole row only when used otherwise; None when it cannot tell (it
+    includes, imports or extends another template, or does not parse)."""
+    from jinja2 import meta, nodes
 
     env = _environment(Path(os.path.abspath(design.folder)), DesignFiles(design.folder).extra)
     try:
@@ -408,16 +467,170 @@ def _row_names(design: Design, files: DesignFiles, name: str) -> set[str] | None
         return None
     if list(meta.find_referenced_templates(ast)):
         return None
-    return set(meta.find_undeclared_variables(ast))
+    found = set(meta.find_undeclared_variables(ast))
+    if "row" not in found:
+        return found
+    found.discard("row")
+    parts: set[int] = set()  # the Name nodes of `row` that are a column's lookup
+    for node in ast.find_all((nodes.Getitem, nodes.Getattr, nodes.Call)):
+        target: Any = None
+        if isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+            target, column = node.node, node.arg.value
+        elif isinstance(node, nodes.Getattr) and node.attr != "get":
+            target, column = node.node, node.attr
+        elif (isinstance(node, nodes.Call) and isinstance(node.node, nodes.Getattr) and node.node.attr == "get"
+              and node.args and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)):
+            target, column = node.node.node, node.args[0].value
+        if isinstance(target, nodes.Name) and target.name == "row" and target.ctx == "load":
+            found.add(column)
+            parts.add(id(target))
+            if isinstance(node, nodes.Call):
+                parts.add(id(node.node))
+    for node in ast.find_all(nodes.Name):
+        if node.name == "row" and node.ctx == "load" and id(node) not in parts:
+            found.add("row")  # the whole row: `{% for k, v in row.items() %}`, `row[name]`, a macro's argument
+            break
+    return found
 
 
-def _reads_row(design: Design, files: DesignFiles, name: str, rows: list) -> bool:
+def _columns_read(reads: set[str], table: Any) -> set[str]:
+    """The columns (as the table spells them), `row` and `index` among the names a template reads."""
+    out = set()
+    for name in reads:
+        if name in ("row", "index"):
+            out.add(name)
+            if name == "row":
+                out.update(table.columns)
+                if table.count_column:
+                    out.add(table.count_column)
+            continue
+        column = table.find(name)
+        if column is not None:
+            out.add(column)
+    return out
+
+
+def _reads_row(design: Design, files: DesignFiles, name: str, source: _Source) -> bool:
     """Whether a back template reads its front's row (a column, `row` or `index`): then each row gets its back."""
-    used = _row_names(design, files, name)
-    if used is None:
+    reads = _template_reads(design, name)
+    if reads is None:
         return True
-    columns = {k for r in rows for k in r.values}
-    return bool(used & (columns | {"row", "index"}))
+    return bool(_columns_read(reads, source.table))
+
+
+def _warn_shadowed(table: Any, fixed: dict[str, Any], doc: Any) -> None:
+    """A column whose name (or normalised name) is one a template is given by pnp (width, index...) would be hidden
+    by it: a warning naming how to read it."""
+    given = set(fixed) | {"row", "index", "tables", "textbox"}
+    names = {c: c for c in table.columns} | {a: c for a, c in table.aliases.items()}
+    for name, column in names.items():
+        if name in given and table.file is not None:
+            warn(table.file, None, f"column '{column}': the name '{name}' is the template's own ({_GIVEN.get(name, name)}"
+                 f"), which hides the column; expected another column name, or row['{column}'] in the template")
+
+
+_GIVEN = {"width": "the face's width", "height": "the face's height", "bleed": "the bleed", "safe": "the safe zone",
+          "component": "the component's id", "design": "the design's meta", "index": "the row's number",
+          "row": "the whole row", "tables": "the design's tables", "textbox": "the text box helper"}
+
+NAME_COLUMNS = ("name", "title", "card_name", "card_title", "nom", "titre", "nombre", "titulo", "nome")
+"""The columns that name a data table's faces when the component names none (normalised, in this order)."""
+
+
+def _name_column(design: Design, cid: str, comp: Component, table: Any, report: ErrorReport) -> tuple[str, bool] | None:
+    """(the column naming each face, whether the component said so: then file names carry the name too), or None."""
+    if comp.name_column:
+        column = table.find(comp.name_column)
+        if column is None:
+            from pnp.errors import close_match
+
+            hint = close_match(comp.name_column, table.columns)
+            did = f"; did you mean '{hint}'?" if hint else ";"
+            report.add(design.source.path, design.source.line(("components", cid, "name_column")),
+                       f"components.{cid}.name_column: '{comp.name_column}' is not a column of the table{did} "
+                       f"expected one of: {', '.join(table.columns[:30])}")
+            return None
+        return column, True
+    from pnp.tables import column_alias
+
+    by_alias = {column_alias(c): c for c in reversed(table.columns)}
+    found = next((by_alias[n] for n in NAME_COLUMNS if n in by_alias), None)
+    return (found, False) if found else None
+
+
+def _plain(value: Any) -> str:
+    """A cell as a name: its words without markup, on one line, at most 100 characters."""
+    import html
+
+    text = re.sub(r"<[^>]*>|\*\*|(?<!\\)\*", "", "" if value is None else str(value))
+    return " ".join(html.unescape(text).split())[:100]
+
+
+class Lookups:
+    """The design's `tables:`, as templates read them: `tables.NAME[key]` is the row (a mapping of its columns)
+    whose key column holds `key`; `tables.NAME.rows` every row in order. `hash`: of every table's content."""
+
+    def __init__(self, tables: dict[str, Any], hash_: str):
+        self.tables = tables
+        self.hash = hash_
+
+
+class Lookup(dict):
+    """One table of `tables:`: key -> row; `.rows`, the rows in order; a missing key is an error naming it."""
+
+    def __init__(self, name: str, key: str, rows: list[dict[str, Any]]):
+        super().__init__()
+        self.name, self.key, self.rows = name, key, rows
+        for row in rows:
+            self.setdefault(_key_text(row.get(key, "")), row)
+
+    def __missing__(self, key: Any) -> Any:
+        text = _key_text(key)
+        if text in self:
+            return dict.__getitem__(self, text)
+        from pnp.errors import close_match
+
+        hint = close_match(text, list(self))
+        did = f"; did you mean '{hint}'?" if hint else ";"
+        raise LookupError(f"tables.{self.name} has no row whose '{self.key}' is {text!r}{did} expected one of: "
+                          f"{', '.join(list(self)[:20])}")
+
+
+def _key_text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value).strip()
+
+
+def _lookups(design: Design, files: DesignFiles, report: ErrorReport) -> Lookups:
+    from pnp.tables import CountSpec, load_table
+
+    doc = design.source
+    out: dict[str, Any] = {}
+    parts: list[Any] = []
+    for name, spec in design.tables.items():
+        loc = ("tables", name, "data")
+        table = load_table(spec.data, design.folder, doc, loc, report, files, columns=spec.columns,
+                           sheet=spec.sheet, count=CountSpec(False), encoding=spec.encoding)
+        if not table.rows:
+            continue
+        key = table.find(spec.key) if spec.key else table.columns[0] if table.columns else None
+        if key is None:
+            report.add(doc.path, doc.line(("tables", name, "key")), f"tables.{name}.key: '{spec.key}' is not a "
+                       f"column of the table; expected one of: {', '.join(table.columns[:30])}")
+            continue
+        rows = [decks.RowView(r.values, table.aliases) for r in table.rows]
+        lookup = Lookup(name, key, rows)
+        seen: dict[str, int | None] = {}
+        for r in table.rows:
+            k = _key_text(r.values.get(key, ""))
+            if k in seen:
+                warn(r.file, r.line, f"tables.{name}: the key '{k}' is also the key of the row at line {seen[k]}; "
+                     "expected each key once (the first row is the one found)")
+            seen.setdefault(k, r.line)
+        out[name] = lookup
+        parts += [name, key, [r.values for r in table.rows]]
+    return Lookups(out, key_of("tables", *parts))
 
 
 def _shared_backs(fronts: list[FaceSpec], backs: list[FaceSpec]) -> dict[str, FaceSpec]:
