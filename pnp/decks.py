@@ -150,10 +150,9 @@ def split(design: Design, cid: str, comp: Component, table: Table, rows: list[Ro
 
 def _group_name(comp: Component, cid: str, value: str) -> Any:
     label = value if value != "" else "—"
-    title = cid.replace("-", " ").capitalize()
     if isinstance(comp.name, dict) and comp.name:
-        return {lang: f"{name or title}: {label}" for lang, name in comp.name.items()}
-    return f"{comp.name or title}: {label}"
+        return {lang: f"{name or cid}: {label}" for lang, name in comp.name.items()}
+    return f"{comp.name or cid}: {label}"
 
 
 def names(values: dict[str, Any], aliases: dict[str, str], index: int) -> dict[str, Any]:

@@ -338,6 +338,7 @@ def _csv_rows(text: str, path: Path, count: CountSpec, report: ErrorReport,
     return _table(raw, path, count, report, columns, sniff=True, sep=sep)
 
 
+_ENTITY_START = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6})$")
 _SEPARATOR_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
 
 
@@ -433,9 +434,11 @@ def _joined_long_rows(body: list[tuple[list, int]], long_rows: list[tuple[list, 
                        f"column (a cell that holds a {name} needs \"quotes\" around it)")
             continue
         joined = extra[:last] + [(sep or ",").join(_text(c) for c in extra[last:])]
-        warn(path, line, f"{len(extra)} cells for {len(header)} column names: the cells after column "
-             f"'{header[last]}' are read as part of it, {name}s and all; expected \"quotes\" around a cell that "
-             f"holds a {name} (a spreadsheet's CSV export writes them)")
+        if not (sep == ";" and all(_ENTITY_START.search(_text(c)) for c in extra[last:-1])):
+            # (a semicolon that ends an HTML entity, &quot; &#39;, split the cell: joined back, nothing to say)
+            warn(f"{display_path(path)} (row {display_path(path)}:{line})", None, f"more cells than column names: "
+                 f"the cells after column '{header[last]}' are read as part of it, {name}s and all; expected "
+                 f"\"quotes\" around a cell that holds a {name} (a spreadsheet's CSV export writes them)")
         out.append(([c.strip() if isinstance(c, str) else c for c in joined], line))
     return out
 

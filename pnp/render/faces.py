@@ -761,9 +761,9 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
                                        f"{_disp(templates_dir())}/")]) from None
         except jinja2.TemplateError as exc:
             file, line = _template_line(exc, path)
-            raise DesignError([Problem(_disp(file), line, f"{exc.message or exc}{row}; expected every name "
-                                       f"used to be a column of the data table or one of: index, width, height, "
-                                       f"bleed, safe, component, design")]) from None
+            raise DesignError([Problem(_disp(file), line, f"{exc.message or exc}{row}{_did_you_mean(exc, context)} "
+                                       f"expected every name used to be a column of the data table or one of: index, "
+                                       f"width, height, bleed, safe, component, design")]) from None
         except sandbox.RENDER_ERRORS as exc:
             file, line = _template_line(exc, path)
             raise DesignError([Problem(_disp(file), line, f"{sandbox.describe(exc)}{row}")]) from None
@@ -795,6 +795,24 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
         return with_source_comment(svg, folder, path, where if is_row else None)
 
     return paint
+
+
+_UNDEFINED = re.compile(r"'([^']+)' is undefined|has no attribute '([^']+)'")
+
+
+def _did_you_mean(exc: BaseException, context: dict[str, Any]) -> str:
+    """"; did you mean 'power'?" for a name or `row` key a template misspelt, from the row's columns (and their
+    normalised names) and the names pnp gives; ";" when none is close."""
+    m = _UNDEFINED.search(str(getattr(exc, "message", "") or exc))
+    if not m:
+        return ";"
+    from pnp.errors import close_match
+
+    row = context.get("row")
+    names = [k for k in context if k != "row"] + (list(row) + list(getattr(row, "_aliases", {})) if isinstance(
+        row, dict) else [])
+    hint = close_match(m.group(1) or m.group(2), names)
+    return f"; did you mean '{hint}'?" if hint else ";"
 
 
 def _template_line(exc: BaseException, default: Path) -> tuple[Path, int | None]:
