@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-
 from clirun import run
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
