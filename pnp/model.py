@@ -475,7 +475,7 @@ class Component(FaceSource):
     bleed: float | None
     data: str | list[dict[str, Any]] | None
     back: FaceSource | None
-    columns: dict[str, Literal["text", "int", "number"]] | None
+    columns: dict[str, Literal["text", "int", "number", "skip"]] | None
     sheet: str | None
     count_column: str | bool | None
     encoding: str | None
@@ -526,9 +526,10 @@ class Component(FaceSource):
                           "Data table: a CSV/YAML file or an inline list, one row per face"),
             "back": Field(cs.nullable_schema(FaceSource.schema()), None,
                           "The back face: shared, or filled from each front's row"),
-            "columns": Field(cs.nullable_schema(cs.dict_schema(cs.str_schema(), choice("text", "int", "number"))), None,
+            "columns": Field(cs.nullable_schema(cs.dict_schema(cs.str_schema(), choice("text", "int", "number",
+                                                                                       "skip"))), None,
                              "Types of data-table columns: text, int or number (default: sniffed for CSV, the "
-                             "sheet's own types for .xlsx/.ods)"),
+                             "sheet's own types for .xlsx/.ods); skip: a column no template reads (notes)"),
             "sheet": Field(optional_text(), None, "The sheet of an .xlsx/.ods data table (default: the first)"),
             "count_column": Field(cs.nullable_schema(cs.union_schema([cs.str_schema(min_length=1),
                                                                       cs.literal_schema([False])])), None,

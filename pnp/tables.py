@@ -106,7 +106,7 @@ def looks_like_count(name: str) -> bool:
 
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".ods", ".yaml", ".yml")
-COLUMN_TYPES = ("text", "int", "number")
+COLUMN_TYPES = ("text", "int", "number", "skip")
 
 
 ENCODINGS = _ENCODINGS
@@ -229,7 +229,7 @@ def _finish(raw: list[tuple[Any, int | None]], names: list[str], path: Path, lin
     table = Table([], names, None if inline else path, None, aliases)
     table.count_column = _count_column(table, count, path, line, report)
     rows = _rows(raw, path, line, count.default, report, table.count_column)
-    table.rows = _typed(rows, columns, report)
+    table.rows = _typed(rows, _declared(columns, table, path, line), report)
     if table.count_column is not None:
         table.columns = [n for n in names if n != table.count_column]
     return table
@@ -464,6 +464,23 @@ def _numbers(column: list[str], decimal_comma: bool) -> list | None:
     return None
 
 
+def _declared(columns: dict[str, str] | None, table: Table, path: Path, line: int | None) -> dict[str, str] | None:
+    """`columns:` by the table's own spelling of each column; a name that is no column is a warning."""
+    if not columns:
+        return columns
+    out = {}
+    for name, kind in columns.items():
+        found = table.find(name)
+        if found is None:
+            hint = close_match(name, table.columns)
+            did = f"; did you mean '{hint}'?" if hint else ";"
+            warn(path, line, f"columns: '{name}' is not a column of the table{did} expected one of: "
+                 f"{', '.join(table.columns[:30])}")
+            continue
+        out[found] = kind
+    return out
+
+
 def _typed(rows: list[Row], columns: dict[str, str] | None, report: ErrorReport) -> list[Row]:
     """Declared column types (`columns:` of the component) applied to every row, each bad cell a message."""
     if not columns or not rows:
@@ -475,6 +492,8 @@ def _typed(rows: list[Row], columns: dict[str, str] | None, report: ErrorReport)
             if name not in row.values:
                 continue
             v = row.values[name]
+            if kind == "skip":
+                continue
             if kind == "text":
                 row.values[name] = _number_text(v)
                 continue

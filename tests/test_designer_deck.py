@@ -470,7 +470,10 @@ def test_a_template_error_is_reported_once_with_its_rows_counted_and_sorted_by_n
     assert result.output == ("d/templates/front.svg.j2:1: 'titel' is undefined (filling 12 rows: d/cards.csv:2, "
                              "d/cards.csv:3, d/cards.csv:4 and 9 more); did you mean 'title'? expected every name "
                              "used to be a column of the data table or one of: index, width, height, bleed, safe, "
-                             "component, design\n")
+                             "component, design\n"
+                             "d/cards.csv:1: warning: column 'title' is read by no template of components.cards "
+                             "(front.svg.j2) nor by its settings; expected it used, or columns: {title: skip} if it "
+                             "only holds notes\n")
     design_dir = tmp_path / "d"
     (design_dir / "templates" / "front.svg.j2").write_text(
         '<text x="5" y="5">{% if title in ("r1", "r9") %}{{ titel }}{% endif %}</text>\n')

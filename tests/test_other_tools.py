@@ -295,6 +295,19 @@ def test_a_column_a_template_name_hides_is_a_warning(tmp_path):
             "hides the column; expected another column name, or row['Width'] in the template") in result.output
 
 
+def test_a_column_no_template_reads_is_a_warning_unless_skipped(tmp_path):
+    folder = _copy("squib-deck", tmp_path)
+    text = (folder / "design.yaml").read_text(encoding="utf-8")
+    (folder / "design.yaml").write_text(text.replace("    columns: {art: skip}       # the art's names", "    # the art"),
+                                        encoding="utf-8")
+    result, _ = _build(folder, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert ("data/deck.csv:1: warning: column 'art' is read by no template of components.cards (card.svg.j2, "
+            "back.svg.j2) nor by its settings; expected it used, or columns: {art: skip} if it only holds notes"
+            ) in result.output
+    assert "components.starter" not in result.output  # skipped there; its qty left on purpose (column: none)
+
+
 # --- messages for real files ---------------------------------------------------------------------------------
 
 
@@ -358,3 +371,23 @@ def test_tts_makes_one_back_image_per_distinct_back(tmp_path):
     saved = json.loads((tts / "party-deck.json").read_text(encoding="utf-8"))
     [deck] = [o for o in saved["ObjectStates"] if o["Name"] == "DeckCustom"]
     assert len(deck["CustomDeck"]) == 2 and len(deck["DeckIDs"]) == 28
+
+
+# --- docs/from-squib-and-nandeck.md ------------------------------------------------------------------------------
+
+
+def test_the_guide_shows_the_worked_example_the_suite_builds(tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    result = run(["build", "tests/fixtures/squib-deck", "--out", str(tmp_path / "output")], root)
+    assert result.exit_code == 0, result.output
+    guide = (root / "docs" / "from-squib-and-nandeck.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(\w*)\n(.*?)```", guide, re.S)
+    design = (FIXTURES / "squib-deck" / "design.yaml").read_text(encoding="utf-8")
+    assert ("yaml", design) in blocks
+    layout = (FIXTURES / "squib-deck" / "templates" / "layout.j2").read_text(encoding="utf-8")
+    [jinja] = [text for kind, text in blocks if kind == "jinja"]
+    assert all(line in layout for line in jinja.strip().splitlines())
+    [summary] = [text for kind, text in blocks if text.startswith("squib-deck: ")]
+    shown = result.output.replace(str(tmp_path / "output"), "output")
+    for line in summary.strip().splitlines():
+        assert line in shown, (line, shown)

@@ -119,6 +119,8 @@ def design_faces(design: Design, report: ErrorReport | None = None) -> list[Comp
         where = (display_path(doc.path), doc.line(loc))
         if comp.data is not None and comp.template:
             table = _front_table(design, files, cid, comp, report)
+            if table.rows:
+                _warn_unread(design, cid, comp, table)
             rows = decks.select(design, cid, comp, table, report)
             groups = decks.split(design, cid, comp, table, rows, set(design.components), report)
         else:
@@ -454,19 +456,38 @@ def _svg_painter(folder: Path, extra: tuple[Path, ...], path: Path, text: str, f
 
 
 def _template_reads(design: Design, name: str) -> set[str] | None:
-    """The names a template reads (jinja2.meta), where `row['x']`, `row.x` and `row.get('x')` count as reading
-    the column `x` and `row` stands for the whole row only when used otherwise; None when it cannot tell (it
-    includes, imports or extends another template, or does not parse)."""
-    from jinja2 import meta, nodes
+    """The names a template reads (jinja2.meta), with what it includes, imports or extends, where `row['x']`,
+    `row.x` and `row.get('x')` count as reading the column `x` and `row` stands for the whole row only when used
+    otherwise; None when it cannot tell (a template named by an expression, one that does not parse)."""
+    from jinja2 import meta
 
     env = _environment(Path(os.path.abspath(design.folder)), DesignFiles(design.folder).extra)
-    try:
-        source = env.loader.get_source(env, name)[0]
-        ast = env.parse(source)
-    except Exception:  # not found, refused or a syntax error: painting reports it with its file:line
-        return None
-    if list(meta.find_referenced_templates(ast)):
-        return None
+    found: set[str] = set()
+    todo, seen = [name], set()
+    while todo:  # the template and every template it includes, imports or extends (by a name it spells out)
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if len(seen) > 50:
+            return None
+        try:
+            source = env.loader.get_source(env, current)[0]
+            ast = env.parse(source)
+        except Exception:  # not found, refused or a syntax error: painting reports it with its file:line
+            return None
+        referenced = list(meta.find_referenced_templates(ast))
+        if None in referenced:
+            return None  # a name computed while rendering: pnp cannot tell what it reads
+        todo += [str(r) for r in referenced]
+        found |= _names_read(ast)
+    return found
+
+
+def _names_read(ast: Any) -> set[str]:
+    """The names one parsed template reads, `row`'s lookups by a spelled-out key as the columns they name."""
+    from jinja2 import meta, nodes
+
     found = set(meta.find_undeclared_variables(ast))
     if "row" not in found:
         return found
@@ -516,6 +537,42 @@ def _reads_row(design: Design, files: DesignFiles, name: str, source: _Source) -
     if reads is None:
         return True
     return bool(_columns_read(reads, source.table))
+
+
+def _warn_unread(design: Design, cid: str, comp: Component, table: Any) -> None:
+    """A column that nothing reads (neither template, nor count:, name_column, group_by, where:) is a warning: a
+    misspelt or forgotten column is never lost in silence. `columns: {notes: skip}` says a column is only notes.
+    Nothing is said when a template's reads cannot be known (it includes or imports another)."""
+    read: set[str] = set()
+    for name in (comp.template, comp.back.template if comp.back is not None else None):
+        if not name:
+            continue
+        reads = _template_reads(design, name)
+        if reads is None:
+            return
+        read |= _columns_read(reads, table)
+    said = [comp.name_column, comp.group_by, *((comp.where or {}) if isinstance(comp.where, dict) else ())]
+    if isinstance(comp.where, str):
+        from jinja2 import meta
+
+        try:
+            said += meta.find_undeclared_variables(decks._env(design.folder).parse("{% if " + comp.where +
+                                                                                   " %}{% endif %}"))
+        except Exception:  # a bad expression: select() reports it
+            return
+    read |= {table.find(str(n)) for n in said if n} - {None}
+    skipped = {table.find(n) for n, kind in (comp.columns or {}).items() if kind == "skip"}
+    if comp.count_column is False:  # `count: {column: none}`: the count-like columns are left on purpose
+        from pnp.tables import looks_like_count
+
+        skipped |= {c for c in table.columns if looks_like_count(c)}
+    where = table.file if table.file is not None else design.source.path
+    line = 1 if table.file is not None else design.source.line(("components", cid, "data"))
+    templates = ", ".join(n for n in (comp.template, comp.back.template if comp.back else None) if n)
+    for column in table.columns:
+        if column not in read and column not in skipped:
+            warn(where, line, f"column '{column}' is read by no template of components.{cid} ({templates}) nor by "
+                 f"its settings; expected it used, or columns: {{{column}: skip}} if it only holds notes")
 
 
 def _warn_shadowed(table: Any, fixed: dict[str, Any], doc: Any) -> None:
