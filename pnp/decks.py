@@ -10,6 +10,7 @@ expression evaluated in pnp.sandbox with the row's names; nothing it says runs c
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,7 +113,8 @@ def _where(design: Design, cid: str, comp: Component, table: Table, rows: list[R
 
 def split(design: Design, cid: str, comp: Component, table: Table, rows: list[Row], taken: set[str],
           report: ErrorReport) -> list[Deck]:
-    """One Deck, or one per value of `group_by:` (ids `<cid>-<value>`, in the order the values first appear)."""
+    """One Deck, or one per value of `group_by:` (ids `<cid>-<value>`, in the order the values first appear; an id
+    another component has, `taken`, gets a number)."""
     if not comp.group_by:
         return [Deck(cid, comp, rows)]
     doc = design.source
@@ -141,10 +143,6 @@ def split(design: Design, cid: str, comp: Component, table: Table, rows: list[Ro
                  f"an empty '{column}' make the deck {gid}")
         decks.append(Deck(gid, comp.model_copy(update={"name": _group_name(comp, cid, key), "group_by": None}),
                           group, (column, shown[key]), cid))
-    clash = sorted((ids & taken) - {cid})
-    if clash:
-        report.add(doc.path, doc.line(("components", cid, "group_by")), f"components.{cid}: the group {clash[0]} "
-                   "has the id of another component; expected group ids of their own (rename one)")
     return decks
 
 
@@ -219,14 +217,10 @@ def _row(row: Row) -> str:
     return f"{display_path(row.file)}:{row.line}"
 
 
-_ENVS: dict[Path, jinja2.Environment] = {}
-
-
+@functools.lru_cache(maxsize=16)
 def _env(folder: Path) -> jinja2.Environment:
-    env = _ENVS.get(folder)
-    if env is None:
-        env = _ENVS[folder] = sandbox.environment(DesignFiles(folder), [folder], "template_bytes")
-    return env
+    """The sandbox `where:` expressions are evaluated in (no template files, no globals of pnp's)."""
+    return sandbox.environment(DesignFiles(folder), [folder], "template_bytes")
 
 
 _SLUG = re.compile(r"[^a-z0-9-]+")

@@ -391,3 +391,31 @@ def test_the_guide_shows_the_worked_example_the_suite_builds(tmp_path):
     shown = result.output.replace(str(tmp_path / "output"), "output")
     for line in summary.strip().splitlines():
         assert line in shown, (line, shown)
+
+
+def test_editing_the_backs_table_repaints_what_reads_it_in_the_next_build(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    folder = _copy("squib-deck", tmp_path)
+    out = tmp_path / "out" / "squib-deck"
+
+    def build() -> subprocess.CompletedProcess:  # each build a process of its own, as a designer runs them
+        return subprocess.run([sys.executable, "-m", "pnp.cli", "build", str(folder), "--out", str(tmp_path / "out")],
+                              capture_output=True, text=True, env=env, timeout=300)
+
+    first = build()
+    assert first.returncode == 0, first.stderr
+    before = {p.name: p.read_text(encoding="utf-8") for p in (out / "svg").glob("*.svg")}
+    backs = folder / "data" / "backs.csv"
+    backs.write_text(backs.read_text(encoding="utf-8").replace("#2471a3", "#117a65"), encoding="utf-8")
+    second = build()
+    assert second.returncode == 0, second.stderr
+    after = {p.name: p.read_text(encoding="utf-8") for p in (out / "svg").glob("*.svg")}
+    changed = sorted(n for n in after if after[n] != before[n])
+    assert changed == ["cards-water-1-tide-caller.svg", "cards-water-2-whirlpool.svg", "cards-water-3-leviathan.svg",
+                       "cards-water-4-mist.svg", "cards-water-back.svg"]
+    assert all("#117a65" in after[n] for n in changed)
+    assert "6 written, 16 unchanged" in second.stdout  # those five and the sheets PDF
