@@ -393,13 +393,6 @@ def _underline_metrics(font: str) -> tuple[float, float]:
     return 0.1, 0.05
 
 
-def _base_font(family: str, weight: str, style: str) -> str:
-    """The font the text's own weight and style are drawn with, as _Fonts chooses it."""
-    from pnp.render import fonts
-
-    return _own_face(_design_fonts(), family, weight, style) or fonts.resolve(family, weight, style)
-
-
 # --- the helper ---------------------------------------------------------------------------------------------------
 
 class TextboxError(ValueError):
@@ -495,7 +488,7 @@ def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = 
         start = " ".join("".join(f":{p.text}:" if p.icon else p.text for p in w) for w in first)
         _warn(f"text box overflows: \"{start[:40]}...\": {what}; expected shorter text, a larger box or a smaller "
               "min_size")
-    underline = _underline_metrics(_base_font(str(family), str(weight), str(style))) if any(
+    underline = _underline_metrics(f.names[False, False]) if any(
         p.underline for para in paragraphs for w in para.words for p in w) else (0.0, 0.0)
     return Markup(_svg(lines, f, x, y, width, height, chosen, align, valign, line_height, str(family), str(weight),
                        str(style), str(fill), underline))
@@ -811,7 +804,7 @@ def _underline_text(text_el: Any, made: list, painting: Painting) -> None:
     y0 = float(V.length_parts(text_el.get("y", "0"))[0])  # type: ignore[index]
     anchor = props.get("text-anchor", "start").strip()
     shift = -cursor if anchor == "end" else -cursor / 2 if anchor == "middle" else 0.0
-    below, thick = _underline_metrics(_base_font(family, weight, style))
+    below, thick = _underline_metrics(f.names[False, False])
     parent = text_el.getparent()
     at = list(parent).index(text_el)
     for n, (a, b, s, colour_run) in enumerate(spans_at):
