@@ -224,6 +224,17 @@ def test_an_underline_in_a_text_follows_its_anchor_and_transform_or_is_a_warning
     assert len([r for r in rects if r["height"] < 1.0]) == 1  # none under the <text> that cannot be measured
 
 
+def test_a_cell_in_a_link_or_a_tspan_of_a_text_is_read_too(tmp_path):
+    deck(tmp_path, '<text x="4" y="20" font-size="4"><a href="#top">{{ text }}</a> and '
+         '<tspan fill="#0000ff">{{ text }}</tspan></text>\n', "<b>Go</b> &amp; <i>see</i>")
+    assert warnings(build(tmp_path)) == []
+    chars, _rects = page(tmp_path)
+    line = band(chars, 16, 21)
+    assert "".join(c["text"] for c in line) == "Go&seeandGo&see"
+    assert [c["text"] for c in line if "Bold" in c["fontname"]] == list("GoGo")
+    assert {colour(c) for c in line[-6:]} == {(0.0, 0.0, 1.0)}  # the template's own tspan keeps its fill
+
+
 def test_a_text_without_markup_keeps_its_exact_bytes(tmp_path):
     deck(tmp_path, '<text x="4" y="20" font-size="3">{{ text }}</text>\n', "Fire & Ice, 5 * 3 <= 20")
     build(tmp_path)
@@ -351,3 +362,13 @@ def test_plain_gives_the_words():
     assert markup.plain("Fire & Ice") == "Fire & Ice"
     assert [markup.has_markup(t) for t in ("Fire & Ice", "5 * 3", "a < b", "R&amp;D", "*a*", "<b>", "a\\nb")] == [
         False, False, False, True, True, True, True]
+
+
+def test_reading_is_bounded_by_nesting_and_warnings():
+    parsed = markup.parse("<i>" * 40 + "deep" + "</i>" * 40)
+    assert [r.text for r in parsed.paragraphs[0].runs] == ["deep"]
+    assert parsed.warnings[0] == ("markup nested more than 32 tags deep: <i> and the tags inside it are left out, "
+                                  "their text printed; expected fewer nested tags")
+    parsed = markup.parse(" ".join(f"&x{n};" for n in range(30)))
+    assert len(parsed.warnings) == 21
+    assert parsed.warnings[-1] == "and 10 more markup problems in this text; expected the ones above fixed first"

@@ -27,6 +27,8 @@ from html.parser import HTMLParser
 
 MIN_SCALE, MAX_SCALE = 0.25, 4.0  # a relative size: a quarter to four times the text's own size
 MIN_MM, MAX_MM = 0.5, 50.0  # an absolute size, mm
+MAX_NESTING = 32  # tags open at once: deeper ones are left out (so that reading a text stays linear in its length)
+MAX_WARNINGS = 20  # distinct warnings about one text; the rest are counted in one more
 
 TAGS = ("b", "strong", "i", "em", "u", "span", "font", "big", "small", "br", "p", "div", "ul", "ol", "li")
 EXPECTED_TAGS = "<b>, <i>, <u>, <br>, <p>, <span>, <font>, <big>, <small>, <ul>, <ol>, <li>"
@@ -200,11 +202,19 @@ class _Builder:
         self.paragraphs = [Paragraph()]
         self.absorb = False  # a line break right after a tag that broke the line is that same break
         self.warnings: list[str] = []
+        self.seen: set[str] = set()
+        self.dropped = 0  # distinct warnings beyond MAX_WARNINGS
         self.breaks: list[str] = []
+        self.pending: list[str] = []
+        self.pending_style = PLAIN
 
     def warn(self, message: str) -> None:
-        if message not in self.warnings:
-            self.warnings.append(message)
+        if message not in self.seen:
+            self.seen.add(message)
+            if len(self.warnings) < MAX_WARNINGS:
+                self.warnings.append(message)
+            else:
+                self.dropped += 1
 
     @property
     def cur(self) -> Paragraph:
@@ -220,12 +230,21 @@ class _Builder:
             return
         if text.strip(" "):
             self.absorb = False
-        runs = self.cur.runs
         style = self._style(style)
-        if runs and not runs[-1].icon and runs[-1].style == style:
-            runs[-1] = Run(runs[-1].text + text, style)
-        else:
-            runs.append(Run(text, style))
+        if self.pending and style != self.pending_style:
+            self.flush()
+        self.pending.append(text)
+        self.pending_style = style
+
+    def flush(self) -> None:
+        """The characters gathered for the current run, as a run (kept apart so that a long text is joined once)."""
+        if self.pending:
+            runs, text = self.cur.runs, "".join(self.pending)
+            if runs and not runs[-1].icon and runs[-1].style == self.pending_style:
+                runs[-1] = Run(runs[-1].text + text, self.pending_style)
+            else:
+                runs.append(Run(text, self.pending_style))
+            self.pending = []
 
     def data(self, text: str, style: Style, level: int = 0) -> None:
         pos = 0
@@ -243,6 +262,7 @@ class _Builder:
                 self._add(tok, style)
             elif m.group(1):
                 self.absorb = False
+                self.flush()
                 self.cur.runs.append(Run(m.group(1), self._style(style), icon=True))
             elif self.absorb:
                 self.absorb = False
@@ -252,11 +272,13 @@ class _Builder:
 
     def line_break(self, what: str, level: int) -> None:
         """A new line, even after an empty one (a line break, <br>): inside a list item, a line of that item."""
+        self.flush()
         self.breaks.append(what)
         self.paragraphs.append(Paragraph(level=level))
 
     def block(self, what: str, level: int, marker: str = "") -> None:
         """A new line unless the current one is still empty (<p>, <li>, </ul>...); the line after is absorbed."""
+        self.flush()
         if marker:
             self.breaks.append(what)
         if self.cur.has_content or (self.cur.marker and not marker):
@@ -268,6 +290,10 @@ class _Builder:
         self.absorb = True
 
     def result(self, line_bullets: bool = True) -> Parsed:
+        self.flush()
+        if self.dropped:
+            self.warnings.append(f"and {self.dropped} more markup problem{'s' if self.dropped > 1 else ''} in this "
+                                 "text; expected the ones above fixed first")
         paras = self.paragraphs
         if len(paras) > 1 and paras[-1].soft and not paras[-1].runs and not paras[-1].marker:
             paras.pop()
@@ -289,6 +315,8 @@ class _Open:
     kind: str  # "inline", "block", "list", "item"
     raw: str
     counter: int = 0  # an <ol>'s next number
+    depth: int = 0  # the lists open inside it (itself included)
+    item: int = 0  # the level of a line inside it: that of the innermost list item around it, 0 outside items
 
 
 class _Parser(HTMLParser):
@@ -304,14 +332,16 @@ class _Parser(HTMLParser):
         return self.stack[-1].style if self.stack else PLAIN
 
     def _depth(self) -> int:
-        return sum(1 for o in self.stack if o.kind == "list")
+        return self.stack[-1].depth if self.stack else 0
 
     def _item_level(self) -> int:
         """The level of a line inside the innermost list item (0 outside items)."""
-        for o in reversed(self.stack):
-            if o.kind == "item":
-                return max(1, sum(1 for p in self.stack[:self.stack.index(o)] if p.kind == "list"))
-        return 0
+        return self.stack[-1].item if self.stack else 0
+
+    def _push(self, tag: str, style: Style, kind: str, raw: str, counter: int = 0, level: int = 0) -> None:
+        depth = self._depth() + (kind == "list")
+        self.stack.append(_Open(tag, style, kind, raw, counter, depth, level if kind == "item" else
+                                self._item_level()))
 
     def _shown(self) -> str:
         raw = " ".join((self.get_starttag_text() or "").split())
@@ -332,6 +362,10 @@ class _Parser(HTMLParser):
                        f"one of {EXPECTED_TAGS}, or markup=False to print tags as written")
             return
         raw = self._shown()
+        if len(self.stack) >= MAX_NESTING and tag != "li":
+            b.warn(f"markup nested more than {MAX_NESTING} tags deep: {raw} and the tags inside it are left out, "
+                   "their text printed; expected fewer nested tags")
+            return
         if tag == "li":
             self._close_item()
             depth = self._depth()
@@ -347,7 +381,7 @@ class _Parser(HTMLParser):
                 marker = BULLETS[min(level, len(BULLETS)) - 1]
             style = self._css_attrs(tag, attrs, self.style, ("value",))
             b.block("a list (<li>)", level, marker)
-            self.stack.append(_Open(tag, style, "item", raw))
+            self._push(tag, style, "item", raw, level=level)
             return
         if tag in ("ul", "ol"):
             counter = 1
@@ -356,12 +390,12 @@ class _Parser(HTMLParser):
                     counter = int(value)
             style = self._css_attrs(tag, attrs, self.style, ("start", "type") if tag == "ol" else ("type",))
             b.block("a list (<li>)", self._item_level())
-            self.stack.append(_Open(tag, style, "list", raw, counter))
+            self._push(tag, style, "list", raw, counter)
             return
         if tag in ("p", "div"):
             style = self._css_attrs(tag, attrs, self.style, ())
             b.block(f"<{tag}>", self._item_level())
-            self.stack.append(_Open(tag, style, "block", raw))
+            self._push(tag, style, "block", raw)
             return
         style = self.style
         if tag in ("b", "strong"):
@@ -378,7 +412,7 @@ class _Parser(HTMLParser):
             style = self._font(attrs, style, raw)
         else:
             style = self._css_attrs(tag, attrs, style, ())
-        self.stack.append(_Open(tag, style, "inline", raw))
+        self._push(tag, style, "inline", raw)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)

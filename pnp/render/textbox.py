@@ -614,21 +614,29 @@ def convert_cells(root: Any, painting: Painting) -> bool:
         for k, v in el.attrib.items():
             if MARK in v or _END in v:
                 el.set(k, strip_marks(v))
-        is_text = isinstance(el.tag, str) and el.tag in (_SVG_NS + "text", _SVG_NS + "tspan")
         if el.text and (MARK in el.text or _END in el.text):
-            if is_text:
+            if _in_text(el):
                 changed |= _convert_text(el, None, painting, underlined)
             else:
                 el.text = strip_marks(el.text)
         if el.tail and (MARK in el.tail or _END in el.tail):
             parent = el.getparent()
-            if parent is not None and parent.tag in (_SVG_NS + "text", _SVG_NS + "tspan"):
+            if parent is not None and _in_text(parent):
                 changed |= _convert_text(parent, el, painting, underlined)
             else:
                 el.tail = strip_marks(el.tail)
     for text_el, made in underlined.items():
         _underline_text(text_el, made, painting)
     return changed
+
+
+def _in_text(el: Any) -> bool:
+    """Whether the text of `el` is set as text: a <text>, a <tspan>, an <a> inside a <text>."""
+    if not isinstance(el.tag, str):
+        return False
+    if el.tag in (_SVG_NS + "text", _SVG_NS + "tspan"):
+        return True
+    return el.tag == _SVG_NS + "a" and any(a.tag == _SVG_NS + "text" for a in el.iterancestors())
 
 
 def _convert_text(el: Any, after: Any, painting: Painting, underlined: dict) -> bool:
