@@ -778,9 +778,33 @@ def _environment(design_folder: Path, extra: tuple[Path, ...]) -> jinja2.Environ
         files, template_bases(design_folder), "template_bytes",
         autoescape=True,  # data text such as "Salt & Pepper" must not break the SVG
         keep_trailing_newline=True,
+        finalize=_finalize,  # a value holding markup is marked, to be read as markup where it lands in a <text>
     )
     env.globals["textbox"] = _textbox.textbox
+    env.filters["plain"] = _textbox.plain_filter
+    env.filters["literal"] = _textbox.literal_filter
     return env
+
+
+@jinja2.pass_context  # (a context makes Jinja2 call it as the face is painted, never once when compiling)
+def _finalize(context: Any, value: Any) -> Any:
+    return _textbox.mark_cell(value)
+
+
+def _cells(svg: str, root: Any, painting: _textbox.Painting) -> tuple[str, Any]:
+    """The face with the values marked by _finalize read as markup where they are the text of a <text> (runs as
+    <tspan>s) and as they are elsewhere; written again only when some text changed, else the same bytes as
+    without marks."""
+    token = _textbox.PAINTING.set(painting)
+    try:
+        changed = _textbox.convert_cells(root, painting)
+    finally:
+        _textbox.PAINTING.reset(token)
+    if changed:
+        svg = '<?xml version="1.0" encoding="utf-8"?>\n' + etree.tostring(root.getroottree(), encoding="unicode") + "\n"
+    else:
+        svg = _textbox.strip_marks(svg)
+    return svg, etree.fromstring(svg.encode("utf-8"), _SVG_PARSER)
 
 
 _SVG_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
@@ -841,6 +865,8 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
         except etree.XMLSyntaxError as exc:
             raise DesignError([Problem(_disp(where[0]), where[1], f"the SVG filled from {path.name} is not "
                                        f"well-formed ({exc.msg}); expected valid SVG markup")]) from None
+        if _textbox.MARK in svg:
+            svg, root = _cells(svg, root, painting)
         try:
             check_parsed(root, svg, _disp(path), images=True)
         except DesignError as exc:
