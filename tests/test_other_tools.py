@@ -141,6 +141,30 @@ def test_nandeck_linkmulti_counts_and_ansi_file(tmp_path):
     assert text.count("Épée de feu") == 3 and text.count("Trésor") == 2
 
 
+def test_nandeck_html_cells_print_as_formatting_not_tags(tmp_path):
+    folder = _copy("nandeck-deck", tmp_path)
+    result, out = _build(folder, tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output
+    with pdfplumber.open(out / "nandeck-deck-a4.pdf") as doc:
+        chars = [c for page in doc.pages for c in page.chars]
+        text = "\n".join(page.extract_text() for page in doc.pages)
+    assert "<" not in text and "&quot;" not in text and "&nbsp;" not in text and "&#39;" not in text
+    assert '"brûle"' in text and "pièces d'or" in text and "pioche 1" in text
+    assert "pioche\xa01" in (out / "svg" / "cartes-5-gobelin.svg").read_text(encoding="utf-8")  # &nbsp;: unbroken
+    assert "• Bloque 1 dégât" in text and "• Se défausse ensuite" in text
+
+    def run(word: str) -> list[dict]:  # the characters of the first place `word` is printed
+        joined = "".join(c["text"] for c in chars)
+        start = joined.index(word)
+        return chars[start:start + len(word)]
+
+    assert all("Bold" in c["fontname"] for c in run("Attaque"))
+    assert all("Oblique" in c["fontname"] for c in run("Parade"))
+    assert all(tuple(c["non_stroking_color"]) == (0.8, 0, 0) for c in run("2 PV"))
+    assert not any("Bold" in c["fontname"] for c in run("Défausse"))
+
+
 def test_a_file_in_another_encoding_says_how_to_read_it(tmp_path):
     folder = _copy("nandeck-deck", tmp_path)
     text = (folder / "design.yaml").read_text(encoding="utf-8")

@@ -617,10 +617,9 @@ def _name_column(design: Design, cid: str, comp: Component, table: Any, report: 
 
 def _plain(value: Any) -> str:
     """A cell as a name: its words without markup, on one line, at most 100 characters."""
-    import html
+    from pnp.render.markup import plain
 
-    text = re.sub(r"<[^>]*>|\*\*|(?<!\\)\*", "", "" if value is None else str(value))
-    return " ".join(html.unescape(text).split())[:100]
+    return " ".join(plain("" if value is None else str(value)).split())[:100]
 
 
 class Lookups:
