@@ -443,3 +443,15 @@ def test_editing_the_backs_table_repaints_what_reads_it_in_the_next_build(tmp_pa
                        "cards-water-4-mist.svg", "cards-water-back.svg"]
     assert all("#117a65" in after[n] for n in changed)
     assert "6 written, 16 unchanged" in second.stdout  # those five and the sheets PDF
+
+
+def test_the_kit_bookmarks_each_deck_of_a_split_table(tmp_path):
+    import pypdf
+
+    folder = _copy("squib-deck", tmp_path)
+    result = run(["export", "kit", str(folder), "--out", str(tmp_path / "out")], tmp_path)
+    assert result.exit_code == 0, result.output
+    reader = pypdf.PdfReader(tmp_path / "out" / "squib-deck" / "squib-deck-kit-en-a4.pdf")
+    [sheets] = [item for item in reader.outline if isinstance(item, list)]
+    assert [(b.title, reader.get_destination_page_number(b)) for b in sheets] == [
+        ("cards: Fire", 2), ("cards: Water", 6), ("cards: Earth", 10), ("starter", 12)]

@@ -119,8 +119,11 @@ def sections(titles: list[str], names: dict[str, str] | None = None) -> list[tup
     translates the sections' names."""
     out: list[list] = []
     names = names or {}
+    known = sorted(names, key=len, reverse=True)  # the longest first: "cards: Fire" (a group_by deck) before "cards"
     for i, title in enumerate(titles):
-        name = title.split(":")[0].split(" (")[0].strip() or title
+        name = next((k for k in known if title == k or title.startswith((k + ":", k + " ("))), None)
+        if name is None:
+            name = title.split(":")[0].split(" (")[0].strip() or title
         name = names.get(name, name)
         if out and out[-1][0] == name:
             out[-1][2] = i
