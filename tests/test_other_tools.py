@@ -455,3 +455,31 @@ def test_the_kit_bookmarks_each_deck_of_a_split_table(tmp_path):
     [sheets] = [item for item in reader.outline if isinstance(item, list)]
     assert [(b.title, reader.get_destination_page_number(b)) for b in sheets] == [
         ("cards: Fire", 2), ("cards: Water", 6), ("cards: Earth", 10), ("starter", 12)]
+
+
+def test_a_squib_style_xlsx_with_numbers_stored_as_text(tmp_path):
+    import openpyxl
+
+    folder = _copy("deck-csv", tmp_path)
+    (folder / "cards.csv").unlink()
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Deck"
+    ws.append(["Name", "Qty", "Level", "Realm"])
+    for name, qty, level, realm in [("Imp", "3", "1", "Fire"), ("Golem", 2, 4, "Earth"), ("Wisp", "1 ", "2", "Fire")]:
+        ws.append([name, qty, level, realm])  # "3": a number stored as text, as Excel flags with a green corner
+    wb.save(folder / "deck.xlsx")
+    text = (folder / "design.yaml").read_text(encoding="utf-8")
+    (folder / "design.yaml").write_text(text.replace("    data: cards.csv\n", "    data: deck.xlsx\n    group_by: Realm\n"
+                                                     "    name_column: Name\n"), encoding="utf-8")
+    (folder / "templates" / "front.svg.j2").write_text(
+        '<text x="5" y="20" font-size="6">{{ name }}</text>\n'
+        '<text x="5" y="40" font-size="6">level {{ level | int + 1 }}</text>\n', encoding="utf-8")
+    result, out = _build(folder, tmp_path)
+    assert result.exit_code == 0, result.output
+    entries = [e for e in _manifest(out)["components"] if e["component"].startswith("cards")]
+    assert [(e["component"], e["name"], e["count"]) for e in entries] == [
+        ("cards-fire", "Imp", 3), ("cards-fire", "Wisp", 1), ("cards-earth", "Golem", 2)]
+    text = "\n".join(_pages(out / "deck-csv-a4.pdf"))
+    assert text.count("level 2") == 3 and text.count("level 5") == 2 and text.count("level 3") == 1
+    assert "printed: cards-fire 4 (copies from column 'Qty' of " in result.output
