@@ -30,9 +30,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
-import json
 import threading
-import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
@@ -276,6 +274,8 @@ def chain(font_family: str | None, weight: str | int | None = "normal", style: s
 
 @functools.cache
 def _coverage_ranges() -> dict[str, list[list[int]]]:
+    import json
+
     return json.loads((FONT_DIR / "coverage.json").read_text(encoding="utf-8"))
 
 
@@ -309,7 +309,23 @@ def split(text: str, fonts: tuple[str, ...]) -> tuple[Runs, tuple[str, ...]]:
         if first not in _registered:
             ensure(first)
         return ((first, text),), ()
+    if all(map(_cmap(first).__contains__, map(ord, text))):
+        return ((first, text),), ()
     return _split(text, fonts)
+
+
+_CMAPS: dict[str, dict[int, int]] = {}
+
+
+def _cmap(name: str) -> dict[int, int]:
+    """The character map of a registered (or shipped, then registered) font."""
+    found = _CMAPS.get(name)
+    if found is None:
+        from reportlab.pdfbase import pdfmetrics
+
+        ensure(name)
+        found = _CMAPS[name] = pdfmetrics.getFont(name).face.charToGlyph
+    return found
 
 
 _DROPPED = frozenset(("Cf", "Cc"))
@@ -317,6 +333,8 @@ _DROPPED = frozenset(("Cf", "Cc"))
 
 @functools.lru_cache(maxsize=8192)
 def _split(text: str, fonts: tuple[str, ...]) -> tuple[Runs, tuple[str, ...]]:
+    import unicodedata
+
     covered = [covers(name) for name in fonts]
     runs: list[tuple[str, str]] = []
     missing: dict[str, None] = {}
@@ -425,8 +443,8 @@ def _shipped_class():
         def _runs(self, text) -> Runs | None:
             if isinstance(text, bytes):
                 text = text.decode("utf-8")
-            if text.isascii():
-                return None
+            if text.isascii() or all(map(self.face.charToGlyph.__contains__, map(ord, text))):
+                return None  # the face has it all (the usual case, and every run svgpdf and textbox cut)
             family, slot = _FACES[self.fontName]
             weight, style = "bold" if slot & 1 else "normal", "italic" if slot & 2 else "normal"
             runs, lacking = split(text, chain(family, weight, style))
@@ -502,8 +520,9 @@ def face_warnings(svg: str, style: str, resources, source: Path, files=None, row
     """The characters of a face's SVG that no font of their text's chain has (drawn as PLACEHOLDER), each a
     warning recorded with pnp.errors.warn and returned as (file, line, message), for with_warning_marks. `style`:
     the design's @font-face <style> the face is drawn with; `source`: the template (or SVG file) it was made
-    from; `row`: the data-table row that filled it. The line is the template line that writes the character, or
-    names the column of `context` (the row's values) that holds it; for an SVG file, its line. `known`: warnings
+    from; `row`: the data-table row that filled it. The line is the template line that made the <text> (one that
+    writes the character, or whose literal text the <text>'s SVG line holds), else the first that names the
+    column of `context` (the row's values) holding it; for an SVG file, the line of the <text>. `known`: warnings
     already given about this face (a text box's, at the line of its call), not repeated. Only a face with a
     character outside what every chain has is compiled to find out (most faces have none)."""
     if svg.isascii() or not _always_drawn().search(svg):
@@ -524,6 +543,7 @@ def face_warnings(svg: str, style: str, resources, source: Path, files=None, row
     if not compiled.missing:
         return []
     said = {(w[1], w[2]) for w in known or ()}
+    given = {w[2] for w in known or ()}
     template = None
     if context is not None:
         try:
@@ -531,28 +551,66 @@ def face_warnings(svg: str, style: str, resources, source: Path, files=None, row
                         else Path(source).read_text(encoding="utf-8")).splitlines()
         except Exception:  # unreadable now: the warning goes without a line
             template = []
+    drawn = styled.splitlines()
     shown = display_path(source) + (f" (row {row})" if row else "")
     out = []
     for line, ch in compiled.missing:
         message = missing_message(ch)
         if template is not None:
-            line = _template_line(template, ch, context or {})
+            made = drawn[line - 1] if line is not None and 0 < line <= len(drawn) else ""
+            line = _template_line(template, made, ch)
+            if line is None:
+                if message in given:
+                    continue  # a text box's (its lines are all template expression): it has said so
+                line = _column_line(template, ch, context or {})
         elif line is not None and shift and line > after:
             line -= shift
         if (line, message) in said:
             continue
+        said.add((line, message))
         warn(shown, line, message)
         out.append((shown, line, message))
     return out
 
 
-def _template_line(lines: list[str], ch: str, context: Mapping) -> int | None:
-    """The template line that writes `ch`, or that names the column of `context` whose value holds it."""
+_EXPR = r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}"
+
+
+def _template_line(lines: list[str], made: str, ch: str) -> int | None:
+    """The template line that made the SVG line `made` (whose <text> holds `ch`): one that writes `ch`, else the
+    one whose literal text (what is outside its {{ }} and {% %}) stands in `made` in its order, the longest."""
     import re
 
+    def literal(text: str) -> list[str]:
+        return [p.strip() for p in re.split(_EXPR, text) if p.strip()]
+
+    def fits(parts: list[str]) -> bool:
+        at = 0
+        for part in parts:
+            at = made.find(part, at)
+            if at < 0:
+                return False
+            at += len(part)
+        return True
+
+    writes = [n for n, text in enumerate(lines, start=1) if ch in text]
+    if writes:
+        return next((n for n in writes if fits(literal(lines[n - 1]))), writes[0])
+    best, most = None, 0
     for n, text in enumerate(lines, start=1):
-        if ch in text:
-            return n
+        if "{{" not in text:
+            continue
+        parts = literal(text)
+        size = sum(len(p) for p in parts)
+        if size > most and fits(parts):
+            best, most = n, size
+    return best
+
+
+def _column_line(lines: list[str], ch: str, context: Mapping) -> int | None:
+    """The first template line whose {{ }} names the column of `context` (the row) whose value holds `ch`."""
+    import re
+
     for column, value in context.items():
         if isinstance(value, str) and ch in value:
             name = re.escape(str(column))  # `title`, `row.title`, `row['title']`, not `design.title`

@@ -80,7 +80,7 @@ class Compiled:
     images: dict[str, bytes] = field(default_factory=dict)  # raster files by content key
     svgs: dict[str, "Compiled"] = field(default_factory=dict)  # SVG images by content key
     warnings: tuple[SvgWarning, ...] = ()
-    missing: tuple[tuple[int | None, str], ...] = ()  # (line, character) of each character no font has, once
+    missing: tuple[tuple[int | None, str], ...] = ()  # (line, character) of text no font has, once a line
 
 
 # ---------------------------------------------------------------------------------------
@@ -384,7 +384,7 @@ class _Compiler:
         self.fetched = False  # asked `resources` for a file
         self.font_faces: dict[str, dict[str, str]] = {}  # @font-face: family (lower case) -> slot -> font name
         self._chains: dict[tuple, tuple[str, ...]] = {}
-        self.missing: dict[str, int | None] = {}  # character no font has -> the line of its first <text>
+        self.missing: dict[tuple[int | None, str], None] = {}  # (line, character) of text no font can draw
         self._lines: list[str] | None = None
 
     # --- warnings ----------------------------------------------------------------------
@@ -618,7 +618,7 @@ class _Compiler:
 
     def _result(self, width: float, height: float) -> Compiled:
         return Compiled(_r(width), _r(height), tuple(self.ops), tuple(sorted(self.fonts)), self.images,
-                        self.svgs, tuple(self.warnings), tuple((line, ch) for ch, line in self.missing.items()))
+                        self.svgs, tuple(self.warnings), tuple(self.missing))
 
     def _root_size(self, el, name, vb_size, ctx) -> float | None:
         raw = el.get(name)

@@ -5,7 +5,7 @@ the runs of one text chunk (a stretch that starts at an absolute x or y) are shi
 for text-anchor, measured with the font's own advance widths (the embedded font, via
 ReportLab's stringWidth). Each run is drawn character by character with the first font of its chain
 that has the character (pnp.render.fonts.chain and split: a run becomes one text operation per font);
-a character no font has is drawn as a white square and warned about, once per SVG.
+a character no font has is drawn as a white square and warned about, once per line of the SVG.
 """
 
 from __future__ import annotations
@@ -287,14 +287,16 @@ def _simple(comp, el, ctx: _Ctx) -> None:
 
 def _runs(comp, el, text: str, fonts: tuple[str, ...]):
     """`text` as (font, characters) runs along the chain `fonts`; each character no font has is warned about
-    (once per SVG) and drawn as the placeholder."""
+    (once per <text> line of the SVG) and drawn as the placeholder."""
     from pnp.render import fonts as shipped
 
     runs, missing = shipped.split(text, fonts)
-    for ch in missing:
-        if ch not in comp.missing:
-            comp.missing[ch] = comp._line(el, None)
-            comp.warn(el, missing_message(ch))
+    if missing:
+        line = comp._line(el, None)
+        for ch in missing:
+            if (line, ch) not in comp.missing:
+                comp.missing[line, ch] = None
+                comp.warn(el, missing_message(ch))
     return runs
 
 
