@@ -577,8 +577,9 @@ _EXPR = r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}"
 
 
 def _template_line(lines: list[str], made: str, ch: str) -> int | None:
-    """The template line that made the SVG line `made` (whose <text> holds `ch`): one that writes `ch`, else the
-    one whose literal text (what is outside its {{ }} and {% %}) stands in `made` in its order, the longest."""
+    """The template line that made the SVG line `made` (whose <text> holds `ch`): the line whose literal text (what
+    is outside its {{ }} and {% %}) stands in `made` in its order and writes `ch`, else such a line with {{ }},
+    the longest; None when none fits (a text box's line is all expression)."""
     import re
 
     def literal(text: str) -> list[str]:
@@ -593,11 +594,10 @@ def _template_line(lines: list[str], made: str, ch: str) -> int | None:
             at += len(part)
         return True
 
-    writes = [n for n, text in enumerate(lines, start=1) if ch in text]
-    if writes:
-        return next((n for n in writes if fits(literal(lines[n - 1]))), writes[0])
     best, most = None, 0
     for n, text in enumerate(lines, start=1):
+        if ch in text and fits(literal(text)):
+            return n
         if "{{" not in text:
             continue
         parts = literal(text)
