@@ -274,8 +274,8 @@ def test_a_character_no_font_has_is_a_warning_and_prints_as_a_box(tmp_path):
     design(tmp_path, [{"word": "Ab中cd"}, {"word": "No gap"}, {"word": "Ef中中"}], MISSING_FRONT,
            rules="# Rules\n\nPlain.\n\nCJK 日 here.\n")
     result = build(tmp_path)
-    said = ('no font has U+4E2D "中": printed as a white square (□); expected a font that has it among the '
-            "design's fonts: (docs/design-format.md, \"Fonts\")")
+    said = ('no font has U+4E2D "中": printed as a white square (□); expected a font that has it in the '
+            "design's fonts: section (docs/design-format.md, \"Fonts and scripts\")")
     assert warnings_of(result) == [  # the text box's (while it measures), then the face's other <text>s
         f"d/templates/front.svg.j2:3: warning: {said} (2 rows: d/cards.csv:2, d/cards.csv:4)",
         f"d/templates/front.svg.j2:1: warning: {said} (2 rows: d/cards.csv:2, d/cards.csv:4)",

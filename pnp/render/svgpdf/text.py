@@ -305,7 +305,7 @@ def missing_message(ch: str) -> str:
     from pnp.render import fonts
 
     return (f"no font has {fonts.describe(ch)}: printed as a white square ({fonts.PLACEHOLDER}); expected a font "
-            "that has it among the design's fonts: (docs/design-format.md, \"Fonts\")")
+            "that has it in the design's fonts: section (docs/design-format.md, \"Fonts and scripts\")")
 
 
 def _runs_width(runs, size: float, ls: float) -> float:
