@@ -361,3 +361,28 @@ def test_cjk_prints_with_a_font_the_design_ships_even_in_the_default_family(tmp_
         text = "\n".join(p.extract_text() or "" for p in doc.pages)
         names = {c["fontname"].split("+")[-1] for p in doc.pages for c in p.chars if c["text"] in CJK}
     assert f"In CJK: {CJK}." in text and names == {"PnpTestCJK-Regular"}
+
+
+def test_a_ready_svg_face_warns_at_its_own_line(tmp_path):
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "face.svg").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88">\n'
+        '<rect width="63" height="88" fill="#ffffff"/>\n'
+        '<text x="5" y="10" font-size="5">Ωmega Привет</text>\n'
+        '<text x="5" y="20" font-size="5">Emoji 😀 here</text>\n'
+        "</svg>\n", encoding="utf-8")
+    (d / "fonts").mkdir()
+    make_cjk_font(d / "fonts" / "cjk.ttf")  # the design's fonts: add their <style> at the top of the face
+    (d / "design.yaml").write_text(
+        "meta: {title: Ready, players: 2}\nprint: {paper: a4}\n"
+        "fonts:\n  Test CJK:\n    regular: fonts/cjk.ttf\n"
+        "components:\n  card:\n    kind: card\n    size: poker\n    svg: face.svg\n", encoding="utf-8")
+    result = build(tmp_path)
+    assert warnings_of(result) == [
+        'd/face.svg:5: warning: no font has U+1F600 "😀": printed as a white square (□); expected a font that has '
+        "it in the design's fonts: section (docs/design-format.md, \"Fonts and scripts\")"]
+    lines = page_lines(tmp_path / "out" / "d" / "d-print-shop.pdf", 0)
+    assert [ln["text"] for ln in lines] == ["Ωmega Привет", "Emoji □ here"]
+    assert warnings_of(build(tmp_path)) == warnings_of(result)  # from the cache too

@@ -539,6 +539,8 @@ def face_warnings(svg: str, style: str, resources, source: Path, files=None, row
         if start >= 0 and end >= 0:
             styled = svg[:end + 1] + "\n" + style + svg[end + 1:]
             shift, after = style.count("\n") + 1, svg.count("\n", 0, end) + 1
+    made = svg.find("<!-- made by pnp from ")
+    mark = svg.count("\n", 0, made) + 1 if made >= 0 and svg.startswith("-->\n", svg.find("-->", made)) else 0
     compiled = compile_svg(styled, resources=resources)
     if not compiled.missing:
         return []
@@ -563,8 +565,11 @@ def face_warnings(svg: str, style: str, resources, source: Path, files=None, row
                 if message in given:
                     continue  # a text box's (its lines are all template expression): it has said so
                 line = _column_line(template, ch, context or {})
-        elif line is not None and shift and line > after:
-            line -= shift
+        elif line is not None:  # an SVG file: its own line, less the lines pnp put in (the fonts' style, the
+            if shift and line > after:  # source comment: pnp.errors.with_source_comment)
+                line -= shift
+            if mark and line > mark:
+                line -= 1
         if (line, message) in said:
             continue
         said.add((line, message))

@@ -1,9 +1,10 @@
 """Text boxes for face templates: `{{ textbox(text, x=, y=, width=, height=, ...) }}`.
 
 The text is wrapped by the real advance widths of the font files pnp embeds (ReportLab's
-stringWidth, character by character on the first font of the chain that has it, pnp.render.fonts.chain:
-the same fonts and numbers pnp.render.svgpdf places glyphs with), into explicit lines: one `<tspan x y>` per line, so
-the SVG, the PDF and the PNG (rasterised from the PDF) break at the same words. Alignment
+stringWidth, each character in the first font of its chain that has it, pnp.render.fonts.chain:
+the same fonts and numbers pnp.render.svgpdf places glyphs with), into explicit lines: one
+`<tspan x y>` per line, so the SVG, the PDF and the PNG (rasterised from the PDF) break at the
+same words. Alignment
 (left, center, right, justify; top, middle, bottom) is computed here and written as absolute
 positions, never left to a renderer.
 

@@ -218,7 +218,7 @@ def _general(comp, el, ctx: _Ctx) -> None:
         ls = comp.user(st["letter-spacing"], ctx.child(st=st)) if st["letter-spacing"] else 0.0
         if st["word-spacing"] and st["word-spacing"][0]:
             comp.warn(el, "word-spacing is not supported: ignored", attr="word-spacing")
-        pieces = _runs(comp, el, piece, fonts) if size > 0 else ((fonts[0], piece),)
+        pieces = _runs(comp, el, piece, fonts, st["visibility"]) if size > 0 else ((fonts[0], piece),)
         adv = _runs_width(pieces, size, ls) if size > 0 else 0.0
         chunks[-1].append((st, piece, cx, cy, fonts[0], size, ls, adv, alpha, baseline, pieces))
         cx += adv
@@ -285,13 +285,13 @@ def _simple(comp, el, ctx: _Ctx) -> None:
     _emit(comp, el, st, ctx, runs, x, y, size, ls, ctx.alpha)
 
 
-def _runs(comp, el, text: str, fonts: tuple[str, ...]):
-    """`text` as (font, characters) runs along the chain `fonts`; each character no font has is warned about
-    (once per <text> line of the SVG) and drawn as the placeholder."""
+def _runs(comp, el, text: str, fonts: tuple[str, ...], drawn: bool = True):
+    """`text` as (font, characters) runs along the chain `fonts`; each character no font has is drawn as the
+    placeholder and, in `drawn` text (not hidden), warned about once per <text> line of the SVG."""
     from pnp.render import fonts as shipped
 
     runs, missing = shipped.split(text, fonts)
-    if missing:
+    if missing and drawn:
         line = comp._line(el, None)
         for ch in missing:
             if (line, ch) not in comp.missing:
