@@ -97,12 +97,16 @@ def words_of(line: dict) -> list[list[dict]]:
 
 def test_coverage_json_is_what_the_font_files_hold():
     coverage = json.loads((FONT_DIR / "coverage.json").read_text(encoding="utf-8"))
-    assert len(coverage) == 24 and set(coverage) == set(fonts.FILES)
-    for name, path in fonts.FILES.items():
-        cmap = set(TTFont(str(path)).getBestCmap())
-        assert {c for lo, hi in coverage[name] for c in range(lo, hi + 1)} == cmap, name
+    assert len(coverage["files"]) == 24 and set(coverage["files"]) == set(fonts.FILES)
+    cmaps = {name: set(TTFont(str(path)).getBestCmap()) for name, path in fonts.FILES.items()}
+    for name, cmap in cmaps.items():
+        assert {c for lo, hi in coverage["files"][name] for c in range(lo, hi + 1)} == cmap, name
     for base, ext in fonts.EXT.items():  # an extended face adds characters, never the Latin face's own
-        assert not set(fonts.covers(base)) & set(fonts.covers(ext)), base
+        assert not cmaps[base] & cmaps[ext], base
+    every = {c for lo, hi in coverage["every_chain"] for c in range(lo, hi + 1)}
+    for slot in range(4):  # what every chain has: in each style, one of the families' two files has it
+        assert every <= set().union(*(cmaps[f[slot]] | cmaps[fonts.EXT[f[slot]]] for f in fonts.FAMILIES.values()))
+    assert set(LETTERS["Greek"] + LETTERS["Cyrillic"] + LETTERS["Vietnamese"]) <= {chr(c) for c in every}
 
 
 LETTERS = {

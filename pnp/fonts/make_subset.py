@@ -19,7 +19,8 @@ as two files:
   reads and embeds exactly what it did before these files existed.
 
 `coverage.json` lists the characters of every file (ranges of code points), so pnp knows which face draws a
-character without reading the files; tests/test_fonts_scripts.py checks it against the files.
+character without reading the files, and those every chain has (`every_chain`: in each style, some family's
+file has it), which no text can lack; tests/test_fonts_scripts.py checks both against the files.
 
 DejaVu's licence (LICENSE-DejaVu.txt) allows modified copies; the names stay "DejaVu", which the licence
 permits (no "Bitstream"/"Vera"). What the faces themselves lack (`make_subset.py --report` lists it by
@@ -107,10 +108,16 @@ def main(source: Path) -> None:
     for face in FACES:
         _subset(source / face, here / face, sorted(base), rename=False)
         _subset(source / face, here / ext_name(face), ext, rename=True)
-    coverage = {}
+    files: dict[str, set[int]] = {}
     for face in FACES:
         for name in (face, ext_name(face)):
-            coverage[name.removesuffix(".ttf")] = _ranges(set(TTFont(str(here / name)).getBestCmap()))
+            files[name.removesuffix(".ttf")] = set(TTFont(str(here / name)).getBestCmap())
+    every: set[int] | None = None  # what every chain has: in each style, some family's Latin or extended file
+    for slot in range(4):
+        style = set().union(*(files[f.removesuffix(".ttf")] | files[ext_name(f).removesuffix(".ttf")]
+                              for f in FACES[slot::4]))
+        every = style if every is None else every & style
+    coverage = {"files": {name: _ranges(codes) for name, codes in files.items()}, "every_chain": _ranges(every or set())}
     (here / "coverage.json").write_text(json.dumps(coverage, separators=(",", ":")) + "\n", encoding="utf-8")
 
 

@@ -273,7 +273,8 @@ def chain(font_family: str | None, weight: str | int | None = "normal", style: s
 
 
 @functools.cache
-def _coverage_ranges() -> dict[str, list[list[int]]]:
+def _coverage_file() -> dict:
+    """pnp/fonts/coverage.json: {"files": {face: ranges}, "every_chain": ranges}, ranges as [[first, last], ...]."""
     import json
 
     return json.loads((FONT_DIR / "coverage.json").read_text(encoding="utf-8"))
@@ -281,7 +282,7 @@ def _coverage_ranges() -> dict[str, list[list[int]]]:
 
 @functools.cache
 def _shipped_coverage(name: str) -> frozenset[int]:
-    return frozenset(c for lo, hi in _coverage_ranges()[name] for c in range(lo, hi + 1))
+    return frozenset(c for lo, hi in _coverage_file()["files"][name] for c in range(lo, hi + 1))
 
 
 def covers(name: str):
@@ -489,30 +490,13 @@ def _shipped_class():
 
 @functools.cache
 def _always_drawn():
-    """A pattern finding a character that some text could lack: one not in a shipped face of every style (what
-    every chain has, whatever its family list), or a control character."""
+    """A pattern finding a character that some text could lack: one outside what every chain has (in each style,
+    a shipped face has it: coverage.json's every_chain), or a control character."""
     import re
 
-    common: set[int] | None = None
-    for slot in range(4):
-        some: set[int] = set()
-        for faces in FAMILIES.values():
-            some |= _shipped_coverage(faces[slot]) | _shipped_coverage(EXT[faces[slot]])
-        common = some if common is None else common & some
-    spans = []
-    for lo, hi in (r for r in _code_ranges(common or set()) if r[0] >= 0x20):
-        spans.append(re.escape(chr(lo)) + ("-" + re.escape(chr(hi)) if hi > lo else ""))
+    spans = [re.escape(chr(lo)) + ("-" + re.escape(chr(hi)) if hi > lo else "")
+             for lo, hi in _coverage_file()["every_chain"] if lo >= 0x20]
     return re.compile("[^\n\r\t" + "".join(spans) + "]")
-
-
-def _code_ranges(codes: set[int]) -> list[tuple[int, int]]:
-    out: list[list[int]] = []
-    for c in sorted(codes):
-        if out and out[-1][1] == c - 1:
-            out[-1][1] = c
-        else:
-            out.append([c, c])
-    return [(lo, hi) for lo, hi in out]
 
 
 def face_warnings(svg: str, style: str, resources, source: Path, files=None, row: str | None = None,
