@@ -390,3 +390,28 @@ def test_a_ready_svg_face_warns_at_its_own_line(tmp_path):
     lines = page_lines(tmp_path / "out" / "d" / "d-print-shop.pdf", 0)
     assert [ln["text"] for ln in lines] == ["Ωmega Привет", "Emoji □ here"]
     assert warnings_of(build(tmp_path)) == warnings_of(result)  # from the cache too
+
+
+@pytest.mark.parametrize("anchor", ["start", "middle", "end"])
+@pytest.mark.parametrize("tspan", [False, True])
+def test_svg_text_anchors_and_runs_use_each_characters_font(anchor, tspan):
+    """A <text> mixing Latin and Greek becomes one text operation per font, each starting where the runs before
+    it end (their fonts' widths plus the letter spacing), the whole anchored by its width."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from pnp.render.svgpdf import compile_svg
+
+    body = "Ab<tspan>ΩΨ</tspan>cd" if tspan else "AbΩΨcd"
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20"><text x="50" y="10" font-size="10" '
+           f'letter-spacing="0.5" text-anchor="{anchor}">{body}</text></svg>')
+    compiled = compile_svg(svg)
+    runs = [(op[1], float(op[3]), op[5]) for op in compiled.ops if op[0] == "text"]  # font, x, characters
+    assert [(font, text) for font, _, text in runs] == [("DejaVuSans", "Ab"), ("DejaVuSansExt", "ΩΨ"),
+                                                         ("DejaVuSans", "cd")]
+    widths = [stringWidth(text, font, 10) + 0.5 * len(text) for font, _, text in runs]
+    for (_, x, _), (_, nxt, _), w in zip(runs, runs[1:], widths):
+        assert abs(nxt - (x + w)) < 1e-3
+    total = sum(widths) - 0.5  # no spacing after the last character
+    start = {"start": 50, "middle": 50 - total / 2, "end": 50 - total}[anchor]
+    assert abs(runs[0][1] - start) < 1e-3
+    assert compiled.missing == () and compiled.warnings == ()
