@@ -523,8 +523,9 @@ def face_warnings(svg: str, style: str, resources, source: Path, files=None, row
         if start >= 0 and end >= 0:
             styled = svg[:end + 1] + "\n" + style + svg[end + 1:]
             shift, after = style.count("\n") + 1, svg.count("\n", 0, end) + 1
-    made = svg.find("<!-- made by pnp from ")
-    mark = svg.count("\n", 0, made) + 1 if made >= 0 and svg.startswith("-->\n", svg.find("-->", made)) else 0
+    comment = svg.find("<!-- made by pnp from ")
+    mark = (svg.count("\n", 0, comment) + 1 if comment >= 0 and svg.startswith("-->\n", svg.find("-->", comment))
+            else 0)
     compiled = compile_svg(styled, resources=resources)
     if not compiled.missing:
         return []
