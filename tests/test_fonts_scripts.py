@@ -48,7 +48,8 @@ def design(tmp_path: Path, rows: list[dict], front: str, rules: str | None = Non
 
 
 def build(tmp_path: Path, *more: str):
-    result = run(["build", "d", "--out", "out", "--no-exports", "--print-shop", *more], tmp_path)
+    exports = [] if "--export" in more else ["--no-exports"]
+    result = run(["build", "d", "--out", "out", *exports, "--print-shop", *more], tmp_path)
     assert "Traceback" not in result.output, result.output
     assert result.exit_code == 0, result.output
     return result
@@ -347,11 +348,15 @@ def test_cjk_prints_with_a_font_the_design_ships_even_in_the_default_family(tmp_
                fonts_yaml="fonts:\n  Test CJK:\n    regular: fonts/cjk.ttf\n")
     (d / "fonts").mkdir()
     make_cjk_font(d / "fonts" / "cjk.ttf")
-    result = build(tmp_path)
+    result = build(tmp_path, "--export", "png")
     assert warnings_of(result) == []
     pdf = tmp_path / "out" / "d" / "d-print-shop.pdf"
     lines = page_lines(pdf, 0)
     image = render(pdf, 0)
+    from PIL import Image
+
+    png = Image.open(tmp_path / "out" / "d" / "png" / "cards-1.png").convert("L")  # the face at 300 dpi, bleed in
+    assert png.size == (round(69 / 25.4 * 300), round(94 / 25.4 * 300))  # poker 63 x 88 mm and 3 mm of bleed
     # the text box broke the ten full-width characters by the font's widths: 4 of 5 mm in 21 mm a line
     assert [ln["text"] for ln in lines] == [f"Title {CJK}", CJK[:4], CJK[4:] + CJK[:3], CJK[3:]]
     for line in lines:
@@ -359,7 +364,8 @@ def test_cjk_prints_with_a_font_the_design_ships_even_in_the_default_family(tmp_
         assert {c["fontname"].split("+")[-1] for c in cjk} == {"PnpTestCJK-Regular"}
         for c in cjk:
             assert abs((c["x1"] - c["x0"]) / MM - 5) < 0.01  # 1 em at 5 mm
-            assert ink(image, [c]) > 0.2  # the ring is drawn
+            assert ink(image, [c]) > 0.2  # the glyph is drawn, in the PDF and in the PNG made from it
+            assert ink(png, [c], dpi=300) > 0.2
     # the rulebook, set in DejaVu Sans, takes the CJK from the design's font too
     with pdfplumber.open(tmp_path / "out" / "d" / "d-rules-en-a4.pdf") as doc:
         text = "\n".join(p.extract_text() or "" for p in doc.pages)
