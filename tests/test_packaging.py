@@ -18,7 +18,8 @@ def test_the_wheel_carries_the_licences(tmp_path):
         metadata = z.read(f"{info}/METADATA").decode()
         assert z.read(f"{info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
         fonts = {n for n in names if n.startswith("pnp/fonts/") and n.endswith(".ttf")}
-        assert len(fonts) == 12
+        assert len(fonts) == 24  # 12 faces, each a Latin file and its extended one (pnp/fonts/make_subset.py)
+        assert "pnp/fonts/coverage.json" in names
         font_licence = z.read("pnp/fonts/LICENSE-DejaVu.txt").decode()
     assert "License-Expression: MIT" in metadata
     assert "MIT License" in (ROOT / "LICENSE").read_text() and "the pnp authors" in (ROOT / "LICENSE").read_text()

@@ -37,6 +37,7 @@ from pnp.parallel import succeeded
 from pnp.registry import FaceSpec, GeneratorContext
 from pnp.render import textbox as _textbox
 from pnp.render.art import ArtFiles, art_hash, check_art, check_art_names, has_images
+from pnp.render.fonts import face_warnings
 from pnp.render.svg import wrap_fragment
 
 
@@ -447,10 +448,12 @@ def _svg_painter(folder: Path, extra: tuple[Path, ...], path: Path, text: str, f
     """A ready SVG file's face: as it is, its images checked and their content hashes added (pnp.render.art),
     the design's fonts added."""
     def paint() -> str:
+        notes = face_warnings(text, fonts_style, ArtFiles(folder, extra), path)  # characters no font has
         if not has_images(text):
-            return with_style(text, fonts_style)
+            return with_style(with_warning_marks(text, notes, folder), fonts_style)
         root = etree.fromstring(text.encode("utf-8"), _SVG_PARSER)
-        return with_style(check_art(text, root, ArtFiles(folder, extra), path), fonts_style)
+        return with_style(with_warning_marks(check_art(text, root, ArtFiles(folder, extra), path), notes, folder),
+                          fonts_style)
 
     return paint
 
@@ -873,6 +876,8 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
             raise DesignError([Problem(_disp(path), None, problem.message.replace("the SVG", f"the SVG it makes{row}",
                                                                                   1))]) from None
         svg = check_art(svg, root, ArtFiles(folder, extra), path, row)
+        painting.warnings += face_warnings(svg, fonts_style, ArtFiles(folder, extra), path, painting.files,
+                                           painting.row, context, painting.warnings)  # characters no font has
         svg = with_style(with_warning_marks(svg, painting.warnings, folder), fonts_style)  # a cached face warns again
         return with_source_comment(svg, folder, path, where if is_row else None)
 

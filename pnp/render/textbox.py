@@ -1,9 +1,10 @@
 """Text boxes for face templates: `{{ textbox(text, x=, y=, width=, height=, ...) }}`.
 
-The text is wrapped by the real advance widths of the font file pnp embeds (ReportLab's
-stringWidth on the shipped TTF that `pnp.render.fonts.resolve` names: the same numbers
-pnp.render.svgpdf places glyphs with), into explicit lines: one `<tspan x y>` per line, so
-the SVG, the PDF and the PNG (rasterised from the PDF) break at the same words. Alignment
+The text is wrapped by the real advance widths of the font files pnp embeds (ReportLab's
+stringWidth, each character in the first font of its chain that has it, pnp.render.fonts.chain:
+the same fonts and numbers pnp.render.svgpdf places glyphs with), into explicit lines: one
+`<tspan x y>` per line, so the SVG, the PDF and the PNG (rasterised from the PDF) break at the
+same words. Alignment
 (left, center, right, justify; top, middle, bottom) is computed here and written as absolute
 positions, never left to a renderer.
 
@@ -210,22 +211,31 @@ def _paragraphs(text: str, resolve_icon) -> list[list[list[Part]]]:
 # --- measuring and breaking -----------------------------------------------------------------------------------------
 
 class _Fonts:
+    """The fonts of a text box and their widths. Each style (bold, italic) draws every character with the first
+    font of its chain that has it (pnp.render.fonts.chain: the box's family list, the shipped faces, then the
+    design's fonts), as pnp.render.svgpdf draws the box's SVG, so a text is measured with the very fonts and
+    widths that print it; a character no font has is measured as the placeholder it prints as, and warned
+    about (template line and row) once per text box."""
+
     def __init__(self, family: str, weight: str, style: str):
         from pnp.render import fonts
 
         self.base_bold = fonts.is_bold(weight)
         self.base_italic = fonts.is_italic(style)
-        self.names = {}
-        own = _design_fonts()
+        self.chains: dict[tuple[bool, bool], tuple[str, ...]] = {}
+        own = fonts.own_key(_design_fonts())
         for b in (False, True):
             for i in (False, True):
                 weight_, style_ = ("bold" if (b or self.base_bold) else "normal",
                                    "italic" if (i or self.base_italic) else "normal")
-                self.names[b, i] = _own_face(own, family, weight_, style_) or fonts.resolve(family, weight_, style_)
+                self.chains[b, i] = fonts.chain(family, weight_, style_, own)
+        self.names = {k: c[0] for k, c in self.chains.items()}  # each style's own font (its metrics)
         from pnp.render.svgpdf.text import metrics
 
+        fonts.ensure(self.names[False, False])
         self.ascent, self.descent, _ = metrics(self.names[False, False])
         self._unit: dict[tuple[str, bool, bool], float] = {}  # widths at size 1: a width scales with the size
+        self._warned: set[str] = set()
 
     def _measure(self, text: str, bold: bool, italic: bool) -> float:
         key = (text, bold, italic)
@@ -233,8 +243,25 @@ class _Fonts:
         if w is None:
             from reportlab.pdfbase.pdfmetrics import stringWidth
 
-            w = self._unit[key] = stringWidth(text, self.names[bold, italic], 1000) / 1000
+            from pnp.render import fonts
+
+            runs, missing = fonts.split(text, self.chains[bold, italic])
+            if missing:
+                self._missing(missing)
+            if len(runs) == 1:
+                w = stringWidth(runs[0][1], runs[0][0], 1000) / 1000
+            else:
+                w = sum(stringWidth(piece, font, 1000) for font, piece in runs) / 1000
+            self._unit[key] = w
         return w
+
+    def _missing(self, chars: tuple[str, ...]) -> None:
+        from pnp.render.svgpdf.text import missing_message
+
+        for ch in chars:
+            if ch not in self._warned:
+                self._warned.add(ch)
+                _warn(missing_message(ch))
 
     def width(self, part: Part, size: float) -> float:
         if part.icon is not None:
@@ -244,22 +271,6 @@ class _Fonts:
     def space(self, part: Part, size: float) -> float:
         b, i = (part.bold, part.italic) if part.icon is None else (False, False)
         return self._measure(" ", b, i) * size
-
-
-def _own_face(own: dict[str, dict[str, str]], family: str, weight: str, style: str) -> str | None:
-    """The design's face for a CSS family list, chosen as pnp.render.svgpdf chooses it (the slot, else the nearest
-    one the family has); None when the family is not one of the design's."""
-    from pnp.render import fonts
-
-    for raw in family.split(","):
-        faces = own.get(raw.strip().strip("'\"").strip().lower())
-        if faces:
-            slot = fonts.face_slot(weight, style)
-            for k in (slot, "bold" if slot == "bold_italic" else "italic" if slot == "italic" else slot, "regular"):
-                if k in faces:
-                    return faces[k]
-            return next(iter(faces.values()))
-    return None
 
 
 @dataclass

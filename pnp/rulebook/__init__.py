@@ -130,18 +130,35 @@ def _build_pdf(build_pdf, design: Design, lang: str, text, components, drawings,
     from reportlab.platypus.doctemplate import LayoutError
 
     from pnp.errors import warnings_from
+    from pnp.render import fonts
     from pnp.rulebook.markdown import MarkdownError
 
     shown = display_path(text.source)
     try:
-        with warnings_from(text.source):
-            return build_pdf(design, lang, text, components, drawings, paper)
+        with warnings_from(text.source), fonts.fallbacks(lambda: fonts.design_fonts(design)) as missing:
+            pdf = build_pdf(design, lang, text, components, drawings, paper)
+        _warn_missing(text, missing)
+        return pdf
     except MarkdownError as exc:
         raise DesignError([Problem(shown, _source_line(text, exc.line), exc.message)]) from None
     except LayoutError as exc:
         what = " ".join(str(exc).split())
         raise DesignError([Problem(shown, None, f"the rulebook cannot be laid out ({what[:160]}); expected "
                                    "text, tables and images that fit the page")]) from None
+
+
+def _warn_missing(text, missing: list[str]) -> None:
+    """A warning for each character no font has (printed as a white square), at the first rules-text line that
+    holds it (pnp.render.fonts.fallbacks: the shipped fonts, then the design's)."""
+    if not missing:
+        return
+    from pnp.errors import warn
+    from pnp.render.svgpdf.text import missing_message
+
+    lines = text.markdown.splitlines()
+    for ch in missing:
+        line = next((n for n, s in enumerate(lines, start=1) if ch in s), None)
+        warn(text.source, _source_line(text, line), missing_message(ch))
 
 
 def _source_line(text, line: int | None) -> int | None:

@@ -80,6 +80,7 @@ class Compiled:
     images: dict[str, bytes] = field(default_factory=dict)  # raster files by content key
     svgs: dict[str, "Compiled"] = field(default_factory=dict)  # SVG images by content key
     warnings: tuple[SvgWarning, ...] = ()
+    missing: tuple[tuple[int | None, str], ...] = ()  # (line, character) of text no font has, once a line
 
 
 # ---------------------------------------------------------------------------------------
@@ -382,6 +383,8 @@ class _Compiler:
         self.shared_style = None
         self.fetched = False  # asked `resources` for a file
         self.font_faces: dict[str, dict[str, str]] = {}  # @font-face: family (lower case) -> slot -> font name
+        self._chains: dict[tuple, tuple[str, ...]] = {}
+        self.missing: dict[tuple[int | None, str], None] = {}  # (line, character) of text no font can draw
         self._lines: list[str] | None = None
 
     # --- warnings ----------------------------------------------------------------------
@@ -615,7 +618,7 @@ class _Compiler:
 
     def _result(self, width: float, height: float) -> Compiled:
         return Compiled(_r(width), _r(height), tuple(self.ops), tuple(sorted(self.fonts)), self.images,
-                        self.svgs, tuple(self.warnings))
+                        self.svgs, tuple(self.warnings), tuple(self.missing))
 
     def _root_size(self, el, name, vb_size, ctx) -> float | None:
         raw = el.get(name)
@@ -695,21 +698,20 @@ class _Compiler:
         return re.sub(r"@font-face\s*\{([^}]*)\}", rule, css)
 
     def font(self, family: str | None, weight, style) -> str:
-        """The ReportLab font for a CSS font-family list: the first family an @font-face of this SVG names (its
-        face for the weight and style, else the nearest one it has), else pnp's shipped fonts."""
-        from pnp.render import fonts
+        """The ReportLab font of a text in a CSS font-family list: the first of its chain."""
+        return self.chain(family, weight, style)[0]
 
-        if self.font_faces:
-            for raw in (family or "").split(","):
-                faces = self.font_faces.get(raw.strip().strip("'\"").strip().lower())
-                if faces:
-                    slot = fonts.face_slot(weight, style)
-                    for k in (slot, "bold" if slot == "bold_italic" else "italic" if slot == "italic" else slot,
-                              "regular"):
-                        if k in faces:
-                            return faces[k]
-                    return next(iter(faces.values()))
-        return fonts.resolve(family, weight, style)
+    def chain(self, family: str | None, weight, style) -> tuple[str, ...]:
+        """The fonts a text in a CSS font-family list draws each character with, the first that has it
+        (pnp.render.fonts.chain): its families that an @font-face of this SVG names or pnp ships, in order, the
+        shipped family it maps to and the other shipped faces, then every @font-face family."""
+        key = (family, weight, style)
+        found = self._chains.get(key)
+        if found is None:
+            from pnp.render import fonts
+
+            found = self._chains[key] = fonts.chain(family, weight, style, fonts.own_key(self.font_faces))
+        return found
 
     def _container(self, el, ctx: _Ctx, local: dict | None = None) -> None:
         names = _TAG_NAMES
@@ -757,7 +759,7 @@ class _Compiler:
                 return
             # compiled once against an unknown graphics state (so every state operation is in the
             # fragment), then replayed through the state tracker like any later copy
-            gs, ops, stack, warned = self.gs, self.ops, self.gs_stack, len(self.warnings)
+            gs, ops, stack, warned, missed = self.gs, self.ops, self.gs_stack, len(self.warnings), len(self.missing)
             self.gs, self.ops, self.gs_stack = {}, [], []
             try:
                 st, local = self.style(el, tag, ctx.st)
@@ -766,7 +768,7 @@ class _Compiler:
             finally:
                 fragment = tuple(self.ops)
                 self.gs, self.ops, self.gs_stack = gs, ops, stack
-            if len(self.warnings) == warned:
+            if len(self.warnings) == warned and len(self.missing) == missed:
                 if len(_MEMO) > 20000:
                     _MEMO.clear()
                 _MEMO[key] = (ctx.st, fragment)  # a shared root style: kept alive, so its id stays its own
@@ -1480,5 +1482,5 @@ def compile_svg(text: str | bytes, *, resources: Resources | None = None, source
     if source is not None and compiled.warnings:
         warnings = tuple(SvgWarning(w.line, w.message, w.error, source) for w in compiled.warnings)
         compiled = Compiled(compiled.width, compiled.height, compiled.ops, compiled.fonts, compiled.images,
-                            compiled.svgs, warnings)
+                            compiled.svgs, warnings, compiled.missing)
     return compiled

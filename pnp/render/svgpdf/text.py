@@ -3,7 +3,9 @@
 Each text element becomes runs of characters that share a style and continue one another;
 the runs of one text chunk (a stretch that starts at an absolute x or y) are shifted together
 for text-anchor, measured with the font's own advance widths (the embedded font, via
-ReportLab's stringWidth). Fonts come only from pnp.render.fonts.resolve.
+ReportLab's stringWidth). Each run is drawn character by character with the first font of its chain
+that has the character (pnp.render.fonts.chain and split: a run becomes one text operation per font);
+a character no font has is drawn as a white square and warned about, once per line of the SVG.
 """
 
 from __future__ import annotations
@@ -211,13 +213,14 @@ def _general(comp, el, ctx: _Ctx) -> None:
             chunks.append([])
         cx += dx
         cy += dy
-        font = comp.font(st["font-family"], st["font-weight"], st["font-style"])
+        fonts = comp.chain(st["font-family"], st["font-weight"], st["font-style"])
         size = st["font-size"]
         ls = comp.user(st["letter-spacing"], ctx.child(st=st)) if st["letter-spacing"] else 0.0
         if st["word-spacing"] and st["word-spacing"][0]:
             comp.warn(el, "word-spacing is not supported: ignored", attr="word-spacing")
-        adv = _string_width(piece, font, size) + ls * len(piece) if size > 0 else 0.0
-        chunks[-1].append((st, piece, cx, cy, font, size, ls, adv, alpha, baseline))
+        pieces = _runs(comp, el, piece, fonts, st["visibility"]) if size > 0 else ((fonts[0], piece),)
+        adv = _runs_width(pieces, size, ls) if size > 0 else 0.0
+        chunks[-1].append((st, piece, cx, cy, fonts[0], size, ls, adv, alpha, baseline, pieces))
         cx += adv
     for chunk in chunks:
         anchor = chunk[0][0]["text-anchor"]
@@ -226,11 +229,10 @@ def _general(comp, el, ctx: _Ctx) -> None:
             last = chunk[-1]
             width = last[2] + last[7] - last[6] - chunk[0][2]
             shift = -width if anchor == "end" else -width / 2
-        for st, piece, x, y, font, size, ls, adv, alpha, baseline in chunk:
+        for st, piece, x, y, font, size, ls, adv, alpha, baseline, pieces in chunk:
             if size <= 0 or not st["visibility"] or not piece.strip(" "):
                 continue
-            _emit(comp, el, st, ctx, piece, x + shift, y + _baseline_shift(baseline, font, size), font, size, ls,
-                  alpha)
+            _emit(comp, el, st, ctx, pieces, x + shift, y + _baseline_shift(baseline, font, size), size, ls, alpha)
 
 
 def _single(comp, el, name: str, ctx: _Ctx, st: dict, axis: str) -> float | None:
@@ -264,21 +266,57 @@ def _simple(comp, el, ctx: _Ctx) -> None:
     size = st["font-size"]
     if size <= 0:
         return
-    font = comp.font(st["font-family"], st["font-weight"], st["font-style"])
+    fonts = comp.chain(st["font-family"], st["font-weight"], st["font-style"])
+    font = fonts[0]
+    runs = _runs(comp, el, t, fonts)
     ls = comp.user(st["letter-spacing"], ctx) if st["letter-spacing"] else 0.0
     anchor = st["text-anchor"]
     if anchor != "start":
-        width = _string_width(t, font, size) + ls * (len(t) - 1)
+        if len(runs) == 1:
+            width = _string_width(runs[0][1], runs[0][0], size) + ls * (len(runs[0][1]) - 1)
+        else:
+            width = _runs_width(runs, size, ls) - ls
         x -= width if anchor == "end" else width / 2
     base = st["dominant-baseline"]
     if base != "auto":
         y += _baseline_shift(base, font, size)
     if st["word-spacing"] and st["word-spacing"][0]:
         comp.warn(el, "word-spacing is not supported: ignored", attr="word-spacing")
-    _emit(comp, el, st, ctx, t, x, y, font, size, ls, ctx.alpha)
+    _emit(comp, el, st, ctx, runs, x, y, size, ls, ctx.alpha)
 
 
-def _emit(comp, el, st, ctx, piece, x, y, font, size, ls, alpha) -> None:
+def _runs(comp, el, text: str, fonts: tuple[str, ...], drawn: bool = True):
+    """`text` as (font, characters) runs along the chain `fonts`; each character no font has is drawn as the
+    placeholder and, in `drawn` text (not hidden), warned about once per <text> line of the SVG."""
+    from pnp.render import fonts as shipped
+
+    runs, missing = shipped.split(text, fonts)
+    if missing and drawn:
+        line = comp._line(el, None)
+        for ch in missing:
+            if (line, ch) not in comp.missing:
+                comp.missing[line, ch] = None
+                comp.warn(el, missing_message(ch))
+    return runs
+
+
+def missing_message(ch: str) -> str:
+    """The warning about a character that no font of its text's chain has."""
+    from pnp.render import fonts
+
+    return (f"no font has {fonts.describe(ch)}: printed as a white square ({fonts.PLACEHOLDER}); expected a font "
+            "that has it in the design's fonts: section (docs/design-format.md, \"Fonts and scripts\")")
+
+
+def _runs_width(runs, size: float, ls: float) -> float:
+    """The advance of the runs: their fonts' widths and the letter spacing after every character."""
+    if len(runs) == 1:
+        font, piece = runs[0]
+        return _string_width(piece, font, size) + ls * len(piece)
+    return sum(_string_width(piece, font, size) + ls * len(piece) for font, piece in runs)
+
+
+def _emit(comp, el, st, ctx, runs, x, y, size, ls, alpha) -> None:
     fp, sp = st["fill"], st["stroke"]
     fill = fp[1] if fp[0] == "colour" else None if fp[0] == "none" else _solid(comp, el, st, "fill")
     stroke = sp[1] if sp[0] == "colour" else None if sp[0] == "none" else _solid(comp, el, st, "stroke")
@@ -315,8 +353,12 @@ def _emit(comp, el, st, ctx, piece, x, y, font, size, ls, alpha) -> None:
     if gs.get("Tc") != tc:
         gs["Tc"] = tc
         ops.append(tc)
-    comp.fonts.add(font)
-    ops.append(("text", font, _r(size), _r(x), _r(y), piece))
+    last = len(runs) - 1
+    for i, (font, piece) in enumerate(runs):
+        comp.fonts.add(font)
+        ops.append(("text", font, _r(size), _r(x), _r(y), piece))
+        if i < last:
+            x += _string_width(piece, font, size) + ls * len(piece)
 
 
 _TR = (("Tr", 0), ("Tr", 1), ("Tr", 2))
