@@ -76,6 +76,11 @@ def code_fingerprint() -> bytes:
     h.update(json.dumps(library_versions(), sort_keys=True).encode())
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    fonts = root / "fonts"  # the shipped fonts (made with their coverage.json by make_subset.py): names, sizes
+    for path in sorted(fonts.glob("*.ttf")):
+        h.update(f"{path.name}\0{path.stat().st_size}".encode())
+    if (fonts / "coverage.json").is_file():
+        h.update((fonts / "coverage.json").read_bytes())
     return h.digest()
 
 
