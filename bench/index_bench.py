@@ -8,7 +8,8 @@ design's own font (DejaVu Serif Condensed, two faces); its back reads the row's 
 by row. `--distinct` adds bench/art_bench.py's deck: one distinct 750 x 1050 PNG per card (1.2 MB each).
 
 Build: `pnp build DECK` as a designer runs it, whole processes, median of `--runs`: cold (new output and
-cache) and warm (again, everything cached; pnp writes index.html on every build). `--against CHECKOUT`
+cache) and warm (again, everything cached; pnp writes index.html on every build), wall and CPU seconds (the
+process tree's user + system time, which other work on the machine changes less). `--against CHECKOUT`
 times another checkout of pnp (PYTHONPATH) in turn with this one, e.g. main before a change.
 
 Page: Debian's Chromium (/usr/bin/chromium) driven by Playwright opens index.html from disk (file://), a
@@ -32,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from build_bench import run  # noqa: E402 - the bench folder is not a package
+from build_bench import CPU, run  # noqa: E402 - the bench folder is not a package
 
 SHOWCASE = ROOT / "designs" / "showcase"
 DESIGN = """\
@@ -183,6 +184,7 @@ def main() -> None:
             print(f"== {deck.name}")
             cold: dict[str, list[float]] = {name: [] for name, _ in checkouts}
             warm: dict[str, list[float]] = {name: [] for name, _ in checkouts}
+            cpu: dict[str, list[float]] = {name: [] for name, _ in checkouts}  # warm builds' CPU seconds
             for i in range(args.runs):
                 for name, checkout in checkouts:
                     e = dict(env, PYTHONPATH=str(checkout))
@@ -190,12 +192,13 @@ def main() -> None:
                     cmd = [sys.executable, "-P", "-m", "pnp.cli", "build", str(deck), "--out", str(out)]  # -P: not the cwd's pnp
                     cold[name].append(run(cmd, e)[0])
                     warm[name].append(run(cmd, e)[0])
+                    cpu[name].append(CPU[-1])
                     if i < args.runs - 1:
                         shutil.rmtree(out)
             for name, checkout in checkouts:
                 print(f"build ({name}: {checkout}): cold {statistics.median(cold[name]):.3f} s, "
-                      f"warm {statistics.median(warm[name]):.3f} s (median of {args.runs}; "
-                      f"warm runs {', '.join(f'{t:.3f}' for t in warm[name])})")
+                      f"warm {statistics.median(warm[name]):.3f} s, {statistics.median(cpu[name]):.3f} CPU s (median of "
+                      f"{args.runs}; warm runs {', '.join(f'{t:.3f}' for t in warm[name])})")
             for name, _ in checkouts:
                 page = tmp / f"out-{deck.name}-{name}-{args.runs - 1}" / deck.name / "index.html"
                 runs = [page_run(page) for _ in range(3)]
