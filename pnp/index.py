@@ -44,7 +44,9 @@ feComponentTransfer feComposite feConvolveMatrix feDiffuseLighting feDisplacemen
 feFlood feFuncA feFuncB feFuncG feFuncR feGaussianBlur feImage feMerge feMergeNode feMorphology feOffset
 fePointLight feSpecularLighting feSpotLight feTile feTurbulence view
 """.split())
-_TEXT_ONLY = frozenset({"title", "desc", "style"})  # their children are not kept, only their text
+_KEPT_TAGS = frozenset(f"{{{_SVG}}}{name}" for name in _KEPT)
+_TEXT_ONLY_TAGS = frozenset(f"{{{_SVG}}}{name}" for name in ("title", "desc", "style"))  # their text only
+_STYLE = f"{{{_SVG}}}style"
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _FONT_FACE = re.compile(r"@font-face\s*\{[^{}]*\}(?:\s*/\*[^*]*\*/)?")
 _CSS_URL = re.compile(r'url\("([^"]*)"\)')
@@ -125,36 +127,34 @@ def page_face(svg: str, base: str) -> tuple[str, list[str]]:
     attributes that draw kept (see _KEPT), the root filling its box."""
     root = etree.fromstring(svg.encode("utf-8"), _PARSER)
     fonts: list[str] = []
-    for el in [e for e in root.iter() if not _kept(e)]:
-        _drop(el)
+    doomed = []
     for el in root.iter():
-        name = etree.QName(el).localname
-        if name in _TEXT_ONLY:
-            for child in list(el):
-                _drop(child)
-        for attr in list(el.attrib):
-            value = _attribute(name, attr, el.attrib[attr], base)
-            if value is None:
-                del el.attrib[attr]
-            elif value != el.attrib[attr]:
-                el.set(attr, value)
-        if name == "style" and el.text:
+        tag = el.tag
+        if tag not in _KEPT_TAGS:  # (comments, PIs and entities too: their tags are not strings)
+            doomed.append(el)
+            continue
+        if tag in _TEXT_ONLY_TAGS:
+            doomed.extend(el)
+        attrib = el.attrib
+        for attr in attrib.keys():
+            if attr[0] == "{" or attr[:2].lower() == "on" or attr == "href":
+                value = _attribute(tag.rpartition("}")[2], attr, attrib[attr], base)
+                if value is None:
+                    del attrib[attr]
+                elif value != attrib[attr]:
+                    attrib[attr] = value
+        if tag == _STYLE and el.text and "@font-face" in el.text:
             def hoist(m: re.Match) -> str:
                 fonts.append(_CSS_URL.sub(lambda u: f'url("{_relative(u.group(1), base)}")', m.group(0)))
                 return ""
 
             el.text = _FONT_FACE.sub(hoist, el.text)
             if not el.text.strip():
-                _drop(el)
+                doomed.append(el)
+    for el in doomed:
+        _drop(el)
     _fill_box(root)
     return etree.tostring(root, encoding="unicode"), fonts
-
-
-def _kept(el) -> bool:
-    if not isinstance(el.tag, str):
-        return False
-    q = etree.QName(el)
-    return q.namespace == _SVG and q.localname in _KEPT
 
 
 def _drop(el) -> None:
