@@ -441,7 +441,8 @@ def _index_stage(built: BuiltDesign, cache: Cache, more: list[str] | None = None
     files = [built.pdf_name, *built.extra_files, *(more or [])]
     for folder, names in built.dirs.items():  # the exports' entry points: TTS saved object, print reports
         files += [f"{folder}/{n}" for n in names if n.endswith((".json", "report.txt"))]
-    built.extra_files["index.html"] = render_index(design, built.components, face_path, files, checks["checks"])
+    built.extra_files["index.html"] = render_index(design, built.components, face_path, files, checks["checks"],
+                                                   built.dirs.get("svg", {}), cache)
 
 
 def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str]) -> None:

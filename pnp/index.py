@@ -1,35 +1,230 @@
 """`output/<design>/index.html`: a contact sheet of every component with counts, the validation
-report and links to the PDFs. Plain HTML with relative links: it opens from disk, no server."""
+report and links to the PDFs. Plain HTML with relative links: it opens from disk, no server.
+
+The faces are in the page itself, not behind `<img src="svg/...">`: a browser draws an <img>'d SVG
+without the files it links to (art, icons, the design's fonts), so the sheet would not show what prints.
+Each face's SVG, as written to svg/, is put in the page (`page_face`): its links to svg/art/ made relative
+to the page, its @font-face rules moved to the page's own style (shadow roots ignore them), and only
+what draws kept (no script, no event attribute, no foreign content, no animation: the page runs no code
+a design brings). It waits in an inert <template> until its box nears the screen; the page's one script
+then draws it into the box's shadow root, so each face keeps its own ids and styles and a big deck
+loads only what is seen. Without scripts the page shows the <img> of each face (no art), as it did.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import jinja2
+from lxml import etree
+from markupsafe import Markup
 
+from pnp.cache import key_of
 from pnp.loader import templates_dir
+from pnp.units import parse_length
+
+THUMB_HEIGHT, THUMB_WIDTH = 150, 220  # px: the largest box a face is shown in (its shape kept)
+PX_PER_MM = 96 / 25.4  # and no larger than its own size: a coin stays smaller than a card
+
+_SVG = "http://www.w3.org/2000/svg"
+_XLINK = "http://www.w3.org/1999/xlink"
+_XML = "http://www.w3.org/XML/1998/namespace"
+_HREFS = ("href", f"{{{_XLINK}}}href")
+# The SVG elements a face keeps in the page: shapes, text, images, structure, paint servers, clips, masks,
+# filters. Left out: script, foreignObject (HTML), animation (it can set an attribute to a javascript: URL),
+# and anything unknown or in another namespace (an HTML name such as img or embed would become that HTML
+# element in the page).
+_KEPT = frozenset("""
+svg g defs use symbol a switch title desc style rect circle ellipse line polyline polygon path text tspan textPath
+image clipPath mask marker pattern linearGradient radialGradient stop filter feBlend feColorMatrix
+feComponentTransfer feComposite feConvolveMatrix feDiffuseLighting feDisplacementMap feDistantLight feDropShadow
+feFlood feFuncA feFuncB feFuncG feFuncR feGaussianBlur feImage feMerge feMergeNode feMorphology feOffset
+fePointLight feSpecularLighting feSpotLight feTile feTurbulence view
+""".split())
+_KEPT_TAGS = frozenset(f"{{{_SVG}}}{name}" for name in _KEPT)
+_TEXT_ONLY_TAGS = frozenset(f"{{{_SVG}}}{name}" for name in ("title", "desc", "style"))  # their text only
+_STYLE = f"{{{_SVG}}}style"
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+_FONT_FACE = re.compile(r"@font-face\s*\{[^{}]*\}(?:\s*/\*[^*]*\*/)?")
+_CSS_URL = re.compile(r'url\("([^"]*)"\)')
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True,
+                          remove_pis=True)
 
 
-def render_index(design, components, face_path, files: list[str], report) -> str:
+def render_index(design, components, face_path, files: list[str], report,
+                 face_svgs: Mapping[str, Any] | None = None, cache=None) -> str:
+    """The page. `face_svgs`: the files of svg/ by name under it (svg/<name>), the SVG text of each face as
+    written there; a face without one is shown through its <img> alone. `cache` (pnp.cache.Cache) keeps the
+    faces made ready for the page, under the SVG texts they come from."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     links = [{"href": f, "label": _label(f)} for f in sorted(files) if f.endswith(".pdf")]
     links += [{"href": f, "label": _label(f)} for f in sorted(files) if f.startswith(("tts/", "print/"))]
     links += [{"href": "manifest.json", "label": "manifest.json"}]
+    shown = _page_faces(components, face_path, face_svgs or {}, cache)
     comps = []
     for cf in components:
-        faces = [{"src": face_path(cf.component_id, f), "count": f.count, "label": f.label or f.key,
-                  "alt": f"{cf.component_id} {f.key}"} for f in cf.fronts]
-        for back in cf.backs:
-            count = cf.copies if len(cf.backs) == 1 else back.count
-            faces.append({"src": face_path(cf.component_id, back), "count": count, "label": back.key,
-                          "alt": f"{cf.component_id} {back.key}"})
+        backs = cf.backs
+        copies_of = {id(b): 0 for b in backs}  # each back: the copies of the fronts it is behind
+        for front in cf.fronts:
+            back = cf.back_of(front)
+            if back is not None:
+                copies_of[id(back)] = copies_of.get(id(back), 0) + front.count
+        faces = [_face(cf, f, f.count, f.label or f.key, face_path, shown) for f in cf.fronts]
+        faces += [_face(cf, b, copies_of[id(b)], b.key, face_path, shown) for b in backs]
         comps.append({"id": cf.component_id, "name": cf.component.display_name("en") or cf.component_id,
                       "kind": cf.component.kind, "faces": faces, "copies": cf.copies, "fronts": len(cf.fronts),
-                      "back": cf.back is not None})
+                      "backs": len(backs)})
     return env.get_template("index.html.j2").render(
         meta=design.meta, slug=design.slug, links=links, components=comps, report=report,
+        fonts_css=Markup(shown.get("", "")),
         total_faces=sum(len(c["faces"]) for c in comps), total_copies=sum(c["copies"] for c in comps))
+
+
+def _face(cf, face, count: int, label: str, face_path, shown: Mapping[str, str]) -> dict:
+    src = face_path(cf.component_id, face)
+    w, h = face.width + 2 * face.bleed, face.height + 2 * face.bleed
+    scale = min(THUMB_HEIGHT / h, THUMB_WIDTH / w, PX_PER_MM) if w > 0 and h > 0 else 0
+    return {"src": src, "count": count, "label": label, "alt": f"{cf.component_id} {face.key}",
+            "width": f"{w * scale:.1f}", "height": f"{h * scale:.1f}", "svg": Markup(shown.get(src, ""))}
+
+
+def _page_faces(components, face_path, face_svgs: Mapping[str, Any], cache) -> dict[str, str]:
+    """{face path: its SVG as the page holds it, "": the @font-face rules of them all}, through the cache."""
+    texts = {}
+    for cf in components:
+        for face in cf.sides:
+            path = face_path(cf.component_id, face)
+            text = face_svgs.get(path.removeprefix("svg/"))
+            if isinstance(text, str):
+                texts[path] = text
+    if not texts:
+        return {}
+    if cache is None:
+        return page_faces(texts)
+    return cache.cached("index-faces", key_of("index-faces", sorted(texts.items())), lambda: page_faces(texts))
+
+
+def page_faces(texts: Mapping[str, str]) -> dict[str, str]:
+    """{face path: its SVG as the page holds it (page_face), "": the faces' @font-face rules, each once}."""
+    out: dict[str, str] = {}
+    fonts: dict[str, None] = {}
+    for path, text in texts.items():
+        base = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+        out[path], rules = page_face(text, base)
+        fonts.update(dict.fromkeys(rules))
+    # the rules go into the page's <style> (raw text in HTML): no "<" can end it early
+    out[""] = "\n".join(fonts).replace("<", "\\3c ")
+    return out
+
+
+def page_face(svg: str, base: str) -> tuple[str, list[str]]:
+    """A face's SVG text as the page holds it, and its @font-face rules: the links it makes relative to its
+    file made relative to the page (`base`, the folder of the file: "svg/"), only the elements and
+    attributes that draw kept (see _KEPT), the root filling its box."""
+    root = etree.fromstring(svg.encode("utf-8"), _PARSER)
+    fonts: list[str] = []
+    doomed = []
+    for el in root.iter():
+        tag = el.tag
+        if tag not in _KEPT_TAGS:  # (comments, PIs and entities too: their tags are not strings)
+            doomed.append(el)
+            continue
+        if tag in _TEXT_ONLY_TAGS:
+            doomed.extend(el)
+        attrib = el.attrib
+        for attr in attrib.keys():
+            if attr[0] == "{" or attr[:2].lower() == "on" or attr == "href":
+                value = _attribute(tag.rpartition("}")[2], attr, attrib[attr], base)
+                if value is None:
+                    del attrib[attr]
+                elif value != attrib[attr]:
+                    attrib[attr] = value
+        if tag == _STYLE and el.text and "@font-face" in el.text:
+            def hoist(m: re.Match) -> str:
+                fonts.append(_CSS_URL.sub(lambda u: f'url("{_relative(u.group(1), base)}")', m.group(0)))
+                return ""
+
+            el.text = _FONT_FACE.sub(hoist, el.text)
+            if not el.text.strip():
+                doomed.append(el)
+    for el in doomed:
+        _drop(el)
+    _fill_box(root)
+    return etree.tostring(root, encoding="unicode"), fonts
+
+
+def _drop(el) -> None:
+    """Remove `el` and what it holds, keeping the text that follows it (a word after a dropped tspan)."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    if el.tail:
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)
+
+
+def _attribute(element: str, attr: str, value: str, base: str) -> str | None:
+    """The attribute's value in the page, or None to leave it out: event handlers and attributes of other
+    namespaces (but xlink:href and xml:*) go; a link stays if it is an #id, an image's data: URI, or an
+    image's file (made relative to the page)."""
+    q = etree.QName(attr)
+    if q.namespace not in (None, _XLINK, _XML) or (q.namespace == _XLINK and q.localname != "href"):
+        return None
+    if q.namespace is None and q.localname.lower().startswith("on"):
+        return None
+    if attr not in _HREFS:
+        return value
+    ref = value.strip()
+    if ref.startswith("#"):
+        return value
+    if element not in ("image", "feImage"):
+        return None
+    if ref.lower().startswith("data:"):
+        return value if ref[5:].lstrip().lower().startswith("image/") else None
+    return None if _SCHEME.match(ref) or ref.startswith(("/", "\\")) else _relative(ref, base)
+
+
+def _relative(ref: str, base: str) -> str:
+    """A link of a file in `base` as the page names it."""
+    if ref.startswith(("#", "data:")) or _SCHEME.match(ref):
+        return ref
+    return base + ref
+
+
+def _fill_box(root) -> None:
+    """The root drawn at its box's size (the page sets it), its contents scaled by its viewBox, which a root
+    with a size only gets from that size (in px, the user units of such an SVG)."""
+    if not root.get("viewBox"):
+        try:
+            w, h = (parse_length(_with_unit(root.get(k))) * PX_PER_MM for k in ("width", "height"))
+        except (ValueError, TypeError):
+            w = h = 0
+        if w > 0 and h > 0:
+            root.set("viewBox", f"0 0 {w:g} {h:g}")
+    root.set("width", "100%")
+    root.set("height", "100%")
+
+
+def _with_unit(value: str | None) -> str | None:
+    """An SVG length as pnp.units reads it: px (and a bare number, px too) in inches."""
+    if value is None:
+        return None
+    v = value.strip()
+    if v.endswith("px"):
+        v = v[:-2]
+    if v and v[-1].isdigit():
+        return f"{float(v) / 96}in"
+    if v.endswith("pc"):
+        return f"{float(v[:-2]) * 12}pt"
+    return v
 
 
 def _label(name: str) -> str:
@@ -48,3 +243,4 @@ def _label(name: str) -> str:
     if stem.endswith("-print-shop"):
         return "Print-shop PDF"
     return "Print sheets " + stem.rsplit("-", 1)[1].upper() if not stem.endswith("-proof") else "Proof sheets"
+
