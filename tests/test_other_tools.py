@@ -442,7 +442,7 @@ def test_editing_the_backs_table_repaints_what_reads_it_in_the_next_build(tmp_pa
     assert changed == ["cards-water-1-tide-caller.svg", "cards-water-2-whirlpool.svg", "cards-water-3-leviathan.svg",
                        "cards-water-4-mist.svg", "cards-water-back.svg"]
     assert all("#117a65" in after[n] for n in changed)
-    assert "6 written, 16 unchanged" in second.stdout  # those five and the sheets PDF
+    assert "7 written, 15 unchanged" in second.stdout  # those five, the sheets PDF and the contact sheet
 
 
 def test_the_kit_bookmarks_each_deck_of_a_split_table(tmp_path):
@@ -483,3 +483,14 @@ def test_a_squib_style_xlsx_with_numbers_stored_as_text(tmp_path):
     text = "\n".join(_pages(out / "deck-csv-a4.pdf"))
     assert text.count("level 2") == 3 and text.count("level 5") == 2 and text.count("level 3") == 1
     assert "printed: cards-fire 4 (copies from column 'Qty' of " in result.output
+
+
+def test_the_contact_sheet_has_a_section_per_deck_with_names_and_backs(squib):
+    _, out = squib
+    page = (out / "index.html").read_text(encoding="utf-8")
+    ids = re.findall(r'<section id="([^"]+)"', page)
+    assert [i for i in ids if i != "validate"] == ["cards-fire", "cards-water", "cards-earth", "starter"]
+    fire = page[page.index('<section id="cards-fire"'):page.index('<section id="cards-water"')]
+    assert "cards: Fire" in fire and "4 faces + a shared back, 10 in the box" in fire
+    assert re.findall(r'class="count">×(\d+)</span> ([^<]+)</figcaption>', fire) == [
+        ("3", "Ember Imp"), ("2", "Flame Wall"), ("1", "Phoenix"), ("4", "Kindle"), ("10", "back")]
