@@ -27,6 +27,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
+    AnchorFlowable,
     Flowable,
     HRFlowable,
     KeepTogether,
@@ -191,6 +192,8 @@ class _Converter:
         accent = layout.raw["colours"]["accent"]
         self.runs = rawhtml.Runs((f'<font color="{accent}">', "</font>"))
         self.unknown: dict[str, int | None] = {}  # HTML tags printed as written in this block -> first line
+        self.noted: dict[int, int | None] = {}  # a footnote's number -> the line of its first reference
+        self.where: int | None = None  # the line of text parsed without one (an inline footnote's: its reference's)
 
     # --- blocks ------------------------------------------------------------------------
     def blocks(self, nodes, width: float, style: ParagraphStyle | None = None) -> list[Flowable]:
@@ -226,7 +229,9 @@ class _Converter:
             return [HRFlowable(width="100%", thickness=0.6, color=self.layout.colour("accent"),
                                spaceBefore=4, spaceAfter=8)]
         if t in ("fence", "code_block"):
-            code = self._printable(node.content.rstrip("\n"), _line(node)).expandtabs(4)
+            first = _line(node)  # a fence's code starts on the line after its ```
+            code = self._printable(node.content.rstrip("\n"), first + 1 if t == "fence" and first else first)
+            code = code.expandtabs(4)
             lines = escape(code).replace("\n", "<br/>").replace(" ", "&nbsp;")
             return [Paragraph(lines, ParagraphStyle("code", parent=style, backColor=self.layout.colour("accent_light"),
                                                    borderPadding=4, spaceBefore=4, spaceAfter=8))]
@@ -270,8 +275,10 @@ class _Converter:
         self.nested += 1
         for fn in node.children:
             number = int(fn.meta.get("id", len(items))) + 1
+            self.where = self.noted.get(number)
             flow = self.blocks(fn.children, width - indent, st)
-            items.append(ListItem([_Anchor(f"fn{number}"), *flow], value=number))
+            self.where = None
+            items.append(ListItem([AnchorFlowable(f"fn{number}"), *flow], value=number))
         self.nested -= 1
         if not items:
             return []
@@ -289,7 +296,7 @@ class _Converter:
         out: list[Flowable] = []
         parts: list[str] = []
         images: list = []
-        line = inline.map[0] + 1 if inline.map else None
+        line = inline.map[0] + 1 if inline.map else self.where
         self.line = line
         last_was_image = False
         self.runs.begin()
@@ -482,6 +489,7 @@ class _Converter:
             return self._tag(node.content, line)
         if t == "footnote_ref":
             number = int(node.meta.get("id", 0)) + 1
+            self.noted.setdefault(number, self.line)
             accent = self.layout.raw["colours"]["accent"]
             return f'<super><a href="#fn{number}" color="{accent}">{number}</a></super>'
         if t == "footnote_anchor":
@@ -512,6 +520,8 @@ class _Converter:
         if not _CONTROL.search(text):
             return text
         found = sorted(set(_CONTROL.findall(text)))
+        if line is not None:
+            line += text.count("\n", 0, _CONTROL.search(text).start())  # type: ignore[union-attr]
         self.warn(line, f"control character{'s' if len(found) > 1 else ''} "
                         f"{', '.join(f'U+{ord(c):04X}' for c in found)} not printed; expected printable text")
         return _CONTROL.sub("", text)
@@ -525,21 +535,6 @@ def _line(node) -> int | None:
 def _indent(want: float, width: float) -> float:
     """`want` points of indentation, less when the width left would fall below MIN_TEXT (deeply nested)."""
     return max(0.0, min(want, width - MIN_TEXT))
-
-
-class _Anchor(Flowable):
-    """A named destination where it stands (a footnote, for the links of its references)."""
-
-    def __init__(self, name: str):
-        super().__init__()
-        self.name = name
-        self.width = self.height = 0
-
-    def wrap(self, aw, ah):
-        return 0, 0
-
-    def draw(self):
-        self.canv.bookmarkHorizontal(self.name, 0, 0)
 
 
 class _Table(Table):
@@ -590,6 +585,8 @@ def _column_widths(rows: list[list[str]], ncols: int, width: float, style: Parag
     if ncols * floor > width:
         raise ValueError(f"a table of {ncols} columns does not fit the page; expected at most "
                          f"{int(width // floor)} columns")
+    if sum(minimum) > width:  # words too long for one line of their column: one longer than a fair share is split,
+        minimum = [min(m, max(width / ncols, floor)) for m in minimum]  # it does not take the others' width
     minimum = [min(m, width - floor * (ncols - 1)) for m in minimum]
     spare = width - sum(minimum)
     if spare <= 0:

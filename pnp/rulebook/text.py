@@ -304,8 +304,7 @@ def _parsed(text: str, blocks: list[Block], path: Path, files: DesignFiles) -> R
     for label, used in refs.items():
         if used < 0:
             label = label.removeprefix(":")
-            at = next((i for i, s in enumerate(text.splitlines(), start=1)
-                       if s.lstrip(" >").startswith(f"[^{label}]:")), None)
+            at = next((i for i, s in enumerate(text.splitlines(), start=1) if f"[^{label}]:" in s), 1)
             rules.warn(at, f"footnote [^{label}] is never referred to, so its text is not printed; expected "
                            f"[^{label}] in the text where the note belongs")
     rules.images = _images(tokens, blocks, path, files)
