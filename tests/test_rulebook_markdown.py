@@ -13,6 +13,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from clirun import run
+from pdfmeasure import placements
 from pypdf import PdfReader
 
 from pnp.errors import DesignError, drain_warnings
@@ -416,3 +417,19 @@ def test_no_internal_error_for_a_real_rules_text(tmp_path):
     except DesignError as exc:  # pragma: no cover - the failure shown
         raise AssertionError(str(exc)) from None
     assert len(outline(pdf)) == 15 and "1. Or solo." in flat(pdf)
+
+
+def test_images_in_quotes_lists_and_cells(tmp_path):
+    """An image in a quote (a list in a quote...) is drawn; in a table cell or a heading its caption is printed,
+    with a warning. In a list in a quote it made a row of 16 million points: exit 2 with no line."""
+    drain_warnings()
+    pdf = book(tmp_path, "# A\n\n> ![first](art.svg)\n>\n> - ![second](art.svg)\n\n> > - > ![third](art.svg)\n\n"
+                         "| ![in a cell](art.svg) | x |\n|---|---|\n| y | z |\n")
+    reader = PdfReader(io.BytesIO(pdf))
+    art = [p for i in range(1, len(reader.pages)) for p in placements(reader, i)
+           if p.form.startswith("/FormXob.rb") and abs(p.width / p.height - 2) < 0.01]  # the 2:1 art, vector
+    assert len(art) == 3
+    text = flat(pdf)
+    assert "first" in text and "second" in text and "third" in text and "in a cell" in text
+    assert warnings() == ["rules.en.md:9: image 'art.svg' is not drawn inside a heading, a table cell, a link or "
+                          "emphasis (its caption is printed instead); expected the image on a line of its own"]

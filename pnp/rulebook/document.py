@@ -163,6 +163,7 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
 
         _code: list[str]  # ReportLab's: the current page's drawing, joined when the page is written
         _currentMatrix: tuple[float, ...]
+        _annotationCount: int  # ReportLab's: the links made so far (each is named Annot.NUMBER<count>)
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)

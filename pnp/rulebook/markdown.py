@@ -188,6 +188,7 @@ class _Converter:
         self.top = top  # the level of the text's largest heading: listed at the top of the outline
         self.depth = 0  # the outline depth of the heading before (0: none yet)
         self.nested = 0  # inside a list, a quote, a table or a footnote: headings there are not listed
+        self.in_cell = 0  # inside a table's cell (a quote's box): nothing there can be kept together
         self.line: int | None = None  # the Markdown line of the inline text being converted
         accent = layout.raw["colours"]["accent"]
         self.runs = rawhtml.Runs((f'<font color="{accent}">', "</font>"))
@@ -271,7 +272,7 @@ class _Converter:
         """The footnotes, numbered in the order the text first refers to them, after a short rule at the end."""
         st = self.st.get("footnote", self.st["note"])
         indent = 16
-        items = []
+        items: list[ListItem] = []
         self.nested += 1
         for fn in node.children:
             number = int(fn.meta.get("id", len(items))) + 1
@@ -312,8 +313,8 @@ class _Converter:
 
         def flush_images() -> None:
             if len(images) == 1:
-                out.extend(self.image(images[0].attrs.get("src", ""), _plain(images[0]), line,
-                                      images[0].meta.get("size")))
+                made = self.image(images[0].attrs.get("src", ""), _plain(images[0]), line, images[0].meta.get("size"))
+                out.extend(_unkept(made) if self.in_cell else made)
             elif images:
                 gap = 4
                 cell = (width - gap * (len(images) - 1)) / len(images)
@@ -425,7 +426,9 @@ class _Converter:
 
     def note(self, node, width: float) -> Table:
         self.nested += 1
-        inner = self.blocks(node.children, width - _indent(20, width), self.st["note"])
+        self.in_cell += 1
+        inner = _unkept(self.blocks(node.children, width - _indent(20, width), self.st["note"]))
+        self.in_cell -= 1
         self.nested -= 1
         t = _Table([[inner or ""]], colWidths=[width - _indent(6, width)], hAlign="LEFT", page_height=self.height)
         t.setStyle(TableStyle([FONT_ALL,
@@ -478,8 +481,11 @@ class _Converter:
             inner = self._run(node.children)
             href = escape(node.attrs.get("href", ""), {'"': "&quot;"})
             return f'<a href="{href}" color="{self.layout.raw["colours"]["accent"]}"><u>{inner}</u></a>'
-        if t == "image":
-            return ""
+        if t == "image":  # one not on a line of its own (paragraph): in a heading, a table cell, a link...
+            src = str(node.attrs.get("src", ""))
+            self.warn(self.line, f"image {src!r} is not drawn inside a heading, a table cell, a link or emphasis "
+                                 "(its caption is printed instead); expected the image on a line of its own")
+            return escape(self._printable(_plain(node), self.line))
         if t == "html_inline":
             line = self.line
             if self.line is not None:
@@ -532,6 +538,12 @@ def _line(node) -> int | None:
     return node.map[0] + 1 if node is not None and node.map else None
 
 
+def _unkept(flowables: list[Flowable]) -> list[Flowable]:
+    """`flowables` with what is kept together (a figure and its caption) set loose: ReportLab's KeepTogether cannot
+    be laid out in a table's cell (it measures itself as 16 million points high)."""
+    return [part for f in flowables for part in (_unkept(f._content) if isinstance(f, KeepTogether) else [f])]
+
+
 def _indent(want: float, width: float) -> float:
     """`want` points of indentation, less when the width left would fall below MIN_TEXT (deeply nested)."""
     return max(0.0, min(want, width - MIN_TEXT))
@@ -547,8 +559,9 @@ class _Table(Table):
 
     def wrap(self, aw, ah):
         size = super().wrap(aw, ah)
-        if self.page_height is not None and max(self._rowHeights, default=0) > self.page_height:
-            self.splitInRow = 1
+        tallest = max(self._rowHeights, default=0)
+        if self.page_height is not None and self.page_height < tallest < 200 * self.page_height:
+            self.splitInRow = 1  # (beyond 200 pages something is wrong: ReportLab's own error tells it)
         return size
 
 
