@@ -433,3 +433,13 @@ def test_images_in_quotes_lists_and_cells(tmp_path):
     assert "first" in text and "second" in text and "third" in text and "in a cell" in text
     assert warnings() == ["rules.en.md:9: image 'art.svg' is not drawn inside a heading, a table cell, a link or "
                           "emphasis (its caption is printed instead); expected the image on a line of its own"]
+
+
+def test_an_html_run_goes_on_after_an_image(tmp_path):
+    """An image cuts its paragraph in two: a run open before it goes on after it (a lone `<b>` before one made
+    markup ReportLab refused: exit 3)."""
+    pdf = book(tmp_path, "# A\n\n<b> ![art](art.svg)\n\n<i>before ![art](art.svg) after</i> plain\n")
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        chars = [c for page in doc.pages[1:] for c in page.chars if c["size"] == 10]
+    slanted = "".join(c["text"] for c in chars if c["fontname"].endswith("Oblique"))
+    assert slanted == "beforeafter" and "plain" in flat(pdf)

@@ -306,10 +306,9 @@ class _Converter:
             text = ("".join(parts) + self.runs.closing()).strip()
             while text.startswith("<br/>") or text.endswith("<br/>"):
                 text = text.removeprefix("<br/>").removesuffix("<br/>").strip()
-            if text:
+            if _visible(text):
                 out.append(Paragraph(text, style))
-            parts.clear()
-            parts.append(self.runs.reopening())
+            parts[:] = [self.runs.reopening()]
 
         def flush_images() -> None:
             if len(images) == 1:
@@ -345,9 +344,9 @@ class _Converter:
                     continue
             last_was_image = child.type == "image"
             if child.type == "image":
-                if "".join(parts).replace("<br/>", "").strip():
+                if _visible("".join(parts)):
                     flush_text()
-                parts.clear()
+                parts[:] = [self.runs.reopening()]  # (the runs still open go on after the image)
                 images.append(child)
             elif child.type in ("softbreak", "hardbreak") or (child.type == "text" and not child.content.strip()):
                 parts.append(self._inline_node(child))
@@ -536,6 +535,11 @@ class _Converter:
 def _line(node) -> int | None:
     """The 1-based Markdown line a block node starts on."""
     return node.map[0] + 1 if node is not None and node.map else None
+
+
+def _visible(markup: str) -> bool:
+    """Whether paragraph markup prints anything (not only tags, spaces and line breaks)."""
+    return bool(re.sub(r"<[^<>]*>", "", markup).strip())
 
 
 def _unkept(flowables: list[Flowable]) -> list[Flowable]:
