@@ -42,6 +42,10 @@ HTML = st.sampled_from(["<br>", "<br/>", "<br />", "</br>", "<b>", "</b>", "<i>"
                         "<!DOCTYPE html>", "<![CDATA[x]]>", "<b class=x>", "<a href=\"#x\">", "</a>"])
 ENTITIES = st.sampled_from(["&amp;", "&lt;", "&gt;", "&quot;", "&nbsp;", "&copy;", "&eacute;", "&#x263A;", "&#0;",
                             "&#x110000;", "&nope;", "&", "&#65;"])
+JINJA = st.sampled_from(["{{ players.min }} players", "{{ nope }}", "{% if %}", "{# open", "{% for c in components %}"
+                         "- {{ c }}\n{% endfor %}", "{{ '<b>' ~ meta.title ~ '</b>' }}", "{% raw %}{{ x }}{% endraw %}"])
+MISTAKES = st.sampled_from(["![](missing.svg)", "![p](photo.png)", "![a](art.svg){width=0mm}", "![](pnp:9)",
+                            "|" + "c|" * 30 + "\n|" + "---|" * 30, "".join("  " * i + "- x\n" for i in range(24))])
 NOTE_LABELS = st.sampled_from(["1", "2", "note", "x y", "Ω", "^"])
 
 
@@ -54,8 +58,8 @@ def inline(draw, most: int = 8) -> str:
         parts.append([word, word, f"**{word}**", f"*{word}*", f"_{word}_", f"`{word}`", f"~~{word}~~",
                       f"[{word}](https://example.com/{draw(st.integers(0, 9))})", draw(HTML), draw(ENTITIES),
                       f"[^{draw(NOTE_LABELS)}]", f"^[{word}]", "  \n" if draw(st.booleans()) else "\n",
-                      draw(st.sampled_from(["![art](art.svg)", "![](missing.svg)", "![p](photo.png)",
-                                            "![art](art.svg){width=50%}", "**", "*", "[", "]("]))][kind])
+                      draw(st.sampled_from(["![art](art.svg)", "![](art.svg)", "![art](art.svg){width=50%}", "**",
+                                            "*", "[", "]("]))][kind])
     return " ".join(parts)
 
 
@@ -92,18 +96,23 @@ def block(draw, depth: int = 0) -> str:
         return "> " + draw(block(depth + 1)).replace("\n", "\n> ")
     if kind == 10:
         return draw(inline()) + "\n" + draw(st.sampled_from(["===", "---"]))
-    return "\n".join("  " * i + "- " + draw(WORDS) for i in range(draw(st.integers(1, 25))))
+    return "\n".join("  " * i + "- " + draw(WORDS) for i in range(draw(st.integers(1, 20 - depth))))
 
 
-FRONT = st.sampled_from(["", "---\ntitle: My rules\ntags: [a, b]\ndate: 2024-05-01\n---\n",
-                         "---\ntitle: [unclosed\n---\n", "---\n\n---\n", "---\njust words\n---\n",
-                         "---\ntitle: x\n...\n", "---\ntitle: x\n", "---\n- a list\n---\n", "\ufeff---\na: 1\n---\n",
-                         "---\n" + "k: " + "[" * 100 + "]" * 100 + "\n---\n", "---\na: \x01\n---\n"])
+GOOD_FRONT = ["", "", "", "", "---\ntitle: My rules\ntags: [a, b]\ndate: 2024-05-01\n---\n", "---\n\n---\n",
+              "---\njust words\n---\n", "---\ntitle: x\n...\n", "---\ntitle: x\n", "---\n- a list\n---\n",
+              "\ufeff---\na: 1\n---\n"]
+BAD_FRONT = ["---\ntitle: [unclosed\n---\n", "---\n" + "k: " + "[" * 100 + "]" * 100 + "\n---\n", "---\na: \x01\n---\n"]
+FRONT = st.sampled_from(GOOD_FRONT * 3 + BAD_FRONT)  # mostly none or one that reads; now and then a message
 
 
 @st.composite
 def document(draw) -> str:
     blocks = [draw(block()) for _ in range(draw(st.integers(0, 12)))]
+    if blocks and draw(st.integers(0, 9)) == 0:  # the text is Jinja2 first: now and then an expression, or a mistake
+        blocks.insert(draw(st.integers(0, len(blocks))), draw(JINJA))
+    if blocks and draw(st.integers(0, 9)) == 0:  # now and then a mistake of another kind (each a message)
+        blocks.insert(draw(st.integers(0, len(blocks))), draw(MISTAKES))
     return draw(FRONT) + "\n\n".join(blocks) + "\n"
 
 
