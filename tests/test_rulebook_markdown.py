@@ -443,3 +443,24 @@ def test_an_html_run_goes_on_after_an_image(tmp_path):
         chars = [c for page in doc.pages[1:] for c in page.chars if c["size"] == 10]
     slanted = "".join(c["text"] for c in chars if c["fontname"].endswith("Oblique"))
     assert slanted == "beforeafter" and "plain" in flat(pdf)
+
+
+def test_figures_in_a_list_go_on_over_the_pages(tmp_path):
+    """A figure in a list item that does not fit the rest of a page moves to the next one (ReportLab's
+    KeepTogether broke the frame from inside the list: exit 3)."""
+    pdf = book(tmp_path, "# A\n\n" + "".join(f"- item {i}\n\n  ![fig {i}](art.svg){{height=90mm}}\n\n"
+                                             for i in range(6)))
+    reader = PdfReader(io.BytesIO(pdf))
+    art = [i for i in range(1, len(reader.pages)) for p in placements(reader, i)
+           if p.form.startswith("/FormXob.rb") and abs(p.width / p.height - 2) < 0.01]
+    assert len(art) == 6 and len(set(art)) >= 3
+    assert all(f"fig {i}" in flat(pdf) for i in range(6))
+
+
+def test_an_inline_note_inside_a_note_never_referred_to_is_told_at_its_line(tmp_path):
+    drain_warnings()
+    book(tmp_path, "# A\n\nText.\n\n[^lost]: Has ^[a bell\x07 inside] it.\n")
+    assert sorted(warnings()) == [
+        "rules.en.md:5: control character U+0007 not printed; expected printable text",
+        "rules.en.md:5: footnote [^lost] is never referred to, so its text is not printed; expected [^lost] in "
+        "the text where the note belongs"]

@@ -256,7 +256,8 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     st = layout.styles
     toc.levelStyles = [ParagraphStyle("toc1", parent=st["toc1"]), ParagraphStyle("toc2", parent=st["toc2"])]
     story += [Paragraph(labels["contents"], st["toc_title"]), toc, Spacer(0, 6 * mm)]
-    story += to_flowables(text.markdown, layout, width, image, text.tokens, warn=text.warn, height=doc.height)
+    story += to_flowables(text.markdown, layout, width, image, text.tokens, warn=text.warn, height=doc.height,
+                          env=text.env)
     # the contents listed from the start, page numbers aside: one pass lays the pages out with the contents at their
     # true height, their page numbers drawn once the pages are known (ReportLab's multiBuild laid them out twice)
     doc.contents = toc

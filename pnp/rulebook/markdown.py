@@ -167,14 +167,22 @@ def _no_warnings(line: int | None, message: str) -> None:
 
 def to_flowables(markdown: str, layout: Layout, width: float, image: ImageFn,
                  tokens: list | None = None, warn: WarnFn = _no_warnings,
-                 height: float | None = None) -> list[Flowable]:
-    """The flowables of `markdown`; `tokens`: the same Markdown already parsed (`parser().parse`). `warn` is told
-    what cannot be printed as written (its line in the Markdown); `height`: the page's text height (a table row
-    taller is split across pages)."""
+                 height: float | None = None, env: dict | None = None) -> list[Flowable]:
+    """The flowables of `markdown`; `tokens`: the same Markdown already parsed (`parser().parse`), with its `env`.
+    `warn` is told what cannot be printed as written (its line in the Markdown); `height`: the page's text height
+    (a table row taller is split across pages)."""
     if tokens is None:
-        tokens = parser().parse(markdown)
+        env = {}
+        tokens = parser().parse(markdown, env)
     levels = [int(t.tag[1]) for t in tokens if t.type == "heading_open"]
     conv = _Converter(layout, width, image, warn, min(levels, default=1), height)
+    listed = ((env or {}).get("footnotes") or {}).get("list") or {}
+    lines = markdown.splitlines()
+    for number, note in listed.items():  # an inline note ^[...]: the line it is written on (its text has none)
+        if "content" in note:
+            first = str(note["content"]).split("\n")[0]
+            conv.inline_notes[int(number) + 1] = next((i for i, s in enumerate(lines, start=1) if f"^[{first}" in s),
+                                                      None)
     return conv.blocks(SyntaxTreeNode(tokens).children, width)
 
 
@@ -188,13 +196,13 @@ class _Converter:
         self.top = top  # the level of the text's largest heading: listed at the top of the outline
         self.depth = 0  # the outline depth of the heading before (0: none yet)
         self.nested = 0  # inside a list, a quote, a table or a footnote: headings there are not listed
-        self.in_cell = 0  # inside a table's cell (a quote's box): nothing there can be kept together
         self.line: int | None = None  # the Markdown line of the inline text being converted
         accent = layout.raw["colours"]["accent"]
         self.runs = rawhtml.Runs((f'<font color="{accent}">', "</font>"))
         self.unknown: dict[str, int | None] = {}  # HTML tags printed as written in this block -> first line
         self.noted: dict[int, int | None] = {}  # a footnote's number -> the line of its first reference
         self.where: int | None = None  # the line of text parsed without one (an inline footnote's: its reference's)
+        self.inline_notes: dict[int, int | None] = {}  # an inline footnote's number -> the line it is written on
 
     # --- blocks ------------------------------------------------------------------------
     def blocks(self, nodes, width: float, style: ParagraphStyle | None = None) -> list[Flowable]:
@@ -276,7 +284,7 @@ class _Converter:
         self.nested += 1
         for fn in node.children:
             number = int(fn.meta.get("id", len(items))) + 1
-            self.where = self.noted.get(number)
+            self.where = self.noted.get(number) or self.inline_notes.get(number)
             flow = self.blocks(fn.children, width - indent, st)
             self.where = None
             items.append(ListItem([AnchorFlowable(f"fn{number}"), *flow], value=number))
@@ -313,7 +321,7 @@ class _Converter:
         def flush_images() -> None:
             if len(images) == 1:
                 made = self.image(images[0].attrs.get("src", ""), _plain(images[0]), line, images[0].meta.get("size"))
-                out.extend(_unkept(made) if self.in_cell else made)
+                out.extend(_unkept(made) if self.nested else made)  # (nested, a figure cannot be kept together)
             elif images:
                 gap = 4
                 cell = (width - gap * (len(images) - 1)) / len(images)
@@ -425,9 +433,7 @@ class _Converter:
 
     def note(self, node, width: float) -> Table:
         self.nested += 1
-        self.in_cell += 1
         inner = _unkept(self.blocks(node.children, width - _indent(20, width), self.st["note"]))
-        self.in_cell -= 1
         self.nested -= 1
         t = _Table([[inner or ""]], colWidths=[width - _indent(6, width)], hAlign="LEFT", page_height=self.height)
         t.setStyle(TableStyle([FONT_ALL,
@@ -544,7 +550,8 @@ def _visible(markup: str) -> bool:
 
 def _unkept(flowables: list[Flowable]) -> list[Flowable]:
     """`flowables` with what is kept together (a figure and its caption) set loose: ReportLab's KeepTogether cannot
-    be laid out in a table's cell (it measures itself as 16 million points high)."""
+    be laid out in a table's cell (it measures itself as 16 million points high) nor split in a list (it breaks the
+    frame from inside the list)."""
     return [part for f in flowables for part in (_unkept(f._content) if isinstance(f, KeepTogether) else [f])]
 
 

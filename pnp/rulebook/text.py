@@ -78,6 +78,7 @@ class RulesText:
     images: dict[str, str] = field(default_factory=dict)  # image src as written -> the SVG file's text
     tokens: list | None = None  # the Markdown parsed (markdown-it tokens), once for the images and the PDF
     front_matter: dict[str, Any] = field(default_factory=dict)  # the YAML at its top (metadata, never printed)
+    env: dict[str, Any] = field(default_factory=dict)  # what markdown-it noted while parsing (the footnotes)
 
     def line(self, line: int | None) -> int | None:
         """The rules-text line of a line of the Markdown (they differ when Jinja2 moved lines)."""
@@ -285,11 +286,11 @@ def _parsed(text: str, blocks: list[Block], path: Path, files: DesignFiles) -> R
 
     env: dict[str, Any] = {}
     tokens = parser().parse(text, env)
-    rules = RulesText(text, blocks, path, tokens=tokens)
+    rules = RulesText(text, blocks, path, tokens=tokens, env=env)
     if tokens and tokens[0].type == "front_matter":
         meta = _front_matter(rules, tokens[0])
         if meta is None:  # `---`, text that is not `key: value` lines, `---`: Markdown (a rule, a setext heading)
-            env = {}
+            env = rules.env = {}
             tokens = rules.tokens = parser(front_matter=False).parse(text, env)
         else:
             rules.front_matter = meta
