@@ -403,20 +403,25 @@ def test_a_raster_or_missing_image_is_still_a_message(tmp_path, image, message):
 
 
 def test_no_internal_error_for_a_real_rules_text(tmp_path):
-    """A rules text as designers keep them in other tools: front matter, `##` sections, HTML, footnotes, a long
-    table, about 45 headings."""
+    """A rules text as designers keep them in other tools: front matter, `##` sections, HTML, footnotes, long
+    tables, about 45 headings. Every footnote's number stands on the line of its text (the number of one at a page's
+    end was left on the page before its text)."""
     parts = ["---\ntitle: Harbour Lights\nauthor: A. Designer\n---\n", "## Overview\n\nA game[^1] for 2-4 players."
-             "<br>\nAges 10+.\n", "<!-- TODO: art -->\n"]
+             "<br>\nAges 10+. Lanterns are <b>lit</b> at dusk<sup>*</sup>.\n", "<!-- TODO: art -->\n"]
     for i in range(14):
-        parts += [f"## Phase {i}\n\nDo **this**, then <i>that</i>.\n", f"### Example {i}\n\n| Step | What |\n"
-                  "|---|---|\n" + "".join(f"| {j} | move {j} |\n" for j in range(8)),
-                  f"#### Notes {i}\n\n- a\n  - b\n    - c\n"]
-    parts.append("[^1]: Or solo.\n")
+        parts += [f"## Phase {i}\n\nDo **this**, then <i>that</i>[^p{i}].\n", f"### Example {i}\n\n| Step | What "
+                  "happens | Points |\n|---|---|--:|\n" + "".join(f"| {j} | move the boat {j} spaces along the quay, "
+                                                                  f"then light a lantern | {j * 2} |\n" for j in range(8)),
+                  f"#### Notes {i}\n\n- a\n  - b\n    - c\n", f"[^p{i}]: Only in phase {i}, and only once.\n"]
+    parts.append("[^1]: Or solo, against the tide deck.\n")
     try:
         pdf = book(tmp_path, "\n".join(parts))
     except DesignError as exc:  # pragma: no cover - the failure shown
         raise AssertionError(str(exc)) from None
-    assert len(outline(pdf)) == 15 and "1. Or solo." in flat(pdf)
+    assert len(outline(pdf)) == 15 and "1. Or solo, against the tide deck." in flat(pdf)
+    assert "TODO" not in flat(pdf) and "Harbour Lights" not in flat(pdf)
+    notes = [line.replace(" ", "") for text in page_texts(pdf) for line in text.splitlines() if "Only in phase" in line]
+    assert notes == [f"{i + 2}.Onlyinphase{i},andonlyonce." for i in range(14)], notes
 
 
 def test_images_in_quotes_lists_and_cells(tmp_path):

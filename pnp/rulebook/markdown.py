@@ -203,6 +203,7 @@ class _Converter:
         self.noted: dict[int, int | None] = {}  # a footnote's number -> the line of its first reference
         self.where: int | None = None  # the line of text parsed without one (an inline footnote's: its reference's)
         self.inline_notes: dict[int, int | None] = {}  # an inline footnote's number -> the line it is written on
+        self.anchor: str | None = None  # a destination to name at the start of the next paragraph (a footnote's)
 
     # --- blocks ------------------------------------------------------------------------
     def blocks(self, nodes, width: float, style: ParagraphStyle | None = None) -> list[Flowable]:
@@ -285,9 +286,12 @@ class _Converter:
         for fn in node.children:
             number = int(fn.meta.get("id", len(items))) + 1
             self.where = self.noted.get(number) or self.inline_notes.get(number)
+            self.anchor = f"fn{number}"  # where its references lead: in its first paragraph (never apart from it)
             flow = self.blocks(fn.children, width - indent, st)
-            self.where = None
-            items.append(ListItem([AnchorFlowable(f"fn{number}"), *flow], value=number))
+            if self.anchor is not None:  # (it starts with something else: a list, code...)
+                flow.insert(0, AnchorFlowable(self.anchor))
+            self.where = self.anchor = None
+            items.append(ListItem(flow, value=number))
         self.nested -= 1
         if not items:
             return []
@@ -315,6 +319,8 @@ class _Converter:
             while text.startswith("<br/>") or text.endswith("<br/>"):
                 text = text.removeprefix("<br/>").removesuffix("<br/>").strip()
             if _visible(text):
+                if self.anchor is not None:
+                    text, self.anchor = f'<a name="{self.anchor}"/>{text}', None
                 out.append(Paragraph(text, style))
             parts[:] = [self.runs.reopening()]
 
