@@ -4,7 +4,8 @@ A small subset is understood, turned into ReportLab's paragraph markup: `<br>` a
 `<i>` `<em>`, `<u>` `<ins>`, `<s>` `<del>` `<strike>`, `<sup>`, `<sub>` and `<code>` runs (without attributes);
 comments are dropped. Any other tag, and a closing tag with nothing open to close, is printed as written, and the
 caller warns about it (file:line). Runs are always balanced: what is still open is closed at the end of the
-Markdown run it opened in (a paragraph, a `**bold**`, a link), as a browser closes it at the end of its element.
+Markdown run it opened in (a paragraph, a `**bold**`, a link), as a browser closes it at the end of its element, and
+a closing tag closes only what its own run opened (`<b>x **y</b>**`: that `</b>` is printed).
 """
 
 from __future__ import annotations
@@ -85,10 +86,9 @@ class Runs:
 
     def end(self) -> str:
         """The Markdown run ends: the markup that closes what is still open in it."""
-        scope = self.scopes.pop() if len(self.scopes) > 1 else self.scopes[0]
+        scope = self.scopes.pop() if len(self.scopes) > 1 else self.scopes[0]  # (the outermost one stays)
         out = "".join(self._close(n) for n in reversed(scope))
-        if len(self.scopes) >= 1 and scope is self.scopes[0]:
-            scope.clear()
+        scope.clear()
         return out
 
     def closing(self) -> str:
