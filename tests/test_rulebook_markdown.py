@@ -469,3 +469,22 @@ def test_an_inline_note_inside_a_note_never_referred_to_is_told_at_its_line(tmp_
         "rules.en.md:5: control character U+0007 not printed; expected printable text",
         "rules.en.md:5: footnote [^lost] is never referred to, so its text is not printed; expected [^lost] in "
         "the text where the note belongs"]
+
+
+def test_headings_in_list_items_across_pages(tmp_path):
+    """A heading inside a list item kept itself with what follows, and ReportLab then split and kept the list
+    forever (a hang, found by the property test); it is now a styled line of its item."""
+    import signal
+
+    def hung(*_):
+        raise AssertionError("the rulebook took more than 60 s: laid out forever")
+
+    before = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        pdf = book(tmp_path, "# A\n\n" + "".join("- " + " ".join(["word"] * 80) + f"\n\n  ## Heading {i}\n\n"
+                                                 for i in range(12)))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+    assert all(f"Heading {i}" in flat(pdf) for i in range(12)) and outline(pdf) == [["A", []]]

@@ -221,8 +221,8 @@ class _Converter:
             text = self.inline(inline, _line(node))
             plain = _plain(inline)
             st = self.st[f"h{min(level, 3)}"]
-            if self.nested:  # a heading in a list or a quote: styled as one, not listed
-                return [Paragraph(text, st)]
+            if self.nested:  # a heading in a list or a quote: styled as one, not listed, not kept with what follows
+                return [Paragraph(text, ParagraphStyle(f"{st.name}-in", parent=st, keepWithNext=0))]  # (loops there)
             self.headings += 1
             # its depth in the outline: from the text's largest heading, never more than one below the one before
             self.depth = min(max(1, level - self.top + 1), self.depth + 1)
