@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,12 @@ def rulebook_ends_well(deck, text: str) -> None:
     path = design.folder / "rules.en.md"
     path.write_text(text, encoding="utf-8")
     drain_warnings()
+
+    def hung(*_):  # a layout that never ends fails here, with its text, rather than hang the suite
+        raise AssertionError(f"the rulebook took more than 30 s: {text!r}")
+
+    before = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(30)
     try:
         pdf = render_rulebooks(design, faces)["d-rules-en-a4.pdf"]
     except DesignError as exc:  # exit 2
@@ -142,6 +149,8 @@ def rulebook_ends_well(deck, text: str) -> None:
             assert problem.file.endswith("rules.en.md") and problem.line, (str(problem), text)
         return
     finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
         warnings = drain_warnings()
     assert len(PdfReader(io.BytesIO(pdf)).pages) >= 2
     for w in warnings:  # each warning about the text names its line
