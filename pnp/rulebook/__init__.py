@@ -137,11 +137,17 @@ def _build_pdf(build_pdf, design: Design, lang: str, text, components, drawings,
         with warnings_from(text.source):
             return build_pdf(design, lang, text, components, drawings, paper)
     except MarkdownError as exc:
-        raise DesignError([Problem(shown, text.line(exc.line), exc.message)]) from None
+        raise DesignError([Problem(shown, _source_line(text, exc.line), exc.message)]) from None
     except LayoutError as exc:
         what = " ".join(str(exc).split())
         raise DesignError([Problem(shown, None, f"the rulebook cannot be laid out ({what[:160]}); expected "
                                    "text, tables and images that fit the page")]) from None
+
+
+def _source_line(text, line: int | None) -> int | None:
+    """The rules-text line of a line of the rendered Markdown: the same when Jinja moved nothing, else the first
+    source line with the same text."""
+    return text.line(line)  # (pnp.rulebook.text.RulesText.line)
 
 
 def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"),
