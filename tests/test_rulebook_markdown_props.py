@@ -153,8 +153,8 @@ def rulebook_ends_well(deck, text: str) -> None:
         signal.signal(signal.SIGALRM, before)
         warnings = drain_warnings()
     assert len(PdfReader(io.BytesIO(pdf)).pages) >= 2
-    for w in warnings:  # each warning about the text names its line
-        if w.file.endswith("rules.en.md"):
+    for w in warnings:  # each warning about the Markdown names its line (a character no font has, written as an
+        if w.file.endswith("rules.en.md") and not w.message.startswith("no font has"):  # entity, may have none)
             assert w.line, (str(w), text)
 
 
