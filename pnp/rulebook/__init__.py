@@ -164,19 +164,7 @@ def _warn_missing(text, missing: list[str]) -> None:
 def _source_line(text, line: int | None) -> int | None:
     """The rules-text line of a line of the rendered Markdown: the same when Jinja moved nothing, else the first
     source line with the same text."""
-    if line is None:
-        return None
-    rendered = text.markdown.splitlines()
-    if not 0 < line <= len(rendered):
-        return line
-    want = rendered[line - 1].strip()
-    try:
-        source = text.source.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeError):
-        return line
-    if line <= len(source) and source[line - 1].strip() == want:
-        return line
-    return next((i for i, s in enumerate(source, start=1) if s.strip() == want), line)
+    return text.line(line)  # (pnp.rulebook.text.RulesText.line)
 
 
 def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Callable, Mapping
+from xml.sax.saxutils import escape
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
@@ -45,7 +46,7 @@ class SvgFlowable(Flowable):
     drawn as a shared form."""
 
     def __init__(self, drawing, key: str, width: float | None = None, height: float | None = None,
-                 align: str = "CENTER"):
+                 align: str = "CENTER", max_height: float | None = None):
         super().__init__()
         self.drawing, self.key = drawing, key
         dw, dh = drawing.width, drawing.height
@@ -53,9 +54,12 @@ class SvgFlowable(Flowable):
             width = dw * height / dh
         self.want = width if width is not None else dw
         self.hAlign = align
+        self.max_height = max_height  # a figure taller than the page is shrunk to fit it
 
     def wrap(self, aw, ah):
         w = min(self.want, aw)
+        if self.max_height is not None and self.drawing.height * w / self.drawing.width > self.max_height:
+            w = self.max_height * self.drawing.width / self.drawing.height
         self.scale = w / self.drawing.width
         self.width, self.height = w, self.drawing.height * self.scale
         return self.width, self.height
@@ -143,11 +147,13 @@ class _Contents(TableOfContents):
 
 class _Doc(BaseDocTemplate):
     contents: _Contents
+    _outline_level = -1  # the outline level of the last heading (ReportLab refuses a jump of more than one)
 
     def afterFlowable(self, flowable):
         if isinstance(flowable, Heading):
             self.canv.bookmarkPage(flowable.key)
-            self.canv.addOutlineEntry(flowable.plain, flowable.key, level=flowable.toc_level - 1, closed=False)
+            level = self._outline_level = min(flowable.toc_level - 1, self._outline_level + 1)
+            self.canv.addOutlineEntry(flowable.plain, flowable.key, level=level, closed=False)
             self.contents.pages[flowable.key] = self.page
 
 
@@ -157,6 +163,7 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
 
         _code: list[str]  # ReportLab's: the current page's drawing, joined when the page is written
         _currentMatrix: tuple[float, ...]
+        _annotationCount: int  # ReportLab's: the links made so far (each is named Annot.NUMBER<count>)
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
@@ -183,8 +190,12 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
         def save(self):
             total = len(self._pages)
             marks, later = self._marks, self._later
+            # links are numbered by one counter (Annot.NUMBER<n>): every page's state has its own, and a link drawn
+            # later on an early page (a contents entry's page number) takes the next number of all, not of its page
+            annotations = self._annotationCount
             for n, state in enumerate(self._pages):
                 self.__dict__.update(state)
+                self._annotationCount = annotations
                 footer(self, self._pageNumber, total)
                 for key, kw in marks.get(n, []):
                     Canvas.bookmarkPage(self, key, **kw)
@@ -196,6 +207,7 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
                         code[at] = "\n".join(self._code)
                     finally:
                         self._code, self._currentMatrix = page_code, page_matrix
+                annotations = self._annotationCount
                 super().showPage()
             super().save()
 
@@ -221,12 +233,11 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
                    leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
     width = doc.width
+    figure_most = doc.height - 3 - 2 * layout.styles["caption"].leading  # a figure and a caption line fit a page
 
     def image(src: str, alt: str, line: int | None, size=None) -> list[Flowable]:
         if src.startswith("pnp:"):
-            return _block(text.blocks[int(src[4:])], design, lang, layout, components, drawings, width)
-        from xml.sax.saxutils import escape
-
+            return _block(text.blocks[int(src[4:])], design, lang, layout, components, drawings, width, figure_most)
         from pnp.rulebook.markdown import size_points
 
         svg = text.images[src]  # read and checked by render_text (pnp.confine): no file is read here
@@ -235,7 +246,8 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
         want_w, want_h = size_points(size, width, doc.height) if size else (None, None)
         if want_w is not None and want_h is not None:  # both: the largest size inside both, proportions kept
             want_w, want_h = min(want_w, want_h * drawing.width / drawing.height), None
-        return _figure(SvgFlowable(drawing, key, width=want_w, height=want_h), escape(alt), layout)
+        return _figure(SvgFlowable(drawing, key, width=want_w, height=want_h, max_height=figure_most), escape(alt),
+                       layout)
 
     story: list[Flowable] = _title_page(design, lang, layout, components, drawings, width)
     toc = _Contents(dotsMinLevel=0, tableStyle=TableStyle([
@@ -244,11 +256,12 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     st = layout.styles
     toc.levelStyles = [ParagraphStyle("toc1", parent=st["toc1"]), ParagraphStyle("toc2", parent=st["toc2"])]
     story += [Paragraph(labels["contents"], st["toc_title"]), toc, Spacer(0, 6 * mm)]
-    story += to_flowables(text.markdown, layout, width, image, text.tokens)
+    story += to_flowables(text.markdown, layout, width, image, text.tokens, warn=text.warn, height=doc.height,
+                          env=text.env)
     # the contents listed from the start, page numbers aside: one pass lays the pages out with the contents at their
     # true height, their page numbers drawn once the pages are known (ReportLab's multiBuild laid them out twice)
     doc.contents = toc
-    toc.addEntries([(f.toc_level - 1, f.plain, 0, f.key) for f in story
+    toc.addEntries([(f.toc_level - 1, escape(f.plain), 0, f.key) for f in story
                     if isinstance(f, Heading) and f.toc_level <= doc.toc_levels])
 
     def footer(canv: Canvas, page: int, total: int) -> None:
@@ -282,14 +295,12 @@ def _figure(flow: Flowable, caption: str, layout: Layout) -> list[Flowable]:
 
 
 def _block(block: Block, design: Design, lang: str, layout: Layout, components: list[ComponentFaces],
-           drawings: _Drawings, width: float) -> list[Flowable]:
-    from xml.sax.saxutils import escape
-
+           drawings: _Drawings, width: float, figure_most: float | None = None) -> list[Flowable]:
     if block.kind == "diagram":
         key = "diagram:" + hashlib.sha1(block.svg.encode("utf-8")).hexdigest()
         drawing = drawings.get(key, block.svg)
         want = block.width * mm if block.width else None
-        return _figure(SvgFlowable(drawing, key, width=want), escape(block.caption), layout)
+        return _figure(SvgFlowable(drawing, key, width=want, max_height=figure_most), escape(block.caption), layout)
     if block.kind == "components":
         return [_component_table(design, lang, layout, components, drawings, width)]
     if block.kind == "faces":
@@ -331,8 +342,6 @@ def _thumbs(cf: ComponentFaces, drawings: _Drawings, height: float, max_faces: i
 
 def _component_table(design: Design, lang: str, layout: Layout, components: list[ComponentFaces],
                      drawings: _Drawings, width: float) -> Table:
-    from xml.sax.saxutils import escape
-
     labels = layout.labels(lang)
     st = layout.styles
     cfg = layout.raw["components"]
@@ -371,8 +380,6 @@ def _component_table(design: Design, lang: str, layout: Layout, components: list
 
 def _title_page(design: Design, lang: str, layout: Layout, components: list[ComponentFaces], drawings: _Drawings,
                 width: float) -> list[Flowable]:
-    from xml.sax.saxutils import escape
-
     from reportlab.platypus import PageBreak
 
     st = layout.styles

@@ -1,22 +1,33 @@
-"""Markdown -> ReportLab platypus flowables (markdown-it-py, CommonMark + tables).
+"""Markdown -> ReportLab platypus flowables (markdown-it-py, CommonMark + tables, footnotes, front matter).
 
-Supported: headings `#`..`###`, paragraphs, **bold**, *italic*, `code`, links, bullet
-and numbered lists (nested), tables (with column alignment), block quotes (drawn as a
-note box), horizontal rules and images. An image alone on its line becomes a block
-(diagram, component list, SVG file) resolved by the caller's `image` function.
+Supported: headings of any level in any order (styled `#`, `##`, `###` and deeper; listed in the outline and the
+contents at their depth under the heading before, never more than one level below it), paragraphs, **bold**,
+*italic*, ~~struck~~, `code`, links, bullet and numbered lists (nested up to MAX_DEPTH levels with block quotes),
+tables (with column alignment; a long table repeats its header row on each page, a row taller than a page is
+split), block quotes (drawn as a note box), code blocks, horizontal rules, footnotes (`[^1]` and `[^1]: text`,
+numbered and listed at the end), HTML entities, a small subset of raw HTML (pnp.rulebook.rawhtml) and images. An
+image alone on its line becomes a block (diagram, component list, SVG file) resolved by the caller's `image`
+function. Front matter (`---` lines at the top) is not printed: pnp.rulebook.text reads it.
+
+What is written but cannot be printed as meant (an HTML tag outside the subset, a footnote reference without its
+text, a control character) is printed as written or left out, and told through the caller's `warn(line, message)`.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
+    AnchorFlowable,
     Flowable,
     HRFlowable,
     KeepTogether,
@@ -29,6 +40,7 @@ from reportlab.platypus import (
 )
 
 from pnp.render import fonts
+from pnp.rulebook import rawhtml
 from pnp.rulebook.layout import FONT_ALL, Layout
 
 
@@ -49,6 +61,17 @@ class Paragraph(_Paragraph):
 
 
 ImageFn = Callable[..., list[Flowable]]  # (src, alt, source line, size) -> flowables; size: see image_size
+WarnFn = Callable[[int | None, str], None]  # (line in the Markdown, message)
+
+MAX_DEPTH = 20
+"""Lists and block quotes inside one another, at most (markdown-it drops what is nested past its own limit: the
+text checks this one first, pnp.rulebook.text)."""
+
+MIN_TEXT = 120.0
+"""Points of width a nested list or quote always leaves its text: deeper levels stop indenting further."""
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_UNDEFINED_NOTE = re.compile(r"\[\^([^\]\s]+)\]")
 
 _SIZE_BLOCK = re.compile(r"^\{([^{}\n]*)\}")
 _SIZE_ITEM = re.compile(r"^(width|height)\s*=\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|%)$")
@@ -110,31 +133,77 @@ class MarkdownError(ValueError):
 
 
 class Heading(Paragraph):
-    """A heading: listed in the table of contents and the PDF outline."""
+    """A heading: listed in the table of contents and the PDF outline at `toc_level` (1: the top)."""
 
     def __init__(self, text: str, style: ParagraphStyle, level: int, plain: str, key: str):
         super().__init__(text, style)
         self.toc_level, self.plain, self.key = level, plain, key
 
 
-def parser() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"typographer": False}).enable(["table", "strikethrough"])
+def parser(front_matter: bool = True) -> MarkdownIt:
+    """CommonMark, tables, ~~strikethrough~~, footnotes and front matter; nesting deep enough for MAX_DEPTH lists
+    and quotes (a list takes two of markdown-it's levels, a footnote or a table's cells a few more)."""
+    md = MarkdownIt("commonmark", {"typographer": False, "maxNesting": 2 * MAX_DEPTH + 20})
+    md.enable(["table", "strikethrough"]).use(footnote_plugin)
+    return md.use(front_matter_plugin) if front_matter else md
+
+
+def too_deep(tokens: list) -> int | None:
+    """The 0-based line of the first list or block quote nested more than MAX_DEPTH levels deep, else None."""
+    depth = 0
+    for token in tokens:
+        if token.type in ("bullet_list_open", "ordered_list_open", "blockquote_open"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return token.map[0] if token.map else 0
+        elif token.type in ("bullet_list_close", "ordered_list_close", "blockquote_close"):
+            depth -= 1
+    return None
+
+
+def _no_warnings(line: int | None, message: str) -> None:
+    pass
 
 
 def to_flowables(markdown: str, layout: Layout, width: float, image: ImageFn,
-                 tokens: list | None = None) -> list[Flowable]:
-    """The flowables of `markdown`; `tokens`: the same Markdown already parsed (`parser().parse`)."""
+                 tokens: list | None = None, warn: WarnFn = _no_warnings,
+                 height: float | None = None, env: dict | None = None) -> list[Flowable]:
+    """The flowables of `markdown`; `tokens`: the same Markdown already parsed (`parser().parse`), with its `env`.
+    `warn` is told what cannot be printed as written (its line in the Markdown); `height`: the page's text height
+    (a table row taller is split across pages)."""
     if tokens is None:
-        tokens = parser().parse(markdown)
-    conv = _Converter(layout, width, image)
+        env = {}
+        tokens = parser().parse(markdown, env)
+    levels = [int(t.tag[1]) for t in tokens if t.type == "heading_open"]
+    conv = _Converter(layout, width, image, warn, min(levels, default=1), height)
+    listed = ((env or {}).get("footnotes") or {}).get("list") or {}
+    lines = markdown.splitlines()
+    for number, note in listed.items():  # an inline note ^[...]: the line it is written on (its text has none)
+        if "content" in note:
+            first = str(note["content"]).split("\n")[0]
+            conv.inline_notes[int(number) + 1] = next((i for i, s in enumerate(lines, start=1) if f"^[{first}" in s),
+                                                      None)
     return conv.blocks(SyntaxTreeNode(tokens).children, width)
 
 
 class _Converter:
-    def __init__(self, layout: Layout, width: float, image: ImageFn):
-        self.layout, self.width, self.image = layout, width, image
+    def __init__(self, layout: Layout, width: float, image: ImageFn, warn: WarnFn = _no_warnings, top: int = 1,
+                 height: float | None = None):
+        self.layout, self.width, self.image, self.warn = layout, width, image, warn
+        self.height = height
         self.st = layout.styles
         self.headings = 0
+        self.top = top  # the level of the text's largest heading: listed at the top of the outline
+        self.depth = 0  # the outline depth of the heading before (0: none yet)
+        self.nested = 0  # inside a list, a quote, a table or a footnote: headings there are not listed
+        self.line: int | None = None  # the Markdown line of the inline text being converted
+        accent = layout.raw["colours"]["accent"]
+        self.runs = rawhtml.Runs((f'<font color="{accent}">', "</font>"))
+        self.unknown: dict[str, int | None] = {}  # HTML tags printed as written in this block -> first line
+        self.noted: dict[int, int | None] = {}  # a footnote's number -> the line of its first reference
+        self.where: int | None = None  # the line of text parsed without one (an inline footnote's: its reference's)
+        self.inline_notes: dict[int, int | None] = {}  # an inline footnote's number -> the line it is written on
+        self.anchor: str | None = None  # a destination to name at the start of the next paragraph (a footnote's)
 
     # --- blocks ------------------------------------------------------------------------
     def blocks(self, nodes, width: float, style: ParagraphStyle | None = None) -> list[Flowable]:
@@ -148,11 +217,16 @@ class _Converter:
         style = style or self.st["body"]
         if t == "heading":
             level = int(node.tag[1])
-            text = self.inline(node.children[0]) if node.children else ""
-            plain = _plain(node.children[0]) if node.children else ""
-            self.headings += 1
+            inline = node.children[0] if node.children else None
+            text = self.inline(inline, _line(node))
+            plain = _plain(inline)
             st = self.st[f"h{min(level, 3)}"]
-            return [Heading(text, st, level, plain, f"h{self.headings}")]
+            if self.nested:  # a heading in a list or a quote: styled as one, not listed, not kept with what follows
+                return [Paragraph(text, ParagraphStyle(f"{st.name}-in", parent=st, keepWithNext=0))]  # (loops there)
+            self.headings += 1
+            # its depth in the outline: from the text's largest heading, never more than one below the one before
+            self.depth = min(max(1, level - self.top + 1), self.depth + 1)
+            return [Heading(text, st, self.depth, plain, f"h{self.headings}")]
         if t == "paragraph":
             return self.paragraph(node.children[0] if node.children else None, style, width)
         if t in ("bullet_list", "ordered_list"):
@@ -165,12 +239,67 @@ class _Converter:
             return [HRFlowable(width="100%", thickness=0.6, color=self.layout.colour("accent"),
                                spaceBefore=4, spaceAfter=8)]
         if t in ("fence", "code_block"):
-            lines = escape(node.content.rstrip("\n")).replace("\n", "<br/>").replace(" ", "&nbsp;")
+            first = _line(node)  # a fence's code starts on the line after its ```
+            code = self._printable(node.content.rstrip("\n"), first + 1 if t == "fence" and first else first)
+            code = code.expandtabs(4)
+            lines = escape(code).replace("\n", "<br/>").replace(" ", "&nbsp;")
             return [Paragraph(lines, ParagraphStyle("code", parent=style, backColor=self.layout.colour("accent_light"),
                                                    borderPadding=4, spaceBefore=4, spaceAfter=8))]
-        if t in ("html_block",):
-            return []  # comments and the like: not printed
+        if t == "html_block":
+            return self.html_block(node, style)
+        if t == "footnote_block":
+            return self.footnotes(node, width)
+        if t == "front_matter":
+            return []  # read by pnp.rulebook.text (metadata, not text)
         return self.blocks(node.children, width, style)
+
+    def html_block(self, node, style: ParagraphStyle) -> list[Flowable]:
+        """Raw HTML on lines of its own: the understood subset, comments dropped, any other tag printed as
+        written (and told); a block of only `<br>` is that much space."""
+        line = _line(node)
+        self.runs.begin()
+        parts: list[str] = []
+        for kind, raw in rawhtml.pieces(node.content):
+            if kind == "text":
+                parts.append(escape(self._printable(html.unescape(raw), line)))
+            elif kind == "tag":
+                parts.append(self._tag(raw, line))
+            if line is not None:
+                line += raw.count("\n")
+        parts.append(self.runs.end())
+        self._report_html()
+        text = " ".join("".join(parts).split())
+        breaks = text.replace("<br/>", "").strip()
+        if not breaks:
+            count = text.count("<br/>")
+            return [Spacer(0, style.leading * count)] if count else []
+        while text.startswith("<br/>") or text.endswith("<br/>"):
+            text = text.removeprefix("<br/>").removesuffix("<br/>").strip()
+        return [Paragraph(text, style)]
+
+    def footnotes(self, node, width: float) -> list[Flowable]:
+        """The footnotes, numbered in the order the text first refers to them, after a short rule at the end."""
+        st = self.st.get("footnote", self.st["note"])
+        indent = 16
+        items: list[ListItem] = []
+        self.nested += 1
+        for fn in node.children:
+            number = int(fn.meta.get("id", len(items))) + 1
+            self.where = self.noted.get(number) or self.inline_notes.get(number)
+            self.anchor = f"fn{number}"  # where its references lead: in its first paragraph (never apart from it)
+            flow = self.blocks(fn.children, width - indent, st)
+            if self.anchor is not None:  # (it starts with something else: a list, code...)
+                flow.insert(0, AnchorFlowable(self.anchor))
+            self.where = self.anchor = None
+            items.append(ListItem(flow, value=number))
+        self.nested -= 1
+        if not items:
+            return []
+        rule = HRFlowable(width="30%", thickness=0.5, color=self.layout.colour("muted"), hAlign="LEFT",
+                          spaceBefore=10, spaceAfter=4)
+        return [rule, ListFlowable(items, bulletType="1", bulletFormat="%s.", leftIndent=indent,
+                                   bulletFontName=fonts.REGULAR, bulletFontSize=st.fontSize,
+                                   bulletColor=self.layout.colour("muted"), spaceAfter=2)]
 
     def paragraph(self, inline, style: ParagraphStyle, width: float) -> list[Flowable]:
         """Text runs become Paragraphs; images standing together (only spaces or line breaks
@@ -180,21 +309,25 @@ class _Converter:
         out: list[Flowable] = []
         parts: list[str] = []
         images: list = []
-        line = inline.map[0] + 1 if inline.map else None
+        line = inline.map[0] + 1 if inline.map else self.where
+        self.line = line
         last_was_image = False
+        self.runs.begin()
 
         def flush_text() -> None:
-            text = "".join(parts).strip()
+            text = ("".join(parts) + self.runs.closing()).strip()
             while text.startswith("<br/>") or text.endswith("<br/>"):
                 text = text.removeprefix("<br/>").removesuffix("<br/>").strip()
-            if text:
+            if _visible(text):
+                if self.anchor is not None:
+                    text, self.anchor = f'<a name="{self.anchor}"/>{text}', None
                 out.append(Paragraph(text, style))
-            parts.clear()
+            parts[:] = [self.runs.reopening()]
 
         def flush_images() -> None:
             if len(images) == 1:
-                out.extend(self.image(images[0].attrs.get("src", ""), _plain(images[0]), line,
-                                      images[0].meta.get("size")))
+                made = self.image(images[0].attrs.get("src", ""), _plain(images[0]), line, images[0].meta.get("size"))
+                out.extend(_unkept(made) if self.nested else made)  # (nested, a figure cannot be kept together)
             elif images:
                 gap = 4
                 cell = (width - gap * (len(images) - 1)) / len(images)
@@ -225,9 +358,9 @@ class _Converter:
                     continue
             last_was_image = child.type == "image"
             if child.type == "image":
-                if "".join(parts).replace("<br/>", "").strip():
+                if _visible("".join(parts)):
                     flush_text()
-                parts.clear()
+                parts[:] = [self.runs.reopening()]  # (the runs still open go on after the image)
                 images.append(child)
             elif child.type in ("softbreak", "hardbreak") or (child.type == "text" and not child.content.strip()):
                 parts.append(self._inline_node(child))
@@ -236,13 +369,16 @@ class _Converter:
                 parts.append(self._inline_node(child))
         flush_images()
         flush_text()
+        self.runs.end()
+        self._report_html()
         return out
 
     def list(self, node, width: float) -> ListFlowable:
         ordered = node.type == "ordered_list"
         items = []
-        indent = 14 if not ordered else 16
+        indent = _indent(14 if not ordered else 16, width)
         st = self.st["list"]
+        self.nested += 1
         for item in node.children:
             flow = []
             for child in item.children:
@@ -251,6 +387,7 @@ class _Converter:
                 else:
                     flow.extend(self.block(child, width - indent, st))
             items.append(ListItem(flow or [Spacer(0, 0)]))
+        self.nested -= 1
         kw = dict(bulletFontName=fonts.BOLD if ordered else fonts.REGULAR, bulletFontSize=st.fontSize,
                   leftIndent=indent, bulletColor=self.layout.colour("accent"), spaceAfter=4)
         if ordered:
@@ -264,6 +401,7 @@ class _Converter:
         rows: list[list] = []
         aligns: list[int] = []
         plain_rows: list[list[str]] = []
+        self.nested += 1
         for section in node.children:  # thead, tbody
             for tr in section.children:
                 row, plain = [], []
@@ -274,10 +412,11 @@ class _Converter:
                         aligns.append(align)
                     style = ParagraphStyle(f"td{i}", parent=head if cell.type == "th" else st, alignment=aligns[i])
                     inline = cell.children[0] if cell.children else None
-                    row.append(Paragraph(self.inline(inline) if inline else "", style))
+                    row.append(Paragraph(self.inline(inline, _line(tr)) if inline else "", style))
                     plain.append(_plain(inline) if inline else "")
                 rows.append(row)
                 plain_rows.append(plain)
+        self.nested -= 1
         ncols = max(len(r) for r in rows)
         for r in rows:
             r.extend([""] * (ncols - len(r)))
@@ -285,7 +424,7 @@ class _Converter:
             widths = _column_widths(plain_rows, ncols, width, st)
         except ValueError as exc:
             raise MarkdownError(str(exc), node.map[0] + 1 if node.map else None) from None
-        t = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        t = _Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT", page_height=self.height)
         accent, light = self.layout.colour("accent"), self.layout.colour("accent_light")
         t.setStyle(TableStyle([FONT_ALL,
             ("BACKGROUND", (0, 0), (-1, 0), light),
@@ -299,46 +438,148 @@ class _Converter:
         return t
 
     def note(self, node, width: float) -> Table:
-        inner = self.blocks(node.children, width - 20, self.st["note"])
-        t = Table([[inner]], colWidths=[width - 6], hAlign="LEFT")
+        self.nested += 1
+        inner = _unkept(self.blocks(node.children, width - _indent(20, width), self.st["note"]))
+        self.nested -= 1
+        t = _Table([[inner or ""]], colWidths=[width - _indent(6, width)], hAlign="LEFT", page_height=self.height)
         t.setStyle(TableStyle([FONT_ALL,
             ("BACKGROUND", (0, 0), (-1, -1), self.layout.colour("accent_light")),
             ("LINEBEFORE", (0, 0), (0, -1), 2.5, self.layout.colour("accent")),
-            ("LEFTPADDING", (0, 0), (-1, -1), 9), ("RIGHTPADDING", (0, 0), (-1, -1), 8),
+            ("LEFTPADDING", (0, 0), (-1, -1), min(9, _indent(20, width) / 2)),
+            ("RIGHTPADDING", (0, 0), (-1, -1), min(8, _indent(20, width) / 2)),
             ("TOPPADDING", (0, 0), (-1, -1), 5), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
         ]))
         t.spaceBefore, t.spaceAfter = 3, 9
         return t
 
     # --- inline ------------------------------------------------------------------------
-    def inline(self, node) -> str:
-        return "".join(self._inline_node(c) for c in node.children).strip() if node else ""
+    def inline(self, node, line: int | None = None) -> str:
+        """The paragraph markup of an inline node (a heading's, a table cell's); `line`: its line."""
+        if not node:
+            return ""
+        self.line = line
+        text = self._run(node.children).strip()
+        self._report_html()
+        return text
+
+    def _run(self, children) -> str:
+        """A Markdown run's markup, the HTML runs opened in it closed at its end."""
+        self.runs.begin()
+        inner = "".join(self._inline_node(c) for c in children)
+        return inner + self.runs.end()
 
     def _inline_node(self, node) -> str:
         t = node.type
         if t == "text":
-            return escape(node.content)
+            for m in _UNDEFINED_NOTE.finditer(node.content):
+                self.warn(self.line, f"footnote [^{m.group(1)}] has no text and is printed as written; expected a "
+                                     f"line '[^{m.group(1)}]: its text' in the rules text")
+            return escape(self._printable(node.content, self.line))
         if t == "strong":
-            return "<b>" + "".join(self._inline_node(c) for c in node.children) + "</b>"
+            return "<b>" + self._run(node.children) + "</b>"
         if t == "em":
-            return "<i>" + "".join(self._inline_node(c) for c in node.children) + "</i>"
+            return "<i>" + self._run(node.children) + "</i>"
         if t == "s":
-            return "<strike>" + "".join(self._inline_node(c) for c in node.children) + "</strike>"
+            return "<strike>" + self._run(node.children) + "</strike>"
         if t == "code_inline":
-            return f'<font color="{self.layout.raw["colours"]["accent"]}">{escape(node.content)}</font>'
-        if t == "softbreak":
-            return " "
-        if t == "hardbreak":
-            return "<br/>"
+            code = escape(self._printable(node.content, self.line))
+            return f'<font color="{self.layout.raw["colours"]["accent"]}">{code}</font>'
+        if t in ("softbreak", "hardbreak"):
+            if self.line is not None:
+                self.line += 1
+            return " " if t == "softbreak" else "<br/>"
         if t == "link":
-            inner = "".join(self._inline_node(c) for c in node.children)
+            inner = self._run(node.children)
             href = escape(node.attrs.get("href", ""), {'"': "&quot;"})
             return f'<a href="{href}" color="{self.layout.raw["colours"]["accent"]}"><u>{inner}</u></a>'
-        if t == "image":
-            return ""
+        if t == "image":  # one not on a line of its own (paragraph): in a heading, a table cell, a link...
+            src = str(node.attrs.get("src", ""))
+            self.warn(self.line, f"image {src!r} is not drawn inside a heading, a table cell, a link or emphasis "
+                                 "(its caption is printed instead); expected the image on a line of its own")
+            return escape(self._printable(_plain(node), self.line))
         if t == "html_inline":
-            return ""
-        return "".join(self._inline_node(c) for c in node.children)
+            line = self.line
+            if self.line is not None:
+                self.line += node.content.count("\n")
+            if node.content.startswith("<!--"):
+                return ""  # a comment: not printed
+            return self._tag(node.content, line)
+        if t == "footnote_ref":
+            number = int(node.meta.get("id", 0)) + 1
+            self.noted.setdefault(number, self.line)
+            accent = self.layout.raw["colours"]["accent"]
+            return f'<super><a href="#fn{number}" color="{accent}">{number}</a></super>'
+        if t == "footnote_anchor":
+            return ""  # the way back from a footnote to its reference: the number says it
+        return self._run(node.children)
+
+    def _tag(self, raw: str, line: int | None) -> str:
+        """An HTML tag's markup: understood, or printed as written (told once per block, `_report_html`)."""
+        markup = self.runs.tag(raw)
+        if markup is not None:
+            return markup
+        self.unknown.setdefault(rawhtml.tag_name(raw), line)
+        return escape(self._printable(raw, line))
+
+    def _report_html(self) -> None:
+        """One warning for the HTML tags of a block that were printed as written."""
+        if not self.unknown:
+            return
+        names = " ".join(self.unknown)
+        line = next(iter(self.unknown.values()))
+        self.unknown.clear()
+        hint = " (an image is written ![caption](file.svg))" if "<img>" in names.split() else ""
+        self.warn(line, f"HTML {names} is not understood and is printed as written; expected Markdown or "
+                        f"{rawhtml.UNDERSTOOD}{hint}")
+
+    def _printable(self, text: str, line: int | None) -> str:
+        """`text` without its control characters (told: they have no glyph and would break the line)."""
+        if not _CONTROL.search(text):
+            return text
+        found = sorted(set(_CONTROL.findall(text)))
+        if line is not None:
+            line += text.count("\n", 0, _CONTROL.search(text).start())  # type: ignore[union-attr]
+        self.warn(line, f"control character{'s' if len(found) > 1 else ''} "
+                        f"{', '.join(f'U+{ord(c):04X}' for c in found)} not printed; expected printable text")
+        return _CONTROL.sub("", text)
+
+
+def _line(node) -> int | None:
+    """The 1-based Markdown line a block node starts on."""
+    return node.map[0] + 1 if node is not None and node.map else None
+
+
+def _visible(markup: str) -> bool:
+    """Whether paragraph markup prints anything (not only tags, spaces and line breaks)."""
+    return bool(re.sub(r"<[^<>]*>", "", markup).strip())
+
+
+def _unkept(flowables: list[Flowable]) -> list[Flowable]:
+    """`flowables` with what is kept together (a figure and its caption) set loose: ReportLab's KeepTogether cannot
+    be laid out in a table's cell (it measures itself as 16 million points high) nor split in a list (it breaks the
+    frame from inside the list)."""
+    return [part for f in flowables for part in (_unkept(f._content) if isinstance(f, KeepTogether) else [f])]
+
+
+def _indent(want: float, width: float) -> float:
+    """`want` points of indentation, less when the width left would fall below MIN_TEXT (deeply nested)."""
+    return max(0.0, min(want, width - MIN_TEXT))
+
+
+class _Table(Table):
+    """A table whose rows are split across pages when one is taller than a page (`page_height`); others move
+    whole to the next page, as ReportLab's Table does."""
+
+    def __init__(self, *args, page_height: float | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.page_height = page_height
+
+    def wrap(self, aw, ah):
+        size = super().wrap(aw, ah)
+        tallest = max(self._rowHeights, default=0)
+        if self.page_height is not None and self.page_height < tallest < 200 * self.page_height:
+            self.splitInRow = 1  # (beyond 200 pages something is wrong: ReportLab's own error tells it)
+        return size
 
 
 def _plain(node) -> str:
@@ -374,6 +615,8 @@ def _column_widths(rows: list[list[str]], ncols: int, width: float, style: Parag
     if ncols * floor > width:
         raise ValueError(f"a table of {ncols} columns does not fit the page; expected at most "
                          f"{int(width // floor)} columns")
+    if sum(minimum) > width:  # words too long for one line of their column: one longer than a fair share is split,
+        minimum = [min(m, max(width / ncols, floor)) for m in minimum]  # it does not take the others' width
     minimum = [min(m, width - floor * (ncols - 1)) for m in minimum]
     spare = width - sum(minimum)
     if spare <= 0:

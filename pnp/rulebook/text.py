@@ -77,6 +77,36 @@ class RulesText:
     source: Path
     images: dict[str, str] = field(default_factory=dict)  # image src as written -> the SVG file's text
     tokens: list | None = None  # the Markdown parsed (markdown-it tokens), once for the images and the PDF
+    front_matter: dict[str, Any] = field(default_factory=dict)  # the YAML at its top (metadata, never printed)
+    env: dict[str, Any] = field(default_factory=dict)  # what markdown-it noted while parsing (the footnotes)
+
+    def line(self, line: int | None) -> int | None:
+        """The rules-text line of a line of the Markdown (they differ when Jinja2 moved lines)."""
+        return source_line(self.markdown, self.source, line)
+
+    def warn(self, line: int | None, message: str) -> None:
+        """A warning about a line of the Markdown, told at its line in the rules text."""
+        from pnp.errors import warn
+
+        warn(self.source, self.line(line), message)
+
+
+def source_line(markdown: str, source: Path, line: int | None) -> int | None:
+    """The rules-text line of a line of the rendered `markdown`: the same when Jinja moved nothing, else the first
+    source line with the same text."""
+    if line is None:
+        return None
+    rendered = markdown.splitlines()
+    if not 0 < line <= len(rendered):
+        return line
+    want = rendered[line - 1].strip()
+    try:
+        text = source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeError):
+        return line
+    if line <= len(text) and text[line - 1].strip() == want:
+        return line
+    return next((i for i, s in enumerate(text, start=1) if s.strip() == want), line)
 
 
 def rules_path(design: Design, lang: str) -> Path:
@@ -244,10 +274,58 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
         file, line = _template_line(exc, path)
         raise DesignError([Problem(display_path(file), line, f"{type(exc).__name__}: {exc}; expected an "
                                    "expression that works on the design's data")]) from None
-    from pnp.rulebook.markdown import parser
+    return _parsed(text.removeprefix("\ufeff"), blocks, path, files)
 
-    tokens = parser().parse(text)
-    return RulesText(text, blocks, path, _images(tokens, blocks, path, files), tokens)
+
+_FRONT_KEY = re.compile(r"^[\w\"'-][^:\n]*:(\s|$)")
+
+
+def _parsed(text: str, blocks: list[Block], path: Path, files: DesignFiles) -> RulesText:
+    """The rendered Markdown parsed: its front matter read, its nesting and footnotes checked, its images read."""
+    from pnp.rulebook.markdown import MAX_DEPTH, parser, too_deep
+
+    env: dict[str, Any] = {}
+    tokens = parser().parse(text, env)
+    rules = RulesText(text, blocks, path, tokens=tokens, env=env)
+    if tokens and tokens[0].type == "front_matter":
+        meta = _front_matter(rules, tokens[0])
+        if meta is None:  # `---`, text that is not `key: value` lines, `---`: Markdown (a rule, a setext heading)
+            env = rules.env = {}
+            tokens = rules.tokens = parser(front_matter=False).parse(text, env)
+        else:
+            rules.front_matter = meta
+    elif text.startswith("---") and len(lines := text.splitlines()) > 1 and _FRONT_KEY.match(lines[1]):
+        rules.warn(1, "'---' on the first line opens front matter that no '---' line closes: printed as text; "
+                      "expected a '---' line after the front matter's last 'key: value' line")
+    deep = too_deep(tokens)
+    if deep is not None:
+        raise DesignError([Problem(display_path(path), rules.line(deep + 1), f"lists and block quotes nested more "
+                                   f"than {MAX_DEPTH} levels deep; expected at most {MAX_DEPTH} levels")])
+    refs = (env.get("footnotes") or {}).get("refs") or {}
+    for label, used in refs.items():
+        if used < 0:
+            label = label.removeprefix(":")
+            at = next((i for i, s in enumerate(text.splitlines(), start=1) if f"[^{label}]:" in s), 1)
+            rules.warn(at, f"footnote [^{label}] is never referred to, so its text is not printed; expected "
+                           f"[^{label}] in the text where the note belongs")
+    rules.images = _images(tokens, blocks, path, files)
+    return rules
+
+
+def _front_matter(rules: RulesText, token) -> dict[str, Any] | None:
+    """The YAML between the `---` lines at the top of the text: a mapping (metadata, not printed); None when it is
+    not YAML mappings (then the lines are Markdown); invalid YAML is a rules.<lang>.md:LINE message."""
+    from pnp.yamlio import parse_yaml
+
+    try:
+        data = parse_yaml(token.content, rules.source).data
+    except DesignError as exc:
+        raise DesignError([Problem(display_path(rules.source), rules.line(p.line + 1) if p.line else 1,
+                                   f"front matter: {p.message} (between the '---' lines at the top of the text, or "
+                                   "no front matter)") for p in exc.problems]) from None
+    if data is None:
+        return {}
+    return data if isinstance(data, dict) else None
 
 
 _WHERE = re.compile(r"^(\S+?):(\d+): (.+)$", re.S)
