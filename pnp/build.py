@@ -324,8 +324,25 @@ def _cached_rulebooks(built: BuiltDesign, cache: Cache) -> dict[str, bytes]:
 
     design, components, svgs = built.design, built.components, built.svgs
     book_paper = rulebook_paper(built.paper)
-    return cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
+    made = cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
                         lambda: _rulebooks(design, components, svgs, book_paper, cache))
+    return _replayed(made, design)
+
+
+WARNINGS_ENTRY = ".pnp-warnings"
+"""The entry of a rulebooks product (name -> PDF bytes) that holds the warnings its texts gave when it was made
+(raw HTML printed as written, an unknown footnote, a character no font has...): a build that takes the rulebooks
+from the cache says them again."""
+
+
+def _replayed(made: dict, design: Design) -> dict[str, bytes]:
+    """A rulebooks product without its warnings entry, the warnings recorded again."""
+    from pnp.errors import replay_portable
+
+    if WARNINGS_ENTRY not in made:
+        return made
+    replay_portable(made[WARNINGS_ENTRY], design.folder)
+    return {name: data for name, data in made.items() if name != WARNINGS_ENTRY}
 
 
 def _finish(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str], export_options: dict | None,
@@ -489,19 +506,25 @@ def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str,
                cache: Cache = NO_CACHE, compiled: dict | None = None) -> dict:
     """Every rulebook of the design: in one process when it runs in a worker already (the languages share the
     compiled faces and diagrams), else one language per core."""
+    from pnp.errors import portable_warnings, warnings_mark, warnings_since
     from pnp.rulebook import languages, render_rulebooks
 
     langs = languages(design)
+    mark = warnings_mark()
     if in_worker() or cores() < 2 or len(langs) < 2:
-        return render_rulebooks(design, components, svgs, paper, langs=langs, cache=cache, compiled=compiled)
-    out: dict[str, bytes] = {}
-    report = ErrorReport()
-    tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang], cache=cache)
-             for lang in langs]
-    for status, value in prun(tasks, min_items=2):
-        if succeeded(status, value, report):
-            out.update(value)
-    report.raise_if_any()
+        out = dict(render_rulebooks(design, components, svgs, paper, langs=langs, cache=cache, compiled=compiled))
+    else:
+        out = {}
+        report = ErrorReport()
+        tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang], cache=cache)
+                 for lang in langs]
+        for status, value in prun(tasks, min_items=2):  # (the workers' warnings are recorded here as they come)
+            if succeeded(status, value, report):
+                out.update(value)
+        report.raise_if_any()
+    said = warnings_since(mark)
+    if said:
+        out[WARNINGS_ENTRY] = portable_warnings(said, design.folder)
     return out
 
 
@@ -823,6 +846,7 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
             cache.put("rulebooks", key, made)
         if made is None:
             continue  # its rulebooks failed: their problems are in the report
+        made = _replayed(made, design)
         head.components, head.svgs = components[i], svgs[i]
         linked = list(made) == [rulebook_name(design, lang, head.paper) for lang in book_langs[i]]
         if not linked:  # the contact sheet names other files than the rulebooks made: made again here

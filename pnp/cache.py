@@ -43,7 +43,7 @@ _MAX_HEADER = 1 << 16
 
 # the libraries whose output lands in ours: a new release of one may change the bytes, so it
 # invalidates the cache (and tests/test_golden_output.py notices the change)
-OUTPUT_LIBRARIES = ("reportlab", "pillow", "lxml", "jinja2", "pypdfium2", "zlib-ng")
+OUTPUT_LIBRARIES = ("reportlab", "pillow", "lxml", "jinja2", "pypdfium2", "zlib-ng", "markdown-it-py", "mdit-py-plugins")
 
 
 def library_versions() -> dict[str, str]:

@@ -277,6 +277,41 @@ def _in_design(file: str, here: str) -> str:
     return "{design}/" + file[len(here) + 1:] if file.startswith(here + "/") else file
 
 
+def warnings_mark() -> int:
+    """Where the warnings recorded so far end: `warnings_since(mark)` gives those recorded after."""
+    return len(_WARNINGS)
+
+
+def warnings_since(mark: int) -> list[Problem]:
+    return list(_WARNINGS)[mark:]
+
+
+def portable_warnings(problems: Iterable[Problem], folder: str | Path) -> str:
+    """`problems` as text a cached product can carry (paths inside the design folder kept relative to it, as
+    `with_warning_marks` keeps them): `replay_portable` records them again."""
+    import json
+
+    here = display_path(folder)
+    return json.dumps([[_in_design(p.file, here), p.line, p.message.replace(here + "/", "{design}/")]
+                       for p in problems], ensure_ascii=False)
+
+
+def replay_portable(text: str, folder: str | Path) -> None:
+    """The warnings `portable_warnings` wrote, recorded again for the design in `folder`."""
+    import json
+
+    here = display_path(folder)
+    try:
+        items = json.loads(text)
+    except ValueError:
+        return
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, list) and len(item) == 3:
+            file, line, message = item
+            warn(str(file).replace("{design}", here, 1), line if isinstance(line, int) else None,
+                 str(message).replace("{design}", here))
+
+
 def replay_warnings(svg: str, folder: str | Path) -> None:
     """The warnings a cached face's SVG carries (`with_warning_marks`), recorded again, for the design in
     `folder`."""

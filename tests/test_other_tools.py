@@ -494,3 +494,15 @@ def test_the_contact_sheet_has_a_section_per_deck_with_names_and_backs(squib):
     assert "cards: Fire" in fire and "4 faces + a shared back, 10 in the box" in fire
     assert re.findall(r'class="count">×(\d+)</span> ([^<]+)</figcaption>', fire) == [
         ("3", "Ember Imp"), ("2", "Flame Wall"), ("1", "Phoenix"), ("4", "Kindle"), ("10", "back")]
+
+
+def test_a_rules_text_counts_a_split_component_whole_and_by_deck(tmp_path):
+    folder = _copy("squib-deck", tmp_path)
+    (folder / "rules.en.md").write_text(
+        "# Realms\n\nThe box holds {{ components['cards'].copies }} realm cards of {{ components['cards'].faces }} "
+        "kinds; Fire has {{ components['cards-fire'].copies }}, the starter {{ components['starter'].copies }}.\n",
+        encoding="utf-8")
+    result, out = _build(folder, tmp_path)
+    assert result.exit_code == 0, result.output
+    text = " ".join(_pages(out / "squib-deck-rules-en-a4.pdf")).replace("\n", " ")
+    assert "The box holds 29 realm cards of 11 kinds; Fire has 10, the starter 4." in text

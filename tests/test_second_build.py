@@ -228,3 +228,28 @@ def test_watch_over_a_cache_of_other_options_and_a_run_of_edits_never_exits(tmp_
     for path, data in want.items():
         if path != "manifest.json":
             assert got.get(path) == data, path
+
+
+def test_a_rules_text_warns_again_when_its_rulebook_comes_from_the_cache(tmp_path):
+    deck = tmp_path / "d"
+    shutil.copytree(FIXTURES / "deck-csv", deck)
+    text = (deck / "design.yaml").read_text(encoding="utf-8")
+    (deck / "design.yaml").write_text(text.replace("  players: 2\n", "  players: 2\n  languages: [en]\n"),
+                                      encoding="utf-8")
+    (deck / "rules.en.md").write_text("# Rules\n\nA <blink>tag</blink> and a note[^x].\n\n## Setup\n\nDeal.\n",
+                                      encoding="utf-8")
+    cache = tmp_path / "cache"
+
+    def books() -> dict:  # the rulebooks' cache entries, with when each was written
+        return {p.name: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file() and "rulebooks" in p.parts}
+
+    first = pnp("build", str(deck), "--out", str(tmp_path / "out0"), cache=cache)
+    made = books()
+    second = pnp("build", str(deck), "--out", str(tmp_path / "out1"), cache=cache)
+    assert made and books() == made  # the second build took the rulebook from the cache
+    for run in (first, second):
+        assert run.returncode == 0, run.stderr
+        assert "rules.en.md:3: warning: HTML <blink> </blink> is not understood" in run.stderr
+        assert "rules.en.md:3: warning: footnote [^x] has no text" in run.stderr
+    assert sorted(p.name for p in (tmp_path / "out1" / "d").iterdir() if p.suffix == ".pdf") == [
+        "d-a4.pdf", "d-rules-en-a4.pdf"]

@@ -114,14 +114,28 @@ def rules_path(design: Design, lang: str) -> Path:
 
 
 def component_views(components: list[ComponentFaces], lang: str) -> dict[str, ComponentView]:
+    """By id, every component (each deck of one split by `group_by`, `cards-fire`...), and a component split by
+    `group_by` also as the whole (`cards`: its decks' faces, copies and data together), so a text counts either."""
     out = {}
+    groups: dict[str, list[ComponentFaces]] = {}
     for cf in components:
-        counts = {f.count for f in cf.fronts}
-        out[cf.component_id] = ComponentView(
-            id=cf.component_id, kind=cf.component.kind, name=cf.component.display_name(lang) or cf.component_id,
-            faces=len(cf.fronts), copies=cf.copies, count=counts.pop() if len(counts) == 1 else None,
-            back=cf.back is not None, data=[{"count": f.count, **f.data} for f in cf.fronts])  # a row's copies too
+        out[cf.component_id] = _view(cf.component_id, [cf], cf.component.display_name(lang) or cf.component_id)
+        if cf.parent:
+            groups.setdefault(cf.parent, []).append(cf)
+    for parent, decks in groups.items():
+        if parent not in out:
+            name = decks[0].component.display_name(lang).rsplit(": ", 1)[0] or parent
+            out[parent] = _view(parent, decks, name)
     return out
+
+
+def _view(cid: str, parts: list[ComponentFaces], name: str) -> ComponentView:
+    fronts = [f for cf in parts for f in cf.fronts]
+    counts = {f.count for f in fronts}
+    return ComponentView(id=cid, kind=parts[0].component.kind, name=name, faces=len(fronts),
+                         copies=sum(cf.copies for cf in parts), count=counts.pop() if len(counts) == 1 else None,
+                         back=all(cf.back is not None for cf in parts),
+                         data=[{"count": f.count, **f.data} for f in fronts])  # a row's copies too
 
 
 class _CompiledTexts(jinja2.BytecodeCache):
