@@ -397,6 +397,7 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
     from pnp.layout import pdf as pdf_layout
     from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
+    from pnp.render import fonts
     from pnp.render.art import ArtFiles
     from pnp.render.faces import FaceStream
 
@@ -416,9 +417,9 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache
     built.pdf = cache.cached(
         "sheets", key_of("sheets", plan_bytes(sheets), _faces_key(components, svgs), meta.title, meta.author, opts.paper,
                          layout_file),
-        lambda: pdf_layout.render_pdf(sheets, svgs, title=meta.title, author=meta.author, cache=cache,
-                                      resources=art, subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})",
-                                      compiled=compiled))
+        lambda: fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
+            sheets, svgs, title=meta.title, author=meta.author, cache=cache, resources=art,
+            subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})", compiled=compiled)))
     if isinstance(svgs, FaceStream):  # painted while the sheets were drawn: every face now, or every problem
         built.svgs = svgs = svgs.finish()
     built.sheets = len(sheets)
@@ -428,8 +429,36 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache
         shop = print_shop_sheets(components, face_path)
         built.extra_files[f"{design.slug}-print-shop.pdf"] = cache.cached(
             "sheets", key_of("print-shop", repr(shop), svgs, meta.title, meta.author),
-            lambda: pdf_layout.render_pdf(shop, svgs, title=meta.title, author=meta.author, cache=cache,
-                                          resources=art, subject=f"{meta.title}: one face per page"))
+            lambda: fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
+                shop, svgs, title=meta.title, author=meta.author, cache=cache, resources=art,
+                subject=f"{meta.title}: one face per page")))
+
+
+def check_printed_names(design: Design) -> None:
+    """The title, the author and the components' names, which pnp prints itself (the sheets' footers, the
+    kit's cover and bookmarks, the rulebooks' title page), in the shipped fonts and the design's: a character
+    none has is a warning at its design.yaml line (it prints as a white square)."""
+    from pnp.errors import warn
+    from pnp.render import fonts
+
+    doc = design.source
+    own = None
+    texts: list[tuple[tuple, str]] = [(("meta", "title"), design.meta.title), (("meta", "author"),
+                                                                               design.meta.author or "")]
+    for cid, comp in design.components.items():
+        names = comp.name.items() if isinstance(comp.name, dict) else [("", comp.name)]
+        texts += [(("components", cid, "name") + ((lang,) if lang else ()), str(name)) for lang, name in names]
+    for loc, text in texts:
+        if not text or text.isascii():
+            continue
+        if own is None:
+            own = fonts.design_fonts(design)
+        _, missing = fonts.split(text, fonts.chain("DejaVu Sans", own=own))
+        if missing:
+            shown = ", ".join(fonts.describe(ch) for ch in missing[:5])
+            warn(doc.path, doc.line(loc), f"{'.'.join(str(p) for p in loc)}: no font has {shown}, which pnp prints "
+                 "as a white square (the sheets' footers, the kit, the rulebook's title page); expected a font "
+                 "of the design that has it (fonts:)")
 
 
 def plan_bytes(sheets: list) -> bytes:
@@ -690,6 +719,8 @@ def _build_designs(args, out, paper, overrides, print_shop, exports, cache, show
     designs = select_designs(args)
     check_out(Path(out), [d.folder for d in designs])
     apply_overrides(designs, overrides or {})
+    for design in designs:
+        check_printed_names(design)
     if cache is None:
         cache = default_cache(Path(out))
     wanted = {d.slug: _exports_for(d, Path(out), exports) for d in designs}
@@ -924,3 +955,4 @@ def describe_designs(args: tuple[str, ...] | list[str]) -> str:
             lines.append(f"  {cf.component_id:<20} {cf.component.kind:<6} {len(cf.fronts):>3} faces, "
                          f"{cf.copies:>3} copies{back}   {name}")
     return "\n".join(lines)
+

@@ -241,6 +241,7 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
     plan `sheets_pdf` was drawn from; `rulebooks` language -> that rulebook's PDF, on `rules_paper`."""
     from pnp.exports.kit import KitParts
     from pnp.layout import pdf as pdf_layout
+    from pnp.render import fonts
     from pnp.render.svgpdf.ink import ink_saver as saver
 
     meta, p = design.meta, design.print
@@ -255,10 +256,10 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
     pdfs = {False: sheets_pdf}
     if ink_saver:
         pdfs[True] = cache.cached("sheets", key_of("sheets-ink-saver", repr(sheets), svgs, meta.title, meta.author),
-                                  lambda: pdf_layout.render_pdf(
+                                  lambda: fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
                                       sheets, svgs, title=meta.title, author=meta.author, cache=cache,
                                       subject=f"{meta.title} print-and-play sheets, ink saver ({paper.upper()})",
-                                      transform=saver, resources=resources))
+                                      transform=saver, resources=resources)))
     out: dict[str, bytes] = {}
     titles = [s.title for s in sheets]
     books: list[tuple[str, bytes | None]] = [(lang, pdf) for lang, pdf in sorted(rulebooks.items())] or [("en", None)]
@@ -276,18 +277,21 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                                                    sorted(parts.names.items()),
                                                    ink, [svgs[face_path(cf.component_id, cf.fronts[0])]
                                                          for cf in components if cf.fronts]),
-                                     partial(_kit, parts, thumbs, ink))
+                                     partial(_kit, parts, thumbs, ink, design))
     return out
 
 
-def _kit(parts, thumbs, ink: bool) -> bytes:
+def _kit(parts, thumbs, ink: bool, design=None) -> bytes:
     from dataclasses import replace
 
     from pnp.exports.kit import kit_pdf
+    from pnp.render import fonts
 
-    return kit_pdf(replace(parts, thumbs=thumbs(ink)))
+    with fonts.design_fallbacks(design) if design is not None else fonts.fallbacks():
+        return kit_pdf(replace(parts, thumbs=thumbs(ink)))  # (the cover's title in the design's fonts, if need be)
 
 
 def _short(name: str) -> str:
     """A component's name as a sheet's title starts with it (what comes before " (")."""
     return name.split(" (")[0].strip()
+

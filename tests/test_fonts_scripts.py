@@ -421,3 +421,26 @@ def test_svg_text_anchors_and_runs_use_each_characters_font(anchor, tspan):
     start = {"start": 50, "middle": 50 - total / 2, "end": 50 - total}[anchor]
     assert abs(runs[0][1] - start) < 1e-3
     assert compiled.missing == () and compiled.warnings == ()
+
+
+def test_a_title_in_a_script_only_the_design_font_has_prints_in_the_footer_or_warns(tmp_path):
+    d = design(tmp_path, [{"word": "A"}], '<text x="3" y="10" font-size="5">{{ word }}</text>\n')
+    text = (d / "design.yaml").read_text(encoding="utf-8").replace("title: Scripts", f"title: {CJK}")
+    (d / "design.yaml").write_text(text, encoding="utf-8")
+    result = build(tmp_path)  # no font has the title's characters: a warning at its line, squares printed
+    shown = ", ".join(f'U+{ord(c):04X} "{c}"' for c in CJK)
+    assert warnings_of(result) == [
+        f"d/design.yaml:1: warning: meta.title: no font has {shown}, which pnp prints as a white square (the "
+        "sheets' footers, the kit, the rulebook's title page); expected a font of the design that has it (fonts:)"]
+    footer = page_lines(tmp_path / "out" / "d" / "d-a4.pdf", 0)[-1]["text"]
+    assert footer.startswith("□□□□□ sheet 1 of 1")
+    (d / "fonts").mkdir()
+    make_cjk_font(d / "fonts" / "cjk.ttf")
+    (d / "design.yaml").write_text(text.replace("components:", "fonts:\n  Test CJK:\n    regular: fonts/cjk.ttf\n"
+                                                "components:"), encoding="utf-8")
+    result = build(tmp_path)
+    assert warnings_of(result) == []
+    lines = page_lines(tmp_path / "out" / "d" / "d-a4.pdf", 0)
+    footer = lines[-1]
+    assert footer["text"].startswith(f"{CJK} sheet 1 of 1")
+    assert {c["fontname"].split("+")[-1] for c in footer["chars"] if c["text"] in CJK} == {"PnpTestCJK-Regular"}

@@ -33,6 +33,7 @@ import functools
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 
@@ -402,6 +403,18 @@ def fallbacks(own: Callable[[], OwnFaces] | None = None) -> Iterator[list[str]]:
         yield state.missing
     finally:
         _FALLBACKS.reset(token)
+
+
+def design_fallbacks(design):
+    """`fallbacks` with the design's own fonts: for the text pnp sets itself (the sheets' footers, the kit's cover),
+    so a title in a script only the design's font has prints."""
+    return fallbacks(lambda: design_fonts(design))
+
+
+def in_design_fonts(design, make: Callable[[], Any]) -> Any:
+    """`make()` under `design_fallbacks(design)`."""
+    with design_fallbacks(design):
+        return make()
 
 
 def design_fonts(design) -> OwnFaces:
