@@ -290,6 +290,8 @@ def test_a_big_deck_draws_the_faces_near_the_screen_only(sheet, tmp_path):
     (d / "front.svg.j2").write_text('<text x="5" y="10" font-size="5">{{ n }}</text>\n', encoding="utf-8")
     p = sheet(build(d, tmp_path / "out"), draw_all=False).page
     drawn = "() => [...document.querySelectorAll('.face')].filter(b => b.shadowRoot).length"
+    p.wait_for_function(f"() => ({drawn})() > 0")  # (the page draws what it sees when the browser says so)
+    p.wait_for_timeout(300)  # and no more, however long it waits
     first = p.evaluate(drawn)
     assert 0 < first < 100  # the first screens only (boxes of 150 px, 10 a row in 1200 px)
     p.locator('.face[aria-label="cards 150"]').scroll_into_view_if_needed()
