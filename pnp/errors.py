@@ -33,6 +33,42 @@ class PnpError(Exception):
     exit_code = 2
 
 
+class NamedFile:
+    """A file the user names on the command line for pnp to write (`--plot sweep.svg`): checked before the work
+    that fills it (its folder made, a file there can be created), written whole afterwards; each failure a
+    PnpError `--plot PATH: what; expected ...`, never a traceback."""
+
+    def __init__(self, path: Path, option: str):
+        import os
+        import tempfile
+
+        self.path, self.option = Path(path), option
+        try:
+            if self.path.is_dir():
+                raise IsADirectoryError(21, "it is a folder")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(prefix=".pnp-probe-", dir=self.path.parent)
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            raise self._error(exc) from None
+
+    def _error(self, exc: OSError) -> PnpError:
+        return PnpError(f"{self.option} {self.path}: cannot be written ({exc.strerror or exc}); expected a file path "
+                        "in a folder you can write to")
+
+    def write(self, text: str) -> None:
+        import os
+
+        tmp = self.path.with_name(f".{self.path.name}.pnp-tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise self._error(exc) from None
+
+
 class DesignError(PnpError):
     """One or more problems in a design's input files."""
 

@@ -35,11 +35,19 @@ TTS_DPI = 150
 def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache,
               resources=None) -> dict[str, bytes]:
     """{"png/<name>.png": PNG bytes} for every face, rasterised on all cores, cached by content."""
-    from pnp.render.raster import Face, raster_faces
+    from pnp.render.raster import DPI, MAX_PIXELS, Face, raster_faces
 
     faces = {}
     for cf in components:
         for face in cf.sides:
+            w, h = ((face.width + 2 * face.bleed) / 25.4 * DPI, (face.height + 2 * face.bleed) / 25.4 * DPI)
+            if w * h > MAX_PIXELS:  # (an allowed board of 2 m: 558 MP at 300 dpi)
+                raise cf.error(f"a face of {face.width + 2 * face.bleed:g} x {face.height + 2 * face.bleed:g} mm "
+                               f"is {w * h / 1e6:.0f} MP as a PNG at {DPI} dpi, more than the "
+                               f"{MAX_PIXELS // 1_000_000} MP an image may have; expected a face of at most about "
+                               f"{(MAX_PIXELS / (DPI / 25.4) ** 2) ** 0.5:.0f} x "
+                               f"{(MAX_PIXELS / (DPI / 25.4) ** 2) ** 0.5:.0f} mm for `pnp export png` (the print "
+                               "sheets split a board over pages)")
             path = face_path(cf.component_id, face)
             name = "png/" + path.removeprefix("svg/").removesuffix(".svg") + ".png"
             faces[name] = Face.of(face, svgs[path], resources=resources)

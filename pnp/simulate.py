@@ -295,6 +295,9 @@ def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 
 def run(game_arg: str, games: int, players: int | None, seed: int, agent: str | None, as_json: bool,
         plot: Path | None, workers: int | None = None, scheduler: str | None = None) -> str:
     """What `pnp simulate` prints; a progress bar (rich) shows while stdout is a terminal."""
+    from pnp.errors import NamedFile
+
+    target = NamedFile(plot, "--plot") if plot is not None else None  # checked before the games are played
     if sys.stdout.isatty():
         from rich.progress import Progress
 
@@ -304,9 +307,8 @@ def run(game_arg: str, games: int, players: int | None, seed: int, agent: str | 
                               workers=workers, scheduler=scheduler)
     else:
         result = simulate(game_arg, games, players, seed, agent, workers=workers, scheduler=scheduler)
-    if plot is not None:
-        plot.parent.mkdir(parents=True, exist_ok=True)
-        plot.write_text(result.to_svg(), encoding="utf-8")
+    if target is not None:
+        target.write(result.to_svg())
     return result.to_json() if as_json else result.to_text()
 
 

@@ -375,7 +375,10 @@ def sweep(design_arg: str, settings: Sequence[str], players: Sequence[int] | Non
 def run(design: str, settings: Sequence[str], players: str | None, games: int, seed: int, agent: str | None,
         as_json: bool, plot: Path | None, workers: int | None = None, scheduler: str | None = None) -> tuple[str, int]:
     """What `pnp sweep` prints and its exit status (1 when a setting failed validation)."""
+    from pnp.errors import NamedFile
+
     counts = parse_players(players)
+    target = NamedFile(plot, "--plot") if plot is not None else None  # checked before the games are played
     if sys.stdout.isatty():
         from rich.progress import Progress
 
@@ -385,9 +388,8 @@ def run(design: str, settings: Sequence[str], players: str | None, games: int, s
                            progress=lambda k: bar.advance(task, k))
     else:
         result = sweep(design, settings, counts, games, seed, agent, workers, scheduler)
-    if plot is not None:
-        plot.parent.mkdir(parents=True, exist_ok=True)
-        plot.write_text(plot_svg(result), encoding="utf-8")
+    if target is not None:
+        target.write(plot_svg(result))
     return (result.to_json() if as_json else result.to_text()), (1 if result.failed else 0)
 
 

@@ -317,16 +317,21 @@ def _csv_rows(text: str, path: Path, count: CountSpec, report: ErrorReport,
     most_field = limit("csv_field")
     csv.field_size_limit(most_field)  # the csv module's own check, at our bound (its default is 128 KiB)
     sep = "\t" if path.suffix.lower() == ".tsv" else sniff_separator(text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
     raw: list[tuple[list, int]] = []
+    start = 1  # the line the row being read starts on
     try:
         for cells in reader:
             raw.append((cells, reader.line_num))
+            start = reader.line_num + 1
             if len(raw) > limit("table_rows") + 1 and any(c.strip() for c in cells):
                 break
     except csv.Error as exc:
         line = reader.line_num
-        if "field larger than field limit" in str(exc):
+        if "unexpected end of data" in str(exc):
+            report.add(path, start, "a quote (\") opens a cell of this row and is never closed, so the rest of the "
+                       "file would be that one cell; expected a closing quote, or no quote at the start of a cell")
+        elif "field larger than field limit" in str(exc):
             lim = LIMITS["csv_field"]
             report.add(path, line, f"a cell is longer than {lim.value} characters; expected at most {lim.value} "
                        f"{lim.unit} in one cell (is a quote \" left open above?)")
@@ -335,7 +340,26 @@ def _csv_rows(text: str, path: Path, count: CountSpec, report: ErrorReport,
             report.add(path, line, f"CSV error: {exc}; expected {name}-separated cells, \"quoted\" when they hold "
                        f"the separator or line breaks")
         return Table([])
+    _swallowed_rows(raw, sep, path)
     return _table(raw, path, count, report, columns, sniff=True, sep=sep)
+
+
+def _swallowed_rows(raw: list[tuple[list, int]], sep: str, path: Path) -> None:
+    """A cell holding line breaks whose lines would be rows of their own (as many cells as the header) is a
+    warning: a quote opened and closed rows later swallows the rows between."""
+    if not raw:
+        return
+    width = len(raw[0][0])
+    for cells, line in raw[1:]:
+        for cell in cells:
+            if "\n" in cell and width > 1:
+                inner = cell.split("\n")[1:]
+                if any(len(next(csv.reader([ln], delimiter=sep), [])) == width for ln in inner):
+                    first = line - cell.count("\n")
+                    warn(path, first, f"a quoted cell runs from line {first} to line {line} and holds lines that "
+                         f"look like rows of the table; expected a quote closed on the line it opens (is one "
+                         "left open?)")
+                    return
 
 
 _ENTITY_START = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6})$")

@@ -22,12 +22,16 @@ placed size a warning naming the template line, the file and its dpi.
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import os
 import re
+import stat
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from lxml import etree
+from markupsafe import escape
 
 from pnp.confine import DesignFiles, FileRefused, allowed_dirs
 from pnp.errors import DesignError, Problem, display_path, warn, with_warning_marks
@@ -67,6 +71,10 @@ class ArtFiles:
             raise FileRefused(f"image '{href}' is a URL; {EXPECTED}")
         if not name.lower().endswith(ART_EXTENSIONS + FONT_EXTENSIONS):
             raise FileRefused(f"image '{href}' has an unsupported extension; {EXPECTED}")
+        if "%" in name:  # a URL's escapes (css_url writes them): the file they name, else one named as written
+            found = self._files().locate(unquote_url(name), what="image")
+            if found is not None:
+                return found
         return self._files().locate(name, what="image")
 
     def __call__(self, href: str) -> bytes | None:
@@ -128,17 +136,37 @@ def art_hash(folder: Path | str, extra: tuple[Path, ...] | None = None) -> str:
                     return h.hexdigest()[:24]
                 path = Path(root) / name
                 h.update(f"{n}\0{path.relative_to(base).as_posix()}\0".encode())
-                try:
-                    st = os.stat(path)
-                    if st.st_size > limit("image_bytes"):
-                        h.update(f"large {st.st_size} {st.st_mtime_ns}".encode())
-                        continue
-                    with open(path, "rb") as fh:
-                        while chunk := fh.read(1 << 20):
-                            h.update(chunk)
-                except OSError as exc:
-                    h.update(f"unreadable {exc.errno}".encode())
+                _hash_file(h, path, roots)
     return h.hexdigest()[:24]
+
+
+def _hash_file(h: Any, path: Path, roots: list[Path]) -> None:
+    """A file's bytes into `h`, when it is a regular file inside the design's folders (after links) and within
+    `image_bytes`; else what it is (a link out, a FIFO, a device, too large), never opened to be read: a FIFO or a
+    link to /dev/zero among the design's files is never waited on, a file outside the folders never read."""
+    real = os.path.realpath(path)
+    if not any(real == str(r) or real.startswith(str(r).rstrip(os.sep) + os.sep)
+               for r in (Path(os.path.realpath(r)) for r in roots)):
+        h.update(b"outside")
+        return
+    try:
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        h.update(f"unreadable {exc.errno}".encode())
+        return
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            h.update(f"special {stat.S_IFMT(st.st_mode)}".encode())
+        elif st.st_size > limit("image_bytes"):
+            h.update(f"large {st.st_size} {st.st_mtime_ns}".encode())
+        else:
+            while chunk := os.read(fd, 1 << 20):
+                h.update(chunk)
+    except OSError as exc:
+        h.update(f"unreadable {exc.errno}".encode())
+    finally:
+        os.close(fd)
 
 
 def _images(root) -> list:
@@ -324,16 +352,43 @@ def output_svg(svg: str, files: ArtFiles, copies: dict[str, object]) -> str:
     if stands_alone(svg):
         return svg
 
-    def repl(m: re.Match) -> str:
-        attr, href = m.group(1), m.group(2)
+    def href(m: re.Match) -> str:  # an attribute's text is XML: its file is named by the text unescaped
+        attr, raw = m.group(1), m.group(2)
+        text = html.unescape(raw)
         try:
-            name = files.copy_name(href)
+            name = files.copy_name(text)
         except FileRefused:
             return m.group(0)
         if name is None:
             return m.group(0)
-        copies.setdefault(name, ArtCopy(files, href))
-        return f'{attr}="{name}"'
+        copies.setdefault(name, ArtCopy(files, text))
+        return f'{attr}="{escape(name)}"'
 
-    svg = re.sub(r'((?:xlink:)?href)="(?!data:|#)([^"]+)"', repl, svg)
-    return re.sub(r'(src: url)\("(?!data:)([^"]+)"\)', lambda m: repl(m).replace('url="', 'url("') + ")", svg)
+    def font(m: re.Match) -> str:  # a CSS url() pnp wrote (font_css): escaped as a URL
+        try:
+            name = files.copy_name(m.group(2))
+        except FileRefused:
+            return m.group(0)
+        if name is None:
+            return m.group(0)
+        copies.setdefault(name, ArtCopy(files, m.group(2)))
+        return f'{m.group(1)}("{css_url(name)}")'
+
+    svg = re.sub(r'((?:xlink:)?href)="(?!data:|#)([^"]+)"', href, svg)
+    return re.sub(r'(src: url)\("(?!data:)([^"]+)"\)', font, svg)
+
+
+_URL_UNSAFE = re.compile(r'[%"\'\\<>&\x00-\x1f\x7f]')
+
+
+def css_url(name: str) -> str:
+    """A file name as it stands in a CSS url("...") of an SVG: the characters that would end the CSS string or
+    break the XML around it (quotes, backslash, <, >, &, controls) and % escaped as a URL's %XX; a name without
+    them as it is."""
+    return _URL_UNSAFE.sub(lambda m: f"%{ord(m.group(0)):02X}", name)
+
+
+def unquote_url(name: str) -> str:
+    from urllib.parse import unquote
+
+    return unquote(name)

@@ -419,7 +419,7 @@ def font_css(design: Design, files: DesignFiles) -> str:
     """The design's `fonts:` as a <style> of CSS @font-face rules (one per file, with the file's content hash
     in a comment), put into every face a template paints: browsers load the files (copied under svg/art/ with
     the face), pnp.render.svgpdf draws and embeds the same files. "" for a design without fonts."""
-    from pnp.render.art import content_hash
+    from pnp.render.art import content_hash, css_url
 
     rules = []
     for family, faces in sorted(design.fonts.items()):
@@ -429,7 +429,7 @@ def font_css(design: Design, files: DesignFiles) -> str:
             weight = "bold" if slot.startswith("bold") else "normal"
             style = "italic" if slot.endswith("italic") else "normal"
             rules.append(f'@font-face {{font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
-                         f'src: url("{name}")}} /* {content_hash(data)} */')
+                         f'src: url("{css_url(name)}")}} /* {content_hash(data)} */')
     return "<style>\n" + "\n".join(rules) + "\n</style>" if rules else ""
 
 

@@ -85,7 +85,9 @@ def _design_fonts() -> dict[str, dict[str, str]]:
         faces: dict[str, dict[str, str]] = {}
         for family, weight, style, name in _FONT_FACE.findall(painting.fonts_style):
             try:
-                path = painting.files.locate(name, what="font")
+                from pnp.render.art import unquote_url
+
+                path = painting.files.locate(unquote_url(name), what="font")
                 if path is not None:
                     data = painting.files.read_bytes(path, "font_bytes")
                     faces.setdefault(family.lower(), {})[fonts.face_slot(weight, style)] = fonts.register_data(data)

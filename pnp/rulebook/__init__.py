@@ -69,6 +69,23 @@ def _check_rules_files(design: Design) -> None:
         raise DesignError(problems)
 
 
+_LANGUAGE_NAMES = {"en": "English", "fr": "French"}
+
+
+def _no_edition(design: Design, lang: str, langs: list[str]) -> Problem:
+    """`--lang fr` for a design without a French rulebook: what it lacks, the language named."""
+    name = _LANGUAGE_NAMES.get(lang, lang)
+    declared = list(design.meta.languages)
+    has = f"its rulebooks are in {', '.join(langs)}" if langs else "it has no rules text yet"
+    if lang in declared:
+        return Problem(display_path(design.folder / f"rules.{lang}.md"), None,
+                       f"--lang {lang}: not found ({has}); expected the {name} rules text rules.{lang}.md beside "
+                       "design.yaml")
+    return _meta_problem(design, f"--lang {lang}: the design has no {name} edition (meta.languages: "
+                                 f"{', '.join(declared)}; {has}); expected {lang} in meta.languages and a "
+                                 f"rules.{lang}.md" + (f", or --lang {langs[0]}" if langs else ""))
+
+
 def _meta_problem(design: Design, message: str) -> Problem:
     doc = design.source
     path = doc.path if doc is not None else design.folder / "design.yaml"
@@ -188,16 +205,15 @@ def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"
             langs = languages(design)
             if not langs and not args:
                 continue  # all designs: those without a rules text yet have no rulebook
+            if lang is not None and lang not in langs:
+                report.problems.append(_no_edition(design, lang, langs))
+                continue
             if not langs:
                 report.add(design.folder / f"rules.{design.meta.languages[0]}.md", None,
                            "no rules text for this design; expected rules.<lang>.md for each of meta.languages "
                            f"({', '.join(design.meta.languages)})")
                 continue
             if lang is not None:
-                if lang not in langs:
-                    report.problems.append(_meta_problem(design, f"meta.languages: {', '.join(langs)} has no "
-                                                                 f"'{lang}'; expected '{lang}' for --lang {lang}"))
-                    continue
                 langs = [lang]
             components = design_faces(design)
             pending.append((design, render_rulebooks(design, components, paper=paper, langs=langs)))
