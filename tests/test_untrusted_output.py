@@ -7,9 +7,11 @@ outside the output changed."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -18,7 +20,7 @@ from pathlib import Path
 import pytest
 from clirun import run
 
-from pnp import output, parallel
+from pnp import cache as cache_mod, output, parallel
 from pnp.build import build_designs
 from pnp.cache import Cache
 
@@ -200,6 +202,187 @@ def test_a_link_at_the_lock_is_refused(tmp_path):
     assert result.output == ("out/.pnp.lock: is a symbolic link; pnp never writes through a link; expected pnp's lock "
                              "file, or nothing there (remove the link)\n")
     assert tree(outside) == before
+
+
+# --- the cache's folders -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["root", "kind"])
+def test_a_link_in_the_output_folders_cache_is_refused(tmp_path, monkeypatch, where):
+    """<out>/.cache (the default cache) or <out>/.cache/svg a link: refused before anything is written."""
+    monkeypatch.delenv("PNP_CACHE_DIR")
+    deck(tmp_path)
+    outside, before = victim(tmp_path)
+    (tmp_path / "out").mkdir()
+    if where == "root":
+        (tmp_path / "out" / ".cache").symlink_to(outside)
+        want = (f"out/.cache: {LINKED} (remove the link: the cache is made again; or set PNP_CACHE_DIR to the folder "
+                "it names)\n")
+    else:
+        (tmp_path / "out" / ".cache").mkdir()
+        (tmp_path / "out" / ".cache" / "svg").symlink_to(outside)
+        want = f"out/.cache/svg: {LINKED} (remove it: the cache is made again)\n"
+    result = run(list(BUILD), tmp_path)
+    assert result.exit_code == 2
+    assert result.output == want
+    assert tree(outside) == before
+    assert not (tmp_path / "out" / "d").exists()
+
+
+def test_a_link_in_a_shared_cache_dir_is_refused(tmp_path, monkeypatch):
+    deck(tmp_path)
+    outside, before = victim(tmp_path)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "sheets").symlink_to(outside)
+    monkeypatch.setenv("PNP_CACHE_DIR", str(shared))
+    result = run(list(BUILD), tmp_path)
+    assert result.exit_code == 2
+    assert result.output == f"shared/sheets: {LINKED} (remove it: the cache is made again)\n"
+    assert tree(outside) == before
+
+
+def test_a_cache_entry_that_is_a_link_or_a_fifo_is_a_miss_and_goes(tmp_path):
+    cache_dir = tmp_path / "cache"
+    first = Cache(cache_dir, memory=False)
+    first.put_many("svg", [("a" * 64, "<svg/>"), ("b" * 64, "<svg/>")])
+    first.flush()
+    outside, before = victim(tmp_path)
+    (cache_dir / "svg" / ("a" * 64)).unlink()
+    (cache_dir / "svg" / ("a" * 64)).symlink_to(outside / "keep.txt")
+    (cache_dir / "svg" / ("b" * 64)).unlink()
+    os.mkfifo(cache_dir / "svg" / ("b" * 64))
+    again = Cache(cache_dir, memory=False)
+    assert again.get("svg", "a" * 64) is None and again.get("svg", "b" * 64) is None  # (the FIFO: no hang)
+    assert again.stats["svg.bad"] == 2 and list((cache_dir / "svg").iterdir()) == []
+    assert tree(outside) == before
+
+
+# --- cache entries whoever can write the cache cannot forge --------------------------------------------------
+
+
+def _forge(entry: Path, sign=None) -> bool:
+    """Edit an entry's payload and recompute its header's size and SHA-256, as whoever can write the cache can
+    (`sign`: and sign the header again with a key of their own). False if there is nothing to edit."""
+    raw = entry.read_bytes()
+    end = raw.index(b"\n")
+    line = raw[:end]
+    start = line.index(b"{")
+    header = json.loads(line[start:])
+    payload = raw[end + 1:]
+    if b"</svg>" in payload:
+        payload = payload.replace(b"</svg>", b"<text>FORGED</text></svg>")
+    elif header["type"] == "bytes":
+        payload += b"\n% FORGED\n"
+    else:
+        return False
+    header["size"], header["sha256"] = len(payload), hashlib.sha256(payload).hexdigest()
+    text = json.dumps(header, sort_keys=True).encode("ascii")
+    prefix = line[:start] if sign is None else b"pnp-cache " + cache_mod._sign(sign, text) + b" "
+    entry.write_bytes(prefix + text + b"\n" + payload)
+    return True
+
+
+def _every_entry(cache_dir: Path) -> list[Path]:
+    return sorted(p for p in cache_dir.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize("how", ["rehashed", "signed with another key"])
+def test_a_forged_cache_entry_is_served_nowhere(tmp_path, how):
+    """The issue's case: every entry edited, its size and checksum recomputed (a shared $PNP_CACHE_DIR); or
+    signed with its writer's own key (a zipped project with its output/.cache). Each is a miss, removed, made
+    again: the output is that of a build without any cache."""
+    d = deck(tmp_path)
+    cache_dir = tmp_path / "cache"
+    build_designs([str(d)], out=tmp_path / "want", cache=Cache(None), exports=False, show_progress=False)
+    build_designs([str(d)], out=tmp_path / "first", cache=Cache(cache_dir), exports=False, show_progress=False)
+    Cache(cache_dir).flush()
+    forged = [p for p in _every_entry(cache_dir)
+              if _forge(p, sign=os.urandom(32).hex().encode() if how != "rehashed" else None)]
+    assert len([p for p in forged if p.parent.name == "svg"]) == 7 and any(p.parent.name == "sheets" for p in forged)
+    cache = Cache(cache_dir)  # a new process: empty memory, the forged disk
+    build_designs([str(d)], out=tmp_path / "second", cache=cache, exports=False, show_progress=False)
+    assert cache.stats["svg.bad"] == 7 and cache.made("svg") == 7 and cache.made("sheets") == 1
+    got = tree(tmp_path / "second" / "d")
+    assert not [name for name, data in got.items() if b"FORGED" in data]
+    assert got == tree(tmp_path / "want" / "d")
+    cache.flush()
+    assert not [p for p in _every_entry(cache_dir) if b"FORGED" in p.read_bytes()]  # made again, signed
+
+
+def _env(tmp_path: Path, **more: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "PNP_CACHE_KEY")}
+    return {**env, "HOME": str(tmp_path / "home"), "PNP_CACHE_DIR": str(tmp_path / "cache"), **more}
+
+
+def _cli(tmp_path: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pnp.cli", *args], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_a_fresh_home_gets_a_key_of_its_own_and_the_next_build_uses_it(tmp_path):
+    """A new user (a fresh HOME, no XDG_CONFIG_HOME: CI): the key is made in ~/.config/pnp/cache-key, mode 0600,
+    and the cache it signs serves the next build."""
+    deck(tmp_path)
+    (tmp_path / "home").mkdir()
+    env = _env(tmp_path)
+    first = _cli(tmp_path, env, *BUILD)
+    assert first.returncode == 0 and first.stderr == "", first.stderr
+    key = tmp_path / "home" / ".config" / "pnp" / "cache-key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600 and stat.S_IMODE(key.parent.stat().st_mode) == 0o700
+    secret = key.read_bytes().strip()
+    assert len(secret) == 64 and int(secret, 16) >= 0
+    entries = [p for p in _every_entry(tmp_path / "cache") if p.parent.name == "svg"]
+    assert len(entries) == 7
+    assert all(cache_mod.decode("svg", p.name, p.read_bytes(), secret) is not None for p in entries)
+    stamps = {p: p.stat().st_mtime_ns for p in entries}
+    shutil.rmtree(tmp_path / "out")
+    second = _cli(tmp_path, env, *BUILD)
+    assert second.returncode == 0 and second.stderr == ""
+    assert {p: p.stat().st_mtime_ns for p in entries} == stamps  # served, not made again
+    assert key.read_bytes().strip() == secret
+
+
+def test_a_cache_shared_by_jobs_with_the_same_key_serves_them_all(tmp_path):
+    """$PNP_CACHE_KEY: CI jobs on fresh machines that share a cache share its key (a secret of the CI's)."""
+    deck(tmp_path)
+    (tmp_path / "home").mkdir()
+    shared = "a CI secret of at least thirty-two characters"
+    assert _cli(tmp_path, _env(tmp_path, PNP_CACHE_KEY=shared), *BUILD).returncode == 0
+    entries = [p for p in _every_entry(tmp_path / "cache") if p.parent.name == "svg"]
+    assert all(cache_mod.decode("svg", p.name, p.read_bytes(), shared.encode()) is not None for p in entries)
+    assert not (tmp_path / "home" / ".config").exists()  # no key file is made then
+
+
+@pytest.mark.parametrize("problem", ["a link", "mode 644", "a short key in the environment"])
+def test_a_key_that_cannot_be_trusted_is_a_warning_and_no_disk_cache(tmp_path, problem):
+    deck(tmp_path)
+    (tmp_path / "home").mkdir()
+    config = tmp_path / "config"
+    (config / "pnp").mkdir(parents=True)
+    key = config / "pnp" / "cache-key"
+    env = _env(tmp_path, XDG_CONFIG_HOME=str(config))
+    if problem == "a link":
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.write_text("f" * 64)
+        key.symlink_to(elsewhere)
+        want = ("is a symbolic link; the disk cache is not used (every build makes everything again); expected the "
+                "key file itself (delete the link: a new key is made)")
+    elif problem == "mode 644":
+        key.write_text("f" * 64)
+        key.chmod(0o644)
+        want = ("can be read or written by other users (mode 644); the disk cache is not used (every build makes "
+                "everything again); expected mode 600 (`chmod 600` it, or delete it: a new key is made)")
+    else:
+        env["PNP_CACHE_KEY"] = "short"
+        want = ("is 5 characters long; the disk cache is not used (every build makes everything again); expected a "
+                "secret of at least 32 characters")
+    done = _cli(tmp_path, env, *BUILD)
+    assert done.returncode == 0, done.stderr
+    where = "$PNP_CACHE_KEY" if problem.endswith("environment") else "config/pnp/cache-key"
+    assert done.stderr == f"{where}: warning: {want}\n"
+    assert not (tmp_path / "cache").exists()
+    assert (tmp_path / "out" / "d" / "d-a4.pdf").is_file()
 
 
 # --- builds started together into a folder that does not exist yet -----------------------------------------
