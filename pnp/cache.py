@@ -6,12 +6,21 @@ is stored under the SHA-256 of everything it is made from. The cache lives in me
 `$PNP_CACHE_DIR` (for the next `pnp build`, in another process). Counters record hits and
 misses per kind, so tests can prove by counting, not by timing, what was rebuilt.
 
-The disk cache holds **data, never code**: an entry is a one-line JSON header followed by
-the payload bytes, and only bytes, text, JSON values and {name: bytes or text} maps can be
+The disk cache holds **data, never code**: an entry is a one-line header followed by the
+payload bytes, and only bytes, text, JSON values and {name: bytes or text} maps can be
 stored. Nothing read back is unpickled or evaluated. The header names the entry's format
-version, kind, key, payload type, length and SHA-256; an entry whose header or payload does
-not match what was asked for (corrupted, truncated, swapped with another, written by another
-version or by someone else) is a miss: it is deleted and made again, never served.
+version, kind, key, payload type, length and SHA-256, and is signed: an HMAC-SHA256 under a
+secret of the user's that the cache does not hold (`secret()`: `$PNP_CACHE_KEY`, else a
+random key made on first use in `$XDG_CONFIG_HOME/pnp/cache-key` or `~/.config/pnp/cache-key`,
+mode 0600). So whoever can write the cache (a shared `$PNP_CACHE_DIR`, a zipped project with
+its `output/.cache`) cannot make an entry pnp serves: an entry whose signature, header or
+payload does not match what was asked for (corrupted, truncated, swapped with another,
+written by another version, edited and its checksum recomputed) is a miss: it is deleted and
+made again, never served.
+
+The cache's folder and its kind folders are never links (a link there is refused when the
+cache is opened, `CacheError`); every entry is opened from its kind folder's descriptor with
+`O_NOFOLLOW`, so nothing is read or written through a link even if one appears later.
 
 Objects that are not data (a parsed drawing) live only in memory, per process
 (`Cache.memo`).
@@ -23,22 +32,37 @@ or pnp itself, nothing made by the old code is reused.
 from __future__ import annotations
 
 import atexit
+import contextlib
+import errno
 import functools
 import hashlib
+import hmac
 import json
 import os
+import stat
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pnp import __version__
+from pnp.errors import PnpError, display_path, warn
 
 CACHE_DIR = ".cache"
-FORMAT = 2  # 1 was pickle (pnp <= 0.1.0 before issue 12): such entries are misses
+# 1 was pickle (pnp <= 0.1.0 before issue 12); 2 had a checksum anyone could recompute (before issue 29): such
+# entries are misses
+FORMAT = 3
 _MAGIC = b"pnp-cache "
+_MAC = 64  # the header's HMAC-SHA256, in hex, after the magic
 _MAX_HEADER = 1 << 16
+KEY_ENV = "PNP_CACHE_KEY"
+_KEY_MIN = 32  # characters of a key
+
+
+class CacheError(PnpError):
+    """The cache's folder cannot be used as it is (a link where a folder of pnp's should be)."""
 
 
 # the libraries whose output lands in ours: a new release of one may change the bytes, so it
@@ -117,8 +141,103 @@ class NotData(TypeError):
     """A value the disk cache cannot hold (only bytes, str, JSON values and {str: bytes | str})."""
 
 
-def encode(kind: str, key: str, value: Any) -> bytes:
-    """One cache entry: a JSON header line, then the payload."""
+def _cache_key_path() -> Path | None:
+    """Where the user's cache key lives: $XDG_CONFIG_HOME/pnp/cache-key, else ~/.config/pnp/cache-key."""
+    base = os.environ.get("XDG_CONFIG_HOME", "")
+    if not os.path.isabs(base):  # (unset, or relative: ignored, as the XDG specification says)
+        try:
+            base = os.fspath(Path.home() / ".config")
+        except RuntimeError:  # (no home folder)
+            return None
+    return Path(base) / "pnp" / "cache-key"
+
+
+def key_file() -> Path | None:
+    """The file that holds the cache key when $PNP_CACHE_KEY is not set (None: no home folder)."""
+    return _cache_key_path()
+
+
+@functools.cache
+def secret() -> bytes | None:
+    """The key that signs this user's cache entries: $PNP_CACHE_KEY (a secret CI jobs that share a cache share),
+    else the key file, made on first use (random, mode 0600, never through a link). None, and a warning, when there
+    is none to be had: the disk cache is then not used (a build only makes everything again)."""
+    unused = "the disk cache is not used (every build makes everything again)"
+    given = os.environ.get(KEY_ENV)
+    if given:
+        if len(given) < _KEY_MIN:
+            warn(f"${KEY_ENV}", None, f"is {len(given)} characters long; {unused}; expected a secret of at least "
+                 f"{_KEY_MIN} characters")
+            return None
+        return given.encode("utf-8")
+    path = _cache_key_path()
+    if path is None:
+        warn("~/.config/pnp/cache-key", None, f"cannot be found or made (no home folder); {unused}; expected a home "
+             f"folder, or ${KEY_ENV}")
+        return None
+    key, problem = _key_from(path)
+    if problem:
+        wrong, expected = problem
+        warn(path, None, f"{wrong}; {unused}; {expected}")
+    return key
+
+
+def _key_from(path: Path) -> tuple[bytes | None, tuple[str, str] | None]:
+    """(the key in `path`, made there first if it is missing; or None and (what is wrong, what is expected))."""
+    writable = f"expected a folder of yours that can be written, or ${KEY_ENV}"
+    try:
+        os.makedirs(path.parent, mode=0o700, exist_ok=True)
+    except OSError as exc:
+        return None, (f"cannot be made ({exc.strerror})", writable)
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    again = "delete it: a new key is made"
+    for _ in range(100):
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:
+            try:  # made here, whole, by one write (another process reading it meanwhile waits for it below)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
+                             0o600)
+            except FileExistsError:
+                continue  # (made by another pnp at the same moment: read next time round)
+            except OSError as exc:
+                return None, (f"cannot be made ({exc.strerror})", writable)
+            try:
+                os.write(fd, os.urandom(32).hex().encode("ascii") + b"\n")
+            finally:
+                os.close(fd)
+            continue
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return None, ("is a symbolic link", "expected the key file itself (delete the link: a new key is made)")
+            return None, (f"cannot be read ({exc.strerror})", "expected a file of yours only you can read")
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                return None, ("is not a regular file", f"expected the key file ({again})")
+            if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+                return None, ("belongs to another user", f"expected a file of yours ({again})")
+            if st.st_mode & 0o077:
+                return None, (f"can be read or written by other users (mode {stat.S_IMODE(st.st_mode):o})",
+                              f"expected mode 600 (`chmod 600` it, or {again})")
+            raw = os.read(fd, 4096).strip()
+        finally:
+            os.close(fd)
+        if len(raw) >= _KEY_MIN:
+            return raw, None
+        time.sleep(0.01)  # (being written by another pnp)
+    return None, ("holds no key", f"expected at least {_KEY_MIN} characters ({again})")
+
+
+def _sign(key: bytes, header: bytes) -> bytes:
+    return hmac.digest(key, header, "sha256").hex().encode("ascii")
+
+
+def encode(kind: str, key: str, value: Any, signing: bytes | None = None) -> bytes:
+    """One cache entry: a signed header line, then the payload (`signing`: the key; by default `secret()`)."""
+    signing = signing or secret()
+    if signing is None:
+        raise CacheError("no cache key to sign entries with")  # (Cache does not write then)
     parts: list[bytes] = []
     files = None
     if isinstance(value, bytes):
@@ -143,25 +262,35 @@ def encode(kind: str, key: str, value: Any) -> bytes:
               "size": len(payload), "sha256": hashlib.sha256(payload).hexdigest()}
     if files is not None:
         header["files"] = files
-    return _MAGIC + json.dumps(header, sort_keys=True).encode("ascii") + b"\n" + payload
+    line = json.dumps(header, sort_keys=True).encode("ascii")
+    return _MAGIC + _sign(signing, line) + b" " + line + b"\n" + payload
 
 
-def decode(kind: str, key: str, raw: bytes) -> Any | None:
-    """The value of an entry if it is exactly what (kind, key) names, else None."""
-    if not raw.startswith(_MAGIC):
+def _header(kind: str, key: str, raw: bytes, signing: bytes | None) -> tuple[dict, int] | None:
+    """(the header of an entry, where its payload starts) if the header is signed by `signing` and names exactly
+    (kind, key) in this format and version; else None. `raw` may hold the entry's start only."""
+    start = len(_MAGIC) + _MAC + 1
+    if signing is None or not raw.startswith(_MAGIC) or raw[start - 1:start] != b" ":
         return None
-    end = raw.find(b"\n", 0, _MAX_HEADER)
+    end = raw.find(b"\n", start, start + _MAX_HEADER)
     if end < 0:
         return None
+    line = raw[start:end]
+    if not hmac.compare_digest(raw[len(_MAGIC):start - 1], _sign(signing, line)):
+        return None  # not written by this user's pnp: forged, damaged, or signed with another key
     try:
-        header = json.loads(raw[len(_MAGIC):end].decode("ascii"))
+        header = json.loads(line.decode("ascii"))
     except (UnicodeDecodeError, ValueError):
         return None
     if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("kind") != kind \
-            or header.get("key") != key or header.get("version") != __version__:
+            or header.get("key") != key or header.get("version") != __version__ or not isinstance(header.get("size"), int):
         return None
-    payload = raw[end + 1:]
-    if header.get("size") != len(payload) or header.get("sha256") != hashlib.sha256(payload).hexdigest():
+    return header, end + 1
+
+
+def _value(header: dict, payload: bytes) -> Any | None:
+    """The value of a payload that its (signed) header describes exactly, else None."""
+    if header["size"] != len(payload) or header.get("sha256") != hashlib.sha256(payload).hexdigest():
         return None
     vtype = header.get("type")
     try:
@@ -184,6 +313,195 @@ def decode(kind: str, key: str, raw: bytes) -> Any | None:
     return None
 
 
+def decode(kind: str, key: str, raw: bytes, signing: bytes | None = None) -> Any | None:
+    """The value of an entry if it is exactly what (kind, key) names and signed with `signing` (by default
+    `secret()`), else None."""
+    found = _header(kind, key, raw, signing or secret())
+    return None if found is None else _value(found[0], raw[found[1]:])
+
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def _refuse_links(root: Path) -> None:
+    """CacheError if the cache's folder, or a folder in it, is a symbolic link (planted in a shared cache or a
+    zipped output: pnp would write through it); nothing is made."""
+    try:
+        st = os.lstat(root)
+    except OSError:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        raise CacheError(f"{display_path(root)}: is a symbolic link; pnp never writes or deletes through a link; "
+                         "expected a plain folder (remove the link: the cache is made again; or set PNP_CACHE_DIR "
+                         "to the folder it names)")
+    if not stat.S_ISDIR(st.st_mode):
+        return  # (a file there: the cache cannot be written, and a build is only slower)
+    with contextlib.suppress(OSError), os.scandir(root) as entries:
+        for entry in entries:
+            if entry.is_symlink():
+                raise CacheError(f"{display_path(root / entry.name)}: is a symbolic link; pnp never writes or "
+                                 "deletes through a link; expected a plain folder (remove it: the cache is made "
+                                 "again)")
+
+
+class _Disk:
+    """A cache folder on disk: it and its kind folders opened once (by the first process that needs them; forked
+    ones inherit them), each from the one above it and never through a link; every entry is read, written and
+    removed from its kind folder's descriptor."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._root: int | None = None
+        self._kinds: dict[str, int] = {}
+
+    def _open_root(self, create: bool) -> int | None:
+        """The cache's folder: its parent along the path given (made when missing and `create`), then the folder
+        itself, never through a link."""
+        if self._root is None:
+            plain = self.root.name not in ("", ".", "..")  # (else a name that cannot be a link: opened as it is)
+            try:
+                parent = self.root.parent if plain else self.root
+                if create:
+                    os.makedirs(parent, exist_ok=True)
+                up = os.open(parent, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+                try:
+                    fd = _open_dir(up, self.root.name, create) if plain else os.dup(up)
+                finally:
+                    os.close(up)
+            except OSError:
+                return None
+            if fd is not None and self._root is None:
+                self._root = fd
+            elif fd is not None:
+                os.close(fd)
+        return self._root
+
+    def kind(self, kind: str, create: bool) -> int | None:
+        """The open folder of `kind` (made when missing and `create`), or None (missing, a link, unwritable)."""
+        fd = self._kinds.get(kind)
+        if fd is None:  # (no lock: two threads opening it at once keep one; a lock held across a fork would hang)
+            root = self._open_root(create)
+            if root is None:
+                return None
+            try:
+                fd = _open_dir(root, kind, create)
+            except OSError:
+                return None
+            if fd is None:
+                return None
+            kept = self._kinds.setdefault(kind, fd)
+            if kept != fd:
+                os.close(fd)
+            fd = kept
+        return fd
+
+    def reset(self) -> None:
+        """Forget the open folders (removed meanwhile: `rm -rf output` under `pnp watch`); opened again when used."""
+        fds = [*self._kinds.values(), *([self._root] if self._root is not None else [])]
+        self._kinds.clear()
+        self._root = None
+        for fd in fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def read(self, kind: str, key: str, signing: bytes) -> tuple[Any | None, bool]:
+        """(the value of the entry, whether a file was there that is not a valid entry: removed)."""
+        folder = self.kind(kind, False)
+        if folder is None:
+            return None, False
+        try:
+            fd = os.open(key, _READ, dir_fd=folder)
+        except FileNotFoundError:
+            return None, False
+        except OSError:  # a link or a folder where an entry should be
+            self._remove(folder, key)
+            return None, True
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):  # a FIFO, a device...
+                value = None
+            else:
+                with os.fdopen(os.dup(fd), "rb") as fh:
+                    head = fh.read(len(_MAGIC) + _MAC + 1 + _MAX_HEADER)
+                    found = _header(kind, key, head, signing)
+                    value = None
+                    if found is not None and found[1] + found[0]["size"] == st.st_size:  # (read only what it signed)
+                        raw = head + fh.read(st.st_size - len(head)) if len(head) < st.st_size else head
+                        value = _value(found[0], raw[found[1]:])
+        except OSError:
+            value = None
+        finally:
+            os.close(fd)
+        if value is None:
+            self._remove(folder, key)
+            return None, True
+        return value, False
+
+    @staticmethod
+    def _remove(folder: int, key: str) -> None:
+        with contextlib.suppress(OSError):
+            if not stat.S_ISDIR(os.stat(key, dir_fd=folder, follow_symlinks=False).st_mode):
+                os.unlink(key, dir_fd=folder)
+
+    def write(self, kind: str, key: str, raw: bytes) -> None:
+        """One entry, atomically (a temporary file renamed over it); a cache that cannot be written is only slower."""
+        for attempt in range(2):
+            folder = self.kind(kind, True)
+            if folder is None:
+                return
+            tmp = f".tmp.{os.getpid()}.{threading.get_ident()}.{key}"
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
+                             0o644, dir_fd=folder)
+            except FileNotFoundError:  # (its folder removed meanwhile: opened again, once)
+                if attempt:
+                    return
+                self.reset()
+                continue
+            except OSError:
+                return
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(raw)
+                os.replace(tmp, key, src_dir_fd=folder, dst_dir_fd=folder)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp, dir_fd=folder)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp, dir_fd=folder)
+                raise
+            return
+
+
+def _open_dir(parent: int, name: str, create: bool) -> int | None:
+    """The folder `name` of the open folder `parent`, never through a link (made when missing and `create`; another
+    process making it at the same moment is fine); None when missing. OSError for a link or a file there."""
+    for _ in range(8):
+        try:
+            return os.open(name, _DIR, dir_fd=parent)
+        except FileNotFoundError:
+            if not create:
+                return None
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(name, 0o777, dir_fd=parent)
+    return None
+
+
+_DISKS: dict[str, _Disk] = {}  # cache folder -> its open folders, shared by every Cache of the process on it
+_OPEN_DISKS = 16  # folders kept open at most (a test session makes thousands of caches): the oldest is closed
+
+
+def _disk(root: str) -> _Disk:
+    disk = _DISKS.get(root)
+    if disk is None:
+        while len(_DISKS) >= _OPEN_DISKS:  # (a Cache names its folder, not a _Disk: it opens it again if it must)
+            _DISKS.pop(next(iter(_DISKS))).reset()
+        disk = _DISKS[root] = _Disk(Path(root))
+    return disk
+
+
 # Disk writes are handed, in batches, to short-lived forked writer processes: creating 500 small files costs as
 # much as drawing the faces on some file systems (overlay, network), and the build need not wait for them. A
 # process (not a thread) runs beside the build on another core without taking the interpreter lock from it: a
@@ -192,10 +510,11 @@ def decode(kind: str, key: str, raw: bytes) -> Any | None:
 # the bytes kept here, so every Cache of the process sees what any of them put, as with direct writes.
 # `Cache.flush()` and the end of the process wait for all of them. A pnp worker process, or a system without
 # fork, writes in place.
-_PENDING: dict[Path, bytes] = {}  # entries put in this process and not yet known to be on disk
-_QUEUE: dict[Path, None] = {}  # ... of which not yet handed to a writer, in order
+_Entry = tuple[str, str, str]  # (cache folder, kind, key)
+_PENDING: dict[_Entry, bytes] = {}  # entries put in this process and not yet known to be on disk
+_QUEUE: dict[_Entry, None] = {}  # ... of which not yet handed to a writer, in order
 _HELD_BYTES = [0]  # their size
-_WRITERS: list[tuple[int, list[Path]]] = []  # (pid, its entries) of the writers not yet reaped
+_WRITERS: list[tuple[int, list[_Entry]]] = []  # (pid, its entries) of the writers not yet reaped
 _OWNER = [0]  # the process these lists belong to (a forked child's inherited copies are not its own)
 _BATCH = 512  # entries queued before a writer starts without being asked
 _HELD = 64 << 20  # bytes of pending entries before the build waits for the oldest writer (memory stays bounded)
@@ -221,36 +540,20 @@ def _mine() -> bool:
     return True
 
 
-def _write(path: Path, raw: bytes, dirs: set[Path]) -> None:
-    """One entry, atomically (a temporary file renamed over it); a cache that cannot be written is only slower."""
-    try:
-        if path.parent not in dirs:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            dirs.add(path.parent)
-        tmp = path.with_name(f".tmp.{os.getpid()}.{threading.get_ident()}.{path.name}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+def _write(entry: _Entry, raw: bytes) -> None:
+    root, kind, key = entry
+    _disk(root).write(kind, key, raw)
 
 
-def _hold(path: Path, raw: bytes) -> None:
-    _release(path)
-    _PENDING[path] = raw
+def _hold(entry: _Entry, raw: bytes) -> None:
+    _release(entry)
+    _PENDING[entry] = raw
     _HELD_BYTES[0] += len(raw)
-    _QUEUE[path] = None
+    _QUEUE[entry] = None
 
 
-def _release(path: Path) -> None:
-    raw = _PENDING.pop(path, None)
+def _release(entry: _Entry) -> None:
+    raw = _PENDING.pop(entry, None)
     if raw is not None:
         _HELD_BYTES[0] -= len(raw)
 
@@ -262,18 +565,16 @@ def _start_writer(in_place: bool = False) -> None:
     batch = list(_QUEUE)
     _QUEUE.clear()
     if in_place or len(batch) < _IN_PLACE:
-        dirs: set[Path] = set()
-        for path in batch:
-            _write(path, _PENDING[path], dirs)
-            _release(path)
+        for entry in batch:
+            _write(entry, _PENDING[entry])
+            _release(entry)
         return
-    items = [(path, _PENDING[path]) for path in batch]
+    items = [(entry, _PENDING[entry]) for entry in batch]
     pid = os.fork()
     if pid == 0:  # the writer: writes, then leaves at once (no atexit handlers, no buffered output of the parent)
         try:
-            dirs = set()
-            for path, raw in items:
-                _write(path, raw, dirs)
+            for entry, raw in items:
+                _write(entry, raw)
         finally:
             os._exit(0)
     _WRITERS.append((pid, batch))
@@ -290,9 +591,9 @@ def _reap(block: bool) -> None:
         if not done:
             return
         _WRITERS.pop(0)
-        for path in batch:
-            if path not in _QUEUE:  # not put again since
-                _release(path)
+        for entry in batch:
+            if entry not in _QUEUE:  # not put again since
+                _release(entry)
 
 
 def _reap_oldest() -> None:
@@ -313,20 +614,21 @@ class Cache:
     """Memory and (optionally) disk store of data products, by kind and key."""
 
     def __init__(self, root: Path | None = None, memory: bool = True):
+        """`root`: the folder on disk (its entries under <root>/<kind>/<key>: one folder per kind, since a folder
+        per key prefix cost a mkdir per entry); CacheError if it, or a folder in it, is a link."""
         self.root = Path(root) if root else None
         self._memory: dict[tuple[str, str], Any] | None = {} if memory else None
         self.stats: Counter[str] = Counter()
-        self._dirs: set[Path] = set()
-
-    def _path(self, kind: str, key: str) -> Path:
-        assert self.root is not None
-        return self.root / kind / key  # one folder per kind: a folder per key prefix cost a mkdir per entry
+        self._disk: str | None = None  # the folder, as _DISKS knows it
+        if self.root is not None:
+            _refuse_links(self.root)
+            self._disk = os.fspath(self.root)
 
     def get(self, kind: str, key: str) -> Any | None:
         if self._memory is not None and (kind, key) in self._memory:
             self.stats[f"{kind}.hit"] += 1
             return self._memory[(kind, key)]
-        if self.root is not None:
+        if self._disk is not None:
             value = self._read(kind, key)
             if value is not None:
                 if self._memory is not None:
@@ -337,23 +639,16 @@ class Cache:
         return None
 
     def _read(self, kind: str, key: str) -> Any | None:
-        path = self._path(kind, key)
-        pending = _PENDING.get(path) if _OWNER[0] == os.getpid() else None
-        if pending is not None:  # put by this process (any Cache on this folder), maybe not written yet
-            return decode(kind, key, pending)
-        try:
-            if path.is_symlink() or not path.is_file():
-                return None
-            raw = path.read_bytes()
-        except OSError:
+        assert self._disk is not None
+        signing = secret()
+        if signing is None:  # (no key: the disk cache is not used)
             return None
-        value = decode(kind, key, raw)
-        if value is None:  # corrupted, truncated, swapped, foreign or older: never served, made again
+        pending = _PENDING.get((self._disk, kind, key)) if _OWNER[0] == os.getpid() else None
+        if pending is not None:  # put by this process (any Cache on this folder), maybe not written yet
+            return decode(kind, key, pending, signing)
+        value, bad = _disk(self._disk).read(kind, key, signing)
+        if bad:  # forged, corrupted, truncated, swapped, foreign or older: never served, removed, made again
             self.stats[f"{kind}.bad"] += 1
-            try:
-                path.unlink()
-            except OSError:
-                pass
         return value
 
     def put(self, kind: str, key: str, value: Any, start: bool = False) -> None:
@@ -361,14 +656,17 @@ class Cache:
         queued now (the end of a stage)."""
         if self._memory is not None:
             self._memory[(kind, key)] = value
-        if self.root is None:
+        if self._disk is None:
             return
-        raw = encode(kind, key, value)
-        path = self._path(kind, key)
+        signing = secret()
+        if signing is None:  # (no key: the disk cache is not used)
+            return
+        raw = encode(kind, key, value, signing)
+        entry = (self._disk, kind, key)
         if not _mine():  # a pnp worker process: the parent's writers are not its own
-            _write(path, raw, self._dirs)
+            _write(entry, raw)
             return
-        _hold(path, raw)
+        _hold(entry, raw)
         _reap(block=False)
         if start or len(_QUEUE) >= _BATCH or _HELD_BYTES[0] > _HELD:
             _start_writer()

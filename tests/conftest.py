@@ -12,6 +12,10 @@ import pytest
 # One content-hash cache for the whole session (PNG exports of the same faces are made once);
 # tests that count what a rebuild makes pass their own pnp.cache.Cache.
 os.environ.setdefault("PNP_CACHE_DIR", tempfile.mkdtemp(prefix="pnp-test-cache-"))
+# The key that signs cache entries (pnp.cache.secret) is made in a folder of the session's, never in the user's own
+# ~/.config; a key in the environment would be used instead of it.
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="pnp-test-config-")
+os.environ.pop("PNP_CACHE_KEY", None)
 
 from pnp.build import build_designs
 

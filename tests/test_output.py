@@ -72,11 +72,11 @@ def test_interrupt_while_writing_leaves_the_previous_output(deck, tmp_path, monk
     real = output._write_tmp
     calls = []
 
-    def failing(final, raw):
+    def failing(final, raw, *folder):
         calls.append(final)
         if len(calls) > after:
             raise KeyboardInterrupt
-        return real(final, raw)
+        return real(final, raw, *folder)
 
     monkeypatch.setattr(output, "_write_tmp", failing)
     with pytest.raises(KeyboardInterrupt):
@@ -116,11 +116,11 @@ def test_a_full_disk_is_a_message_and_the_previous_output_stays(deck, tmp_path, 
     real = output._write_tmp
     calls = []
 
-    def full(final, raw):
+    def full(final, raw, *folder):
         calls.append(final)
         if len(calls) > 4:
             raise OSError(errno.ENOSPC, "No space left on device")
-        return real(final, raw)
+        return real(final, raw, *folder)
 
     monkeypatch.setattr(output, "_write_tmp", full)
     result = CliRunner().invoke(main, ["build", str(deck), "--out", str(out), "--no-cache"])
@@ -145,11 +145,11 @@ def test_a_commit_cut_short_is_finished_by_the_next_build(deck, tmp_path, monkey
     real = os.replace
     count = []
 
-    def dies(src, dst):
+    def dies(src, dst, **folders):
         count.append(dst)
         if len(count) == 5:
             raise SystemExit("killed")
-        return real(src, dst)
+        return real(src, dst, **folders)
 
     monkeypatch.setattr(output.os, "replace", dies)
     with pytest.raises(SystemExit):

@@ -62,7 +62,8 @@ def test_streamed_cached_and_serial_builds_make_the_same_files(tmp_path, monkeyp
     if eager:
         monkeypatch.setattr(parallel, "EAGER", 8)
     written = []
-    monkeypatch.setattr(output, "_write_tmp", lambda final, raw, w=output._write_tmp: written.append(final) or w(final, raw))
+    monkeypatch.setattr(output, "_write_tmp", lambda final, raw, *folder, w=output._write_tmp:
+                        written.append(final) or w(final, raw, *folder))
     design = deck(tmp_path)
     cache_dir = tmp_path / "cache"
     cache = Cache(cache_dir)
@@ -154,7 +155,8 @@ def test_several_designs_write_their_svg_files_ahead(tmp_path, monkeypatch):
     """Built together (one pool of tasks), each design's sheets task writes its svg/ files ahead into a stage
     that publishing moves into place; the files are those of a build of each design alone."""
     written = []
-    monkeypatch.setattr(output, "_write_tmp", lambda final, raw, w=output._write_tmp: written.append(final) or w(final, raw))
+    monkeypatch.setattr(output, "_write_tmp", lambda final, raw, *folder, w=output._write_tmp:
+                        written.append(final) or w(final, raw, *folder))
     first = deck(tmp_path / "a")
     second = deck(tmp_path / "b").rename(tmp_path / "b" / "other-deck")
     build_designs([str(first), str(second)], out=tmp_path / "together", cache=Cache(None, memory=False),
