@@ -221,7 +221,8 @@ def decode_utf8(raw: bytes, path: Path | str) -> str:
 
 # --- SVG --------------------------------------------------------------------------------
 
-_EXTERNAL = re.compile(r"""(?:href|src)\s*=\s*["']\s*([^"'#\s][^"']*)["']|url\(\s*["']?\s*([^"')#\s][^"')]*)""")
+_EXTERNAL = re.compile(r"""(?:href|src)\s*=\s*["']\s*([^"'#\s][^"']*)["']|url\(\s*["']?\s*([^"')#\s][^"')]*)"""
+                       r"""|(?i:@import)\s*(?:"([^"]*)"|'([^']*)')""")
 
 
 def check_svg(text: str, path: Path | str, images: bool = False) -> None:
@@ -263,7 +264,7 @@ def check_parsed(root, text: str, shown: str, images: bool = False) -> None:
                 if el.get(key):
                     art.add(el.get(key).strip())
     for m in _EXTERNAL.finditer(text):
-        ref = (m.group(1) or m.group(2) or "").strip()
+        ref = (m.group(1) or m.group(2) or m.group(3) or m.group(4) or "").strip()
         if ref and m.group(1) and ref in art:
             continue
         if ref and not ref.startswith("data:"):
