@@ -38,7 +38,7 @@ from pnp.registry import FaceSpec, GeneratorContext
 from pnp.render import textbox as _textbox
 from pnp.render.art import ArtFiles, art_hash, check_art, check_art_names, has_images
 from pnp.render.fonts import face_warnings
-from pnp.render.sanitise import clean_text, warnings_of
+from pnp.render.sanitise import VOCABULARY, clean_text, warnings_of
 from pnp.render.svg import wrap_fragment
 
 
@@ -876,13 +876,15 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
         if _textbox.MARK in svg:
             svg, root = _cells(svg, root, painting)
         try:
-            check_parsed(root, svg, _disp(path), images=True)
+            fine = check_parsed(root, svg, _disp(path), images=True, vocabulary=VOCABULARY)
         except DesignError as exc:
             problem = exc.problems[0]
             raise DesignError([Problem(_disp(path), None, problem.message.replace("the SVG", f"the SVG it makes{row}",
                                                                                   1))]) from None
         svg = check_art(svg, root, ArtFiles(folder, extra), path, row)
-        svg, root, removed = clean_text(svg, root)  # no script, handler, link out... (pnp.render.sanitise)
+        # no script, handler, link out... (pnp.render.sanitise; `fine`: nothing to remove, and the root has nothing
+        # before it but the XML declaration, wrap_fragment's)
+        svg, root, removed = clean_text(svg, root) if not fine else (svg, root, [])
         if removed:
             for note in warnings_of(removed, path, painting.row, template=True):
                 warn(*note)

@@ -434,22 +434,37 @@ def _all_fine(root, page: bool, values: bool) -> bool:
 
 
 def _attributes_fine(el, tag: str, page: bool) -> bool:
-    local = tag.rpartition("}")[2]
     for name, value in el.items():
-        if name in _PLAIN_OK:
-            if "(" in value and name in PROPERTIES and not css_value_ok(value):
-                return False
-        elif name in _LINKS:
-            if not link_ok(local, value):
-                return False
-        elif name == "style":
-            if "(" in value or "\\" in value or "@" in value:
-                return False
-        elif name in _KEPT_NS_ATTRS:
-            continue
-        elif not _free_attribute(name, page):
+        if page and name[0] == "{" and name not in _KEPT_NS_ATTRS:
+            return False
+        if not attribute_ok(tag, name, value):
             return False
     return True
+
+
+_ATTRIBUTE_OK: dict[tuple[str, str, str], bool] = {}  # (tag, name, value) -> verdict: a deck's faces repeat theirs
+_ATTRIBUTE_OK_MOST = 65_536
+
+
+def attribute_ok(tag: str, name: str, value: str) -> bool:
+    """Whether `name="value"` may stay as it is on an element of the whitelist (`tag`, as lxml names it)."""
+    key = (tag, name, value)
+    found = _ATTRIBUTE_OK.get(key)
+    if found is None:
+        if len(_ATTRIBUTE_OK) > _ATTRIBUTE_OK_MOST:
+            _ATTRIBUTE_OK.clear()
+        found = _ATTRIBUTE_OK[key] = _attribute_ok(tag.rpartition("}")[2], name, value)
+    return found
+
+
+def _attribute_ok(local: str, name: str, value: str) -> bool:
+    if name in _PLAIN_OK:
+        return "(" not in value or name not in PROPERTIES or css_value_ok(value)
+    if name in _LINKS:
+        return link_ok(local, value)
+    if name == "style":
+        return not clean_declarations(value)[1]
+    return name in _KEPT_NS_ATTRS or _free_attribute(name, False)
 
 
 def _free_attribute(name: str, page: bool) -> bool:
@@ -459,20 +474,27 @@ def _free_attribute(name: str, page: bool) -> bool:
     return name.startswith(("data-", "aria-"))
 
 
+VOCABULARY = (_KEPT_TAGS - _STYLE_TAGS, _PLAIN_OK, attribute_ok)
+"""What pnp.confine.check_parsed needs to tell, in the walk that checks a face's values, that its root element has
+nothing for `clean` to remove: the element tags kept (but <style>, whose text needs a look), the attribute names
+that need no look at their value when it holds no bracket (no CSS function), and `attribute_ok` for the others."""
+
+
 def clean(root, page: bool = False, text: str | None = None) -> list[Removed]:
     """Remove from the parsed SVG `root` (its tree, processing instructions before it included) whatever is not
     on the whitelist, in place; what went, in document order, each once per line. `page`: the contact sheet's
     use: only what draws (no editors' data, no comments, title, desc and style reduced to their text). `text`:
     the SVG text `root` was parsed from, if at hand: what it cannot hold is not looked for (a value to check
-    needs a bracket, a link, a style, an escape or a character reference in the text; an instruction, `<?`)."""
+    needs a bracket, a link, a style or a character reference in the text; an instruction, `<?`)."""
     removed: list[Removed] = []
-    if text is None or text.find("<?", 1) >= 0 or (text.startswith("<?") and not _XML_DECLARATION.match(text)):
+    if text is None or text.find("<?", 1) >= 0 or (text[:2] == "<?" and not _XML_DECLARATION.match(text)):
         pis = [*reversed(list(root.itersiblings(preceding=True))), *root.itersiblings(), *root.iter(etree.PI)]
         if any(p.tag is etree.PI for p in pis):
             if not page:
                 removed += [_pi(p) for p in pis if p.tag is etree.PI]
             etree.strip_elements(root.getroottree(), etree.PI, with_tail=False)
-    values = text is None or "(" in text or "&#" in text or "href" in text or "style" in text or "\\" in text
+    # (a CSS escape matters in CSS only: a function's bracket or a style stands in the text beside it)
+    values = text is None or "(" in text or "&#" in text or "href" in text or "style" in text
     if _all_fine(root, page, values):
         return removed
     doomed = []
