@@ -312,3 +312,24 @@ def test_css_that_fetches_or_runs_goes(css):
     decoded = _css(out)
     assert "@import" not in decoded and "http" not in decoded and "behavior" not in decoded and "binding" not in \
         decoded and "expression" not in decoded and "image-set" not in decoded, (css, out)
+
+
+@pytest.mark.parametrize("svg, gone", [
+    ("<style>a{fill:red}<title/>@import 'x.css';</style>", ["<title> removed from <style>", "@import 'x.css' removed"]),
+    ("<style>a{fill:red}<!-- c -->@import 'x.css';</style>", ["@import 'x.css' removed"]),
+    ("<style><![CDATA[ @import 'x.css'; ]]></style>", ["@import 'x.css' removed"]),
+    ('<rect xmlns:i="http://www.inkscape.org/namespaces/inkscape" i:onload="x()" i:label="kept"/>',
+     ['i:onload="x()" removed from <rect>']),
+    ('<rect xml:base="https://evil.example/" HREF="javascript:x()" data-note="kept"/>',
+     ['xml:base="https://evil.example/" removed from <rect>', 'HREF="javascript:x()" removed from <rect>']),
+])
+def test_what_hides_beside_a_kept_element_goes_too(svg, gone):
+    """Text after a style's child element or comment is CSS to a browser; an editor's namespace does not make an
+    event handler harmless; an attribute in another case is not the one on the list."""
+    from pnp.render import sanitise
+
+    text, _, removed = sanitise.clean_text(f'<svg xmlns="{SVG_NS}">{svg}</svg>')
+    assert [next(m for m in (r.message for r in removed) if m.startswith(g)) for g in gone]
+    assert len(removed) == len(gone), [r.message for r in removed]
+    assert active(text) == [] and "@import" not in text and "onload" not in text and "HREF" not in text
+    assert "kept" in text or "kept" not in svg

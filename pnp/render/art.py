@@ -12,7 +12,8 @@ The PDF and the PNG draw the art through pnp.render.svgpdf with `ArtFiles(folder
 reader: each distinct file becomes one image XObject (one form for an SVG file, drawn as vector),
 shared by every card that shows it. The SVG files written to `svg/` stand alone: hrefs point to a
 copy of each file under `svg/art/` (same path as in the design folder; files from an `--allow-dir`
-folder under `svg/art/_shared/<hash>-<name>`), so a browser shows them.
+folder under `svg/art/_shared/<hash>-<name>`), so a browser shows them; an SVG file is copied without what a
+browser would run (pnp.render.sanitise.clean_file), which `check_art` warns about at the file's lines.
 
 `check_art` runs when a face is painted: a missing, refused or unreadable image is a `file:line`
 DesignError (the template's line that holds the <image>), a raster printed below MIN_DPI at its

@@ -426,7 +426,7 @@ def _all_fine(root, page: bool, values: bool) -> bool:
                 return False
         if tag in styles:
             css = el.text or ""
-            if "(" in css or "\\" in css or "@" in css:
+            if "(" in css or "\\" in css or "@" in css or len(el):  # (a child's tail text is CSS too)
                 return False
         if page and len(el) and tag.rpartition("}")[2] in TEXT_ONLY:
             return False
@@ -470,7 +470,8 @@ def _attribute_ok(local: str, name: str, value: str) -> bool:
 def _free_attribute(name: str, page: bool) -> bool:
     """An attribute outside the lists that is harmless: data-*, aria-*, and (but in the page) the editors'."""
     if name[0] == "{":
-        return not page and is_editor(name[1:].partition("}")[0])
+        namespace, _, local = name[1:].partition("}")
+        return not page and is_editor(namespace) and local[:2].lower() != "on"
     return name.startswith(("data-", "aria-"))
 
 
@@ -603,12 +604,24 @@ def _clean_attributes(el, page: bool, removed: list[Removed]) -> None:
         if "; expected" not in why:
             message += f"; {EXPECTED}"
         removed.append(Removed(el.sourceline, message, (f"{attr}=", f"{attr} =", attr.rpartition(":")[2] + "=")))
+    if local == "style" and kept_element and len(el):
+        _text_only(el, page, removed)
     if local == "style" and kept_element and el.text:
         text, gone = clean_stylesheet(el.text)
         for rule in gone:
             removed.append(Removed(el.sourceline, f"{rule} removed from <{shown_el}>: {CSS_WHY}", _css_needles(rule)))
         if gone:
             el.text = text
+
+
+def _text_only(el, page: bool, removed: list[Removed]) -> None:
+    """A <style> as a browser reads it: its sheet is the text of all its children, elements and comments taken
+    out (a comment or an element there does not hide the text after it); what is not a comment, a warning."""
+    for child in list(el):
+        if isinstance(child.tag, str) and not page:
+            removed.append(Removed(child.sourceline, f"<{_name(child)}> removed from <{_name(el)}>: a style holds CSS "
+                                   f"text only; {EXPECTED}", (f"<{_name(child)}", "<style")))
+        drop(child)
 
 
 def _css_needles(rule: str) -> tuple[str, ...]:
