@@ -24,6 +24,13 @@ metadata):
 The walk reads the parsed tree, where character references are already decoded (`jav&#x61;script:` is
 `javascript:`) and names are exact (`ONLOAD` and `SCRIPT` are not on the whitelist, so they go too).
 `page=True` is the contact sheet's stricter use (pnp.index): only what draws, no editors' data.
+
+Every face is checked, so the check is cheap where there is nothing to find: a template's face is looked at in
+the walk pnp.confine.check_parsed makes anyway (`VOCABULARY`, with `attribute_ok` remembering the verdict on each
+attribute a deck repeats), and `clean` first looks without changing anything, in one pass that a few words of the
+text (a bracket, a link, a style, a character reference) spare most of. (A pre-scan of the text for dangerous
+words instead, case folded and with character references decoded, measured slower than these: 8 us a card
+against 2.)
 """
 
 from __future__ import annotations
