@@ -687,32 +687,35 @@ def _prolog(svg: str) -> str:
         i = m.end()
 
 
-_FILES: dict[str, tuple[bytes, tuple[Removed, ...]]] = {}  # content hash -> (cleaned bytes, what went)
+_FILES: dict[str, tuple[bytes | None, tuple[Removed, ...]]] = {}  # content hash -> (cleaned bytes, what went)
 _FILES_MOST = 256
+_KEPT_BYTES = 1 << 20  # cleaned copies above this are made again when asked for, not held
 
 
 def clean_file(data: bytes) -> tuple[bytes, tuple[Removed, ...]]:
-    """An SVG file's bytes as pnp copies it into svg/art/: the same bytes when nothing goes; ValueError when it
-    is not SVG that parses. Remembered by content (a deck shows the same art on every card)."""
+    """An SVG file's bytes as pnp copies it into svg/art/, and what went: the same bytes when nothing goes;
+    ValueError when it is not SVG that parses. Remembered by content (a deck shows the same art on every card)."""
     key = hashlib.sha256(data).hexdigest()
     hit = _FILES.get(key)
     if hit is not None:
-        return hit
+        cleaned, removed = hit
+        if not removed:
+            return data, removed
+        if cleaned is not None:
+            return cleaned, removed
     try:
         root = etree.fromstring(data, _PARSER)
     except etree.XMLSyntaxError as exc:
         raise ValueError(f"not well-formed XML ({exc.msg})") from None
     removed = tuple(clean(root))
+    out = data
     if removed:
         xml = data.lstrip()[:5] == b"<?xml"
-        out = etree.tostring(root.getroottree(), encoding="utf-8", xml_declaration=xml)
-        made = (out + b"\n", removed)
-    else:
-        made = (data, removed)
+        out = etree.tostring(root.getroottree(), encoding="utf-8", xml_declaration=xml) + b"\n"
     if len(_FILES) >= _FILES_MOST:
         _FILES.clear()
-    _FILES[key] = made
-    return made
+    _FILES[key] = (out if removed and len(out) <= _KEPT_BYTES else None, removed)
+    return out, removed
 
 
 def template_line(text: str, needles: tuple[str, ...]) -> int | None:
