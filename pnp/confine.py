@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pnp.errors import DesignError, PnpError, Problem, display_path
@@ -222,6 +222,7 @@ def decode_utf8(raw: bytes, path: Path | str) -> str:
 # --- SVG --------------------------------------------------------------------------------
 
 _EXTERNAL = re.compile(r"""(?:href|src)\s*=\s*["']\s*([^"'#\s][^"']*)["']|url\(\s*["']?\s*([^"')#\s][^"')]*)""")
+_IMPORT = re.compile(r"""@import\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)  # (@import url(...): _EXTERNAL)
 
 
 def check_svg(text: str, path: Path | str, images: bool = False) -> None:
@@ -251,25 +252,35 @@ def check_svg(text: str, path: Path | str, images: bool = False) -> None:
     check_parsed(root, text, shown, images)
 
 
-def check_parsed(root, text: str, shown: str, images: bool = False) -> None:
+Vocabulary = tuple[frozenset[str], frozenset[str], Callable[[str, str, str], bool]]
+
+
+def check_parsed(root, text: str, shown: str, images: bool = False, vocabulary: Vocabulary | None = None) -> bool:
     """The checks of `check_svg` on an SVG already parsed (`root`, from `text`): values the renderers cannot draw,
     references to other files. `images`: an <image href="..."> may name a file (a face's art, which
-    pnp.render.art reads through DesignFiles and checks)."""
-    _check_values(root, shown)
+    pnp.render.art reads through DesignFiles and checks). `vocabulary`: pnp.render.sanitise's whitelist (element
+    tags, attribute names that need no look at a value without a bracket, a check of the others' values): returns
+    whether every element (and comment) and attribute is on it, found in the same walk so that the sanitiser need
+    not walk the face again; False without it."""
+    fine = _check_values(root, shown, vocabulary)
     art: set[str] = set()
     if images:
         for el in root.iter("{http://www.w3.org/2000/svg}image", "image"):
             for key in ("href", "{http://www.w3.org/1999/xlink}href"):
                 if el.get(key):
                     art.add(el.get(key).strip())
-    for m in _EXTERNAL.finditer(text):
-        ref = (m.group(1) or m.group(2) or "").strip()
-        if ref and m.group(1) and ref in art:
+    found = [(m.start(), m.group(1), m.group(2)) for m in _EXTERNAL.finditer(text)]
+    if "@" in text:
+        found = sorted(found + [(m.start(), None, m.group(1) or m.group(2)) for m in _IMPORT.finditer(text)])
+    for start, href, other in found:
+        ref = (href or other or "").strip()
+        if ref and href and ref in art:
             continue
         if ref and not ref.startswith("data:"):
-            raise DesignError([Problem(shown, text.count("\n", 0, m.start()) + 1, f"the SVG refers to '{ref[:80]}'; "
+            raise DesignError([Problem(shown, text.count("\n", 0, start) + 1, f"the SVG refers to '{ref[:80]}'; "
                                        "expected only #ids and data: URIs (embed images; pnp reads no file an SVG "
                                        "names)")])
+    return fine
 
 
 _NUMBER = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)")
@@ -305,14 +316,41 @@ _GOOD: dict[tuple[str, str], None] = {}  # (name, value) pairs found drawable (a
 _GOOD_MOST = 65_536
 
 
-def _check_values(root, shown: str) -> None:
+def _check_values(root, shown: str, vocabulary: Vocabulary | None = None) -> bool:
     """The attribute values the renderers would fail on (svglib, cairosvg raise on them): lengths, numbers,
     `style` declarations. A colour is checked where faces are drawn, not here. A value found good is remembered
-    (the faces of a template share most of theirs: this check was a third of painting a data-table card)."""
+    (the faces of a template share most of theirs: this check was a third of painting a data-table card).
+    Whether every element and attribute is on `vocabulary`'s whitelist (see check_parsed) is returned: looked at
+    while the walk finds them so, then the walk goes on without."""
     good = _GOOD
     if len(good) > _GOOD_MOST:
         good.clear()
-    for el in root.iter():
+    elements = root.iter()
+    fine = False
+    if vocabulary is not None:
+        tags, names, value_ok = vocabulary
+        fine = True
+        for el in elements:
+            tag = el.tag
+            if not isinstance(tag, str):
+                from lxml.etree import Comment
+
+                fine = tag is Comment  # (a comment is on the whitelist, an instruction is not)
+            else:
+                fine = tag in tags
+                for name, value in el.attrib.items():
+                    if name in _CHECKED and (name, value) not in good:
+                        _check_value(el, shown, name, value)
+                        good[(name, value)] = None
+                    if fine and (name not in names or "(" in value) and not value_ok(tag, name, value):
+                        fine = False
+                style = el.get("style")
+                if style is not None and ("style", style) not in good:
+                    _check_style(el, shown, style)
+                    good[("style", style)] = None
+            if not fine:
+                break
+    for el in elements:  # (the rest, or all without a vocabulary)
         if not isinstance(el.tag, str):
             continue
         for name, value in el.attrib.items():
@@ -321,12 +359,17 @@ def _check_values(root, shown: str) -> None:
                 good[(name, value)] = None
         style = el.get("style")
         if style is not None and ("style", style) not in good:
-            for decl in style.split(";"):
-                if decl.strip() and ":" not in decl:
-                    _bad_value(el, shown, "style", style, "declarations such as fill: #000; stroke-width: 0.3")
-                name, _, value = decl.partition(":")
-                _check_value(el, shown, name.strip(), value)
+            _check_style(el, shown, style)
             good[("style", style)] = None
+    return fine
+
+
+def _check_style(el, shown: str, style: str) -> None:
+    for decl in style.split(";"):
+        if decl.strip() and ":" not in decl:
+            _bad_value(el, shown, "style", style, "declarations such as fill: #000; stroke-width: 0.3")
+        name, _, value = decl.partition(":")
+        _check_value(el, shown, name.strip(), value)
 
 
 def _check_value(el, shown: str, name: str, value: str) -> None:

@@ -24,29 +24,15 @@ from markupsafe import Markup
 
 from pnp.cache import key_of
 from pnp.loader import templates_dir
+from pnp.render.sanitise import SVG_NS, XLINK_HREF, clean, drop
 from pnp.units import parse_length
 
 THUMB_HEIGHT, THUMB_WIDTH = 150, 220  # px: the largest box a face is shown in (its shape kept)
 PX_PER_MM = 96 / 25.4  # and no larger than its own size: a coin stays smaller than a card
 
-_SVG = "http://www.w3.org/2000/svg"
-_XLINK = "http://www.w3.org/1999/xlink"
-_XML = "http://www.w3.org/XML/1998/namespace"
-_HREFS = ("href", f"{{{_XLINK}}}href")
-# The SVG elements a face keeps in the page: shapes, text, images, structure, paint servers, clips, masks,
-# filters. Left out: script, foreignObject (HTML), animation (it can set an attribute to a javascript: URL),
-# and anything unknown or in another namespace (an HTML name such as img or embed would become that HTML
-# element in the page).
-_KEPT = frozenset("""
-svg g defs use symbol a switch title desc style rect circle ellipse line polyline polygon path text tspan textPath
-image clipPath mask marker pattern linearGradient radialGradient stop filter feBlend feColorMatrix
-feComponentTransfer feComposite feConvolveMatrix feDiffuseLighting feDisplacementMap feDistantLight feDropShadow
-feFlood feFuncA feFuncB feFuncG feFuncR feGaussianBlur feImage feMerge feMergeNode feMorphology feOffset
-fePointLight feSpecularLighting feSpotLight feTile feTurbulence view
-""".split())
-_KEPT_TAGS = frozenset(f"{{{_SVG}}}{name}" for name in _KEPT)
-_TEXT_ONLY_TAGS = frozenset(f"{{{_SVG}}}{name}" for name in ("title", "desc", "style"))  # their text only
-_STYLE = f"{{{_SVG}}}style"
+_HREFS = ("href", XLINK_HREF)
+_STYLE = f"{{{SVG_NS}}}style"
+_IMAGES = frozenset({f"{{{SVG_NS}}}image", f"{{{SVG_NS}}}feImage", "image", "feImage"})
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _FONT_FACE = re.compile(r"@font-face\s*\{[^{}]*\}(?:\s*/\*[^*]*\*/)?")
 _CSS_URL = re.compile(r'url\("([^"]*)"\)')
@@ -122,79 +108,34 @@ def page_faces(texts: Mapping[str, str]) -> dict[str, str]:
 
 
 def page_face(svg: str, base: str) -> tuple[str, list[str]]:
-    """A face's SVG text as the page holds it, and its @font-face rules: the links it makes relative to its
-    file made relative to the page (`base`, the folder of the file: "svg/"), only the elements and
-    attributes that draw kept (see _KEPT), the root filling its box."""
+    """A face's SVG text as the page holds it, and its @font-face rules: only what draws kept (the whitelist of
+    pnp.render.sanitise, strictly: no comment, no editor's data, title, desc and style as text alone), the links
+    it makes relative to its file made relative to the page (`base`, the folder of the file: "svg/"), the root
+    filling its box."""
     root = etree.fromstring(svg.encode("utf-8"), _PARSER)
+    clean(root, page=True)
     fonts: list[str] = []
-    doomed = []
-    for el in root.iter():
-        tag = el.tag
-        if tag not in _KEPT_TAGS:  # (comments, PIs and entities too: their tags are not strings)
-            doomed.append(el)
-            continue
-        if tag in _TEXT_ONLY_TAGS:
-            doomed.extend(el)
-        attrib = el.attrib
-        for attr in attrib.keys():
-            if attr[0] == "{" or attr[:2].lower() == "on" or attr == "href":
-                value = _attribute(tag.rpartition("}")[2], attr, attrib[attr], base)
-                if value is None:
-                    del attrib[attr]
-                elif value != attrib[attr]:
-                    attrib[attr] = value
-        if tag == _STYLE and el.text and "@font-face" in el.text:
+    for el in root.iter(*_IMAGES):
+        for attr in _HREFS:
+            value = el.get(attr)
+            if value is not None:
+                el.set(attr, _relative(value.strip(), base))
+    for el in root.iter(_STYLE, "style"):
+        if el.text and "@font-face" in el.text:
             def hoist(m: re.Match) -> str:
                 fonts.append(_CSS_URL.sub(lambda u: f'url("{_relative(u.group(1), base)}")', m.group(0)))
                 return ""
 
             el.text = _FONT_FACE.sub(hoist, el.text)
             if not el.text.strip():
-                doomed.append(el)
-    for el in doomed:
-        _drop(el)
+                drop(el)
     _fill_box(root)
     return etree.tostring(root, encoding="unicode"), fonts
 
 
-def _drop(el) -> None:
-    """Remove `el` and what it holds, keeping the text that follows it (a word after a dropped tspan)."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    if el.tail:
-        prev = el.getprevious()
-        if prev is not None:
-            prev.tail = (prev.tail or "") + el.tail
-        else:
-            parent.text = (parent.text or "") + el.tail
-    parent.remove(el)
-
-
-def _attribute(element: str, attr: str, value: str, base: str) -> str | None:
-    """The attribute's value in the page, or None to leave it out: event handlers and attributes of other
-    namespaces (but xlink:href and xml:*) go; a link stays if it is an #id, an image's data: URI, or an
-    image's file (made relative to the page)."""
-    q = etree.QName(attr)
-    if q.namespace not in (None, _XLINK, _XML) or (q.namespace == _XLINK and q.localname != "href"):
-        return None
-    if q.namespace is None and q.localname.lower().startswith("on"):
-        return None
-    if attr not in _HREFS:
-        return value
-    ref = value.strip()
-    if ref.startswith("#"):
-        return value
-    if element not in ("image", "feImage"):
-        return None
-    if ref.lower().startswith("data:"):
-        return value if ref[5:].lstrip().lower().startswith("image/") else None
-    return None if _SCHEME.match(ref) or ref.startswith(("/", "\\")) else _relative(ref, base)
-
-
 def _relative(ref: str, base: str) -> str:
     """A link of a file in `base` as the page names it."""
-    if ref.startswith(("#", "data:")) or _SCHEME.match(ref):
+    if not ref or ref.startswith(("#", "data:")) or _SCHEME.match(ref):
         return ref
     return base + ref
 

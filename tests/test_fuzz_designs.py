@@ -7,6 +7,11 @@ and runs pnp on it. Every run must end with exit 0 or 2, print no traceback and 
 "internal error", touch no file outside its output folder, never copy the secret file
 beside the design into its output, and stay within a time and memory bound.
 
+A second generator (issue 29) writes active SVG content — scripts, event handlers, animation setting links,
+HTML, `<?xml-stylesheet?>`, CSS imports and fetches, in the forms that hide them (character references, CSS
+escapes, mixed case, another namespace prefix) — into a deck's template, a ready `svg:` face, an icon and an SVG
+art file: none of it may reach the SVG files pnp writes (svg/, svg/art/) or the contact sheet's faces.
+
 The default suite runs a small fixed-seed set in-process (`pnp list` on the shipped
 designs, `pnp build --no-exports` on the data-table deck); `pytest -m slow` runs many more
 examples, each `pnp build` in a subprocess under an address-space limit and a timeout.
@@ -15,6 +20,7 @@ examples, each `pnp build` in a subprocess under an address-space limit and a ti
 from __future__ import annotations
 
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -199,6 +205,18 @@ def check_output(root: Path, before: dict) -> None:
         for p in out.rglob("*"):
             if p.is_file() and p.suffix in (".svg", ".json", ".html", ".csv"):
                 assert SECRET.encode() not in p.read_bytes(), f"the secret beside the design reached {p}"
+            if p.is_file() and ".cache" not in p.parts and p.suffix in (".svg", ".html"):
+                assert active_in(p) == [], f"active content reached {p}"
+
+
+def active_in(path: Path) -> list[str]:
+    """What a browser would run or fetch in an SVG file pnp wrote, or in the faces of a contact sheet."""
+    from test_active_content import active
+
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if path.suffix == ".svg":
+        return active(text)
+    return [f for face in re.findall(r"<template>(<svg.*?</svg>)</template>", text, re.S) for f in active(face)]
 
 
 def command(source: int, slow: bool) -> list[str]:
@@ -271,5 +289,131 @@ def test_mutated_designs_end_in_a_message_in_a_subprocess(tmp_path_factory, exam
     output = proc.stdout + proc.stderr
     assert proc.returncode in (0, 2), (ops, output)
     assert "Traceback" not in output and "internal error" not in output, (ops, output)
+    check_output(root, before)
+    shutil.rmtree(root, ignore_errors=True)
+
+
+# --- active SVG content (issue 29) ----------------------------------------------------------------------------------
+
+ACTIVE = [  # {p}: an SVG prefix (or none), {on}: a handler's name, {js}: code, {url}: a URL that runs code, {css}: CSS
+    "<{p}script>{js}</{p}script>",
+    "<{p}script type='text/ecmascript'><![CDATA[ {js} ]]></{p}script>",
+    "<{p}rect width='3' height='3' {on}=\"{js}\"/>",
+    "<{p}g {on}=\"{js}\"><{p}circle r='2'/></{p}g>",
+    "<{p}a href='#x'><{p}set attributeName='href' to='{url}'/><{p}text y='5'>a</{p}text></{p}a>",
+    "<{p}a href='#x'><{p}animate attributeName='xlink:href' values='{url}' begin='0s'/></{p}a>",
+    "<{p}foreignObject width='9' height='9'><div xmlns='http://www.w3.org/1999/xhtml'><img src='data:image/png,x' "
+    "onerror=\"{js}\"/></div></{p}foreignObject>",
+    "<h:iframe xmlns:h='http://www.w3.org/1999/xhtml' srcdoc=\"&lt;script&gt;{js}&lt;/script&gt;\"/>",
+    "<h:script xmlns:h='http://www.w3.org/1999/xhtml'>{js}</h:script>",
+    "<{p}style>{css}</{p}style>",
+    "<{p}rect width='3' height='3' style=\"stroke: red; {css}\"/>",
+    "<?xml-stylesheet type='text/css' href='data:text/css,rect{{fill:red}}'?>",
+    "<{p}handler type='application/ecmascript'>{js}</{p}handler>",
+]
+PREFIXES = ["", "svg:", "s:"]
+HANDLERS = ["onload", "onclick", "ONLOAD", "OnMouseOver", "onbegin", "onfocusin"]
+CODE = ["alert(1)", "window.ran=1", "fetch('https://evil.example/')", "top.location='https://evil.example/'"]
+URLS = ["javascript:alert(1)", "jav&#x61;script:alert(1)", "&#106;avascript:alert(1)", "JaVaScRiPt:alert(1)",
+        "java&#9;script:alert(1)", " javascript:alert(1)", "vbscript:msgbox(1)", "data:text/html,&lt;script&gt;"]
+CSS = ["@import 'https://evil.example/x.css';", "@import url(data:text/css,rect{fill:red});", "@IMPORT 'x.css';",
+       "@\\69mport 'x.css';", "rect { fill: u\\72l(https://evil.example/x.png) }",
+       "fill: url(/**/https://evil.example/a)", "behavior: url(x.htc)", "-moz-binding: url(x.xml#b)",
+       "mask: image-set('https://evil.example/t.png' 1x)", "fill: expression(alert(1))",
+       "@font-face { font-family: X; src: url(https://evil.example/f.ttf) }", "fill: u\\rl(https://evil.example/)"]
+PLACES = ["templates/front.svg.j2", "ready.svg", "art/a.svg", "icons/i.svg"]
+
+snippet = st.tuples(st.sampled_from(range(len(ACTIVE))), st.sampled_from(PREFIXES), st.sampled_from(HANDLERS),
+                    st.sampled_from(CODE), st.sampled_from(URLS), st.sampled_from(CSS))
+active_case = st.lists(st.tuples(st.sampled_from(PLACES), st.integers(0, 10 ** 6), snippet), min_size=1,
+                       max_size=4)
+
+
+def active_snippet(spec: tuple) -> str:
+    element, prefix, on, js, url, css = spec
+    text = ACTIVE[element].format(p=prefix, on=on, js=js, url=url, css=css)
+    if prefix:  # the prefix bound to SVG's namespace on the element that uses it first
+        name = prefix[:-1]
+        text = re.sub(rf"<{name}:(\w+)", rf'<{name}:\1 xmlns:{name}="http://www.w3.org/2000/svg"', text, count=1)
+    return text
+
+
+def make_active_case(root: Path, edits: list[tuple]) -> Path:
+    """The data-table deck with a ready SVG face, an SVG art file and an icon, active content written into them
+    (between the lines after each file's first)."""
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    d = root / "d"
+    shutil.copytree(SOURCES[0], d)
+    (d / "design.yaml").write_text((d / "design.yaml").read_text(encoding="utf-8")
+                                   + "  tile:\n    kind: card\n    size: poker\n    svg: ready.svg\n", encoding="utf-8")
+    front = d / "templates" / "front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8")
+                     + '<image href="art/a.svg" x="5" y="30" width="20" height="20"/>\n'
+                     + '{{ textbox("Take :i: now", x=5, y=70, width=50, height=8, size=4) }}\n', encoding="utf-8")
+    (d / "ready.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" '
+                                 'viewBox="0 0 63 88">\n<rect width="63" height="88" fill="#336699"/>\n</svg>\n')
+    (d / "art").mkdir()
+    (d / "art" / "a.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">\n'
+                                     '<circle cx="5" cy="5" r="4" fill="#993333"/>\n</svg>\n')
+    (d / "icons").mkdir()
+    (d / "icons" / "i.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n'
+                                       '<path d="M0 0 L10 10" stroke="#000"/>\n</svg>\n')
+    for place, at, spec in edits:
+        path = d / place
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        first = 0 if place.endswith(".j2") else 1  # (an SVG file's root element stays first)
+        cut = first + at % (len(lines) - first)
+        path.write_text("".join(lines[:cut]) + active_snippet(spec) + "\n" + "".join(lines[cut:]), encoding="utf-8")
+    return d
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(active_case)
+def test_active_svg_content_never_reaches_the_output(tmp_path_factory, edits):
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    root = tmp_path_factory.mktemp("active")
+    make_active_case(root, edits)
+    before = snapshot(root)
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        result = CliRunner().invoke(main, ["build", "d", "--out", "out", "--no-exports", "--no-cache"])
+    finally:
+        os.chdir(old)
+    assert result.exit_code in (0, 2), (edits, result.output, result.exception)
+    assert "Traceback" not in result.output and "internal error" not in result.output, (edits, result.output)
+    if result.exit_code == 0:
+        assert (root / "out" / "d" / "svg" / "tile-face.svg").is_file()
+        assert "removed" in result.output, (edits, result.output)  # each removal is a warning
+    check_output(root, before)
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.slow
+@settings(max_examples=int(os.environ.get("PNP_FUZZ_EXAMPLES", "300")), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(active_case)
+def test_active_svg_content_never_reaches_the_output_in_a_subprocess(tmp_path_factory, edits):
+    root = tmp_path_factory.mktemp("active")
+    make_active_case(root, edits)
+    before = snapshot(root)
+    env = dict(os.environ, PNP_CACHE_DIR=str(root / "out" / ".cache"))
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pnp.cli", "build", "d", "--out", "out", "--no-exports"],
+                              cwd=root, env=env, capture_output=True, text=True, timeout=SUBPROCESS_SECONDS,
+                              preexec_fn=_limits)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"pnp ran longer than {SUBPROCESS_SECONDS} s on {edits}")
+    output = proc.stdout + proc.stderr
+    assert proc.returncode in (0, 2), (edits, output)
+    assert "Traceback" not in output and "internal error" not in output, (edits, output)
     check_output(root, before)
     shutil.rmtree(root, ignore_errors=True)

@@ -281,6 +281,56 @@ def test_faces_keep_their_own_ids_and_styles_and_run_no_script(sheet, tmp_path):
     assert s.page.title() == "Ids — pnp contact sheet"
 
 
+RUN = "window.ran = (window.ran || []).concat(['{}'])"
+
+
+def test_active_content_of_a_design_runs_neither_in_its_svg_files_nor_in_the_sheet(browser, sheet, tmp_path):
+    """Issue 29: a template, a ready face and an SVG art file with a script, handlers and a fetch. Each SVG file
+    pnp wrote, opened in the browser on its own, runs nothing and fetches nothing; the contact sheet draws every
+    face (its art too) and runs nothing either."""
+    d = tmp_path / "act"
+    (d / "art").mkdir(parents=True)
+    (d / "design.yaml").write_text("meta: {title: Act, players: 2}\ncomponents:\n  cards:\n    kind: card\n"
+                                   "    size: poker\n    template: front.svg.j2\n    data:\n      - {n: 1}\n"
+                                   "  tile:\n    kind: card\n    size: poker\n    svg: ready.svg\n", encoding="utf-8")
+    on = {k: RUN.format(k) for k in ("onload", "script", "ready", "ready script", "art", "html")}
+    (d / "front.svg.j2").write_text(
+        f'<rect x="-3" y="-3" width="69" height="94" fill="#ff0000" onload="{on["onload"]}"/>\n'
+        f'<script>{on["script"]}</script>\n'
+        '<style>rect { stroke: u\\72l(https://evil.example/x.png) }</style>\n'
+        '<image href="art/a.svg" x="10" y="10" width="40" height="40"/>\n', encoding="utf-8")
+    (d / "ready.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88" '
+        f'onload="{on["ready"]}"><rect width="63" height="88" fill="#00ff00"/>'
+        f'<script>{on["ready script"]}</script></svg>\n', encoding="utf-8")
+    (d / "art" / "a.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="{on["art"]}">'
+        '<rect width="10" height="10" fill="#0000ff"/><foreignObject width="9" height="9"><img '
+        f'xmlns="http://www.w3.org/1999/xhtml" src="data:image/png,x" onerror="{on["html"]}"/>'
+        '</foreignObject></svg>\n', encoding="utf-8")
+    index = build(d, tmp_path / "out")
+    files = sorted((index.parent / "svg").rglob("*.svg"))
+    assert [f.relative_to(index.parent).as_posix() for f in files] == [
+        "svg/art/art/a.svg", "svg/cards-1.svg", "svg/tile-face.svg"]
+    page = browser.new_page()
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if not r.url.startswith("file:") else None)
+    for f in files:
+        page.goto(f.as_uri(), wait_until="load")
+        page.wait_for_timeout(100)
+        assert page.evaluate("() => window.ran || []") == [], f.name
+    page.close()
+    assert fetched == []
+    s = sheet(index)
+    s.page.on("request", lambda r: fetched.append(r.url) if not r.url.startswith("file:") else None)
+    assert s.problems() == []
+    assert all(f["drawn"] for f in s.faces) and len(s.faces) == 2
+    assert count_colour(s.face_pixels("cards 1"), (255, 0, 0), 4) > 2000
+    assert count_colour(s.face_pixels("cards 1"), (0, 0, 255), 4) > 2000  # the art, drawn in the page
+    assert count_colour(s.face_pixels("tile face"), (0, 255, 0), 4) > 2000
+    assert s.page.evaluate("() => window.ran || []") == [] and fetched == []
+
+
 def test_a_big_deck_draws_the_faces_near_the_screen_only(sheet, tmp_path):
     d = tmp_path / "big"
     d.mkdir()

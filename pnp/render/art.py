@@ -12,7 +12,8 @@ The PDF and the PNG draw the art through pnp.render.svgpdf with `ArtFiles(folder
 reader: each distinct file becomes one image XObject (one form for an SVG file, drawn as vector),
 shared by every card that shows it. The SVG files written to `svg/` stand alone: hrefs point to a
 copy of each file under `svg/art/` (same path as in the design folder; files from an `--allow-dir`
-folder under `svg/art/_shared/<hash>-<name>`), so a browser shows them.
+folder under `svg/art/_shared/<hash>-<name>`), so a browser shows them; an SVG file is copied without what a
+browser would run (pnp.render.sanitise.clean_file), which `check_art` warns about at the file's lines.
 
 `check_art` runs when a face is painted: a missing, refused or unreadable image is a `file:line`
 DesignError (the template's line that holds the <image>), a raster printed below MIN_DPI at its
@@ -37,6 +38,7 @@ from pnp.confine import DesignFiles, FileRefused, allowed_dirs
 from pnp.errors import DesignError, Problem, display_path, warn, with_warning_marks
 from pnp.limits import limit
 from pnp.render.fonts import FONT_EXTENSIONS
+from pnp.render.sanitise import clean_file, warnings_of
 
 ART_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".svg")
 MIN_DPI = 300
@@ -111,7 +113,28 @@ class ArtCopy:
         data = self.files(self.href)
         if data is None:
             raise FileRefused(f"image '{self.href}' disappeared during the build")
+        if is_svg_art(self.href):  # without what a browser would run (warned when the face was painted)
+            try:
+                return clean_file(data)[0]
+            except ValueError as exc:
+                raise FileRefused(f"image '{self.href}' is not SVG pnp can read ({exc})") from None
         return data
+
+
+def is_svg_art(href: str) -> bool:
+    return href.split("#", 1)[0].split("?", 1)[0].lower().endswith(".svg")
+
+
+def _svg_art_warnings(files: ArtFiles, href: str, data: bytes) -> list[tuple[str, int | None, str]]:
+    """What svg/art/'s copy of the SVG file `href` goes without (pnp.render.sanitise), as warnings at its lines."""
+    try:
+        removed = clean_file(data)[1]
+    except ValueError:  # drawing it says what is wrong with it
+        return []
+    if not removed:
+        return []
+    path = files.locate(href)
+    return warnings_of(removed, path) if path is not None else []
 
 
 def content_hash(data: bytes) -> str:
@@ -213,6 +236,7 @@ def check_art(svg: str, root, files: ArtFiles, source: Path, row: str = "") -> s
     if not images:
         return svg
     problems: list[Problem] = []
+    removed: list[tuple[str, int | None, str]] = []
     for el in images:
         href = _href(el)
         if not href or href.startswith(("data:", "#")):
@@ -227,14 +251,16 @@ def check_art(svg: str, root, files: ArtFiles, source: Path, row: str = "") -> s
                                     f"{display_path(files.folder)}/"))
             continue
         el.set(ATTR, content_hash(data))
+        if is_svg_art(href):
+            removed += [w for w in _svg_art_warnings(files, href, data) if w not in removed]
     if problems:
         raise DesignError(problems)
     out = etree.tostring(root.getroottree(), encoding="unicode")
     text = '<?xml version="1.0" encoding="utf-8"?>\n' + out + "\n" if svg.lstrip().startswith("<?xml") else out
-    notes = _check_drawn(text, files, source, row)
-    for p in notes:
-        warn(p.file, p.line, p.message)
-    return with_warning_marks(text, [(p.file, p.line, p.message) for p in notes], files.folder)
+    notes = [*removed, *((p.file, p.line, p.message) for p in _check_drawn(text, files, source, row))]
+    for note in notes:
+        warn(*note)
+    return with_warning_marks(text, notes, files.folder)
 
 
 def _check_drawn(svg: str, files: ArtFiles, source: Path, row: str) -> list[Problem]:

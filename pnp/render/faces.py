@@ -38,6 +38,7 @@ from pnp.registry import FaceSpec, GeneratorContext
 from pnp.render import textbox as _textbox
 from pnp.render.art import ArtFiles, art_hash, check_art, check_art_names, has_images
 from pnp.render.fonts import face_warnings
+from pnp.render.sanitise import VOCABULARY, clean_text, warnings_of
 from pnp.render.svg import wrap_fragment
 
 
@@ -306,6 +307,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         except DesignError as exc:
             report.extend(exc)
             return []
+    text, _root, removed = clean_text(text)  # warned when painted (and again from the cache)
     text = with_source_comment(text, design.folder, path)
     if has_images(text) and "art" not in hashes:
         hashes["art"] = art_hash(design.folder, files.extra)
@@ -313,7 +315,8 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         hashes["fonts"] = font_css(design, files)
     extra = [v for v in (hashes["art"] if has_images(text) else "", hashes["fonts"]) if v]
     return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,
-                     paint=_svg_painter(design.folder, files.extra, path, text, hashes["fonts"]), count=comp.count,
+                     paint=_svg_painter(design.folder, files.extra, path, text, hashes["fonts"],
+                                        warnings_of(removed, path)), count=comp.count,
                      shape=comp.shape, cache_key=key_of("svg", text, *extra))]
 
 
@@ -444,11 +447,14 @@ def with_style(svg: str, style: str) -> str:
     return svg[:end + 1] + "\n" + style + svg[end + 1:]
 
 
-def _svg_painter(folder: Path, extra: tuple[Path, ...], path: Path, text: str, fonts_style: str = ""):
-    """A ready SVG file's face: as it is, its images checked and their content hashes added (pnp.render.art),
-    the design's fonts added."""
+def _svg_painter(folder: Path, extra: tuple[Path, ...], path: Path, text: str, fonts_style: str = "",
+                 removed: list[tuple[str, int | None, str]] | None = None):
+    """A ready SVG file's face: as it is (without what pnp.render.sanitise removed: `removed`, warned here), its
+    images checked and their content hashes added (pnp.render.art), the design's fonts added."""
     def paint() -> str:
-        notes = face_warnings(text, fonts_style, ArtFiles(folder, extra), path)  # characters no font has
+        for note in removed or ():
+            warn(*note)
+        notes = [*(removed or ()), *face_warnings(text, fonts_style, ArtFiles(folder, extra), path)]
         if not has_images(text):
             return with_style(with_warning_marks(text, notes, folder), fonts_style)
         root = etree.fromstring(text.encode("utf-8"), _SVG_PARSER)
@@ -870,12 +876,19 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
         if _textbox.MARK in svg:
             svg, root = _cells(svg, root, painting)
         try:
-            check_parsed(root, svg, _disp(path), images=True)
+            fine = check_parsed(root, svg, _disp(path), images=True, vocabulary=VOCABULARY)
         except DesignError as exc:
             problem = exc.problems[0]
             raise DesignError([Problem(_disp(path), None, problem.message.replace("the SVG", f"the SVG it makes{row}",
                                                                                   1))]) from None
         svg = check_art(svg, root, ArtFiles(folder, extra), path, row)
+        # no script, handler, link out... (pnp.render.sanitise; `fine`: nothing to remove, and the root has nothing
+        # before it but the XML declaration, wrap_fragment's)
+        svg, root, removed = clean_text(svg, root) if not fine else (svg, root, [])
+        if removed:
+            for note in warnings_of(removed, path, painting.row, template=True):
+                warn(*note)
+                painting.warnings.append(note)
         painting.warnings += face_warnings(svg, fonts_style, ArtFiles(folder, extra), path, painting.files,
                                            painting.row, context, painting.warnings)  # characters no font has
         svg = with_style(with_warning_marks(svg, painting.warnings, folder), fonts_style)  # a cached face warns again

@@ -913,11 +913,17 @@ def _read_icon(painting: Painting, name: str, rel: str, path: Path, suffix: str)
         from lxml import etree
 
         from pnp.confine import check_svg
+        from pnp.errors import warn
+        from pnp.render.sanitise import clean, warnings_of
 
         text = painting.files.read_text(path, "svg_bytes")
         check_svg(text, path)
         root = etree.fromstring(text.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True,
                                                                       load_dtd=False, remove_comments=True))
+        for note in warnings_of(clean(root), path):  # no script, handler... (at the icon file's lines)
+            if note not in painting.warnings:
+                painting.warnings.append(note)
+            warn(*note)
         vb = root.get("viewBox")
         if vb:
             nums = [float(v) for v in re.split(r"[\s,]+", vb.strip())]
