@@ -417,3 +417,129 @@ def test_active_svg_content_never_reaches_the_output_in_a_subprocess(tmp_path_fa
     assert "Traceback" not in output and "internal error" not in output, (edits, output)
     check_output(root, before)
     shutil.rmtree(root, ignore_errors=True)
+
+
+# --- special files in the design, links planted in the output and the cache (issue 29) ------------------------------
+
+SPECIAL_PLACES = ["art/s.png", "art/s.svg", "icons/s.svg", "fonts/s.ttf", "s.csv", "templates/s.svg.j2", "s.jpg"]
+SPECIAL_KINDS = ["fifo", "zero", "null", "folder", "outside"]  # a FIFO, links to /dev/zero, /dev/null, the victim
+PLANTS = [  # (where under out/, what): links and files a zipped project or a co-designer may leave in the output
+    ("d", "link-victim"), ("d/svg", "link-victim"), ("d/svg/art", "link-victim"), (".cache", "link-victim"),
+    (".cache/svg", "link-victim"), ("d/manifest.json", "link-keep"), ("d/index.html", "link-keep"),
+    ("d/.pnp-commit.json", "journal"), ("d/.pnp-commit.json", "link-keep"), ("d/.pnp.lock", "fifo"),
+    ("d/lnk", "link-victim"), ("d/svg/cards-1.svg", "link-keep")]
+
+special_op = st.tuples(st.sampled_from(range(len(SPECIAL_PLACES))), st.sampled_from(SPECIAL_KINDS), st.booleans())
+planted_case = st.tuples(st.lists(special_op, max_size=3), st.lists(st.sampled_from(range(len(PLANTS))),
+                                                                    max_size=3), st.booleans())
+
+
+def make_planted_case(root: Path, specials: list[tuple], plants: list[int], built_before: bool) -> Path:
+    """The data-table deck with special files in its folder (used by the templates or not) and things planted in
+    out/ (after a first build or before any): every planted link points at root/victim, which must not change."""
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    d = root / "d"
+    shutil.copytree(SOURCES[0], d)
+    victim = root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text(f"{SECRET} keep\n")
+    for place, kind, used in specials:
+        path = d / SPECIAL_PLACES[place]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if os.path.lexists(path):
+            continue
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "folder":
+            path.mkdir()
+        else:
+            path.symlink_to({"zero": "/dev/zero", "null": "/dev/null", "outside": victim / "keep.txt"}[kind])
+        if used:
+            front = d / "templates" / "front.svg.j2"
+            name = SPECIAL_PLACES[place]
+            if name.startswith(("art/", "s.")):
+                front.write_text(front.read_text() + f'<image href="{name}" x="1" y="1" width="5" height="5"/>\n')
+            elif name.startswith("icons/"):
+                front.write_text(front.read_text() + '{{ textbox("a :s: b", x=2, y=70, width=40, size=4) }}\n')
+            elif name.startswith("fonts/"):
+                (d / "design.yaml").write_text((d / "design.yaml").read_text()
+                                               + "fonts:\n  Odd:\n    regular: fonts/s.ttf\n")
+            else:
+                front.write_text(front.read_text() + "{% include 's.svg.j2' %}\n")
+    if built_before:
+        from click.testing import CliRunner
+
+        from pnp.cli import main
+
+        old = os.getcwd()
+        os.chdir(root)
+        try:
+            CliRunner().invoke(main, ["build", "d", "--out", "out", "--no-exports"])
+        finally:
+            os.chdir(old)
+    for i in plants:
+        where, what = PLANTS[i]
+        path = root / "out" / where
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if os.path.lexists(path):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+        if what == "link-victim":
+            path.symlink_to(victim)
+        elif what == "link-keep":
+            path.symlink_to(victim / "keep.txt")
+        elif what == "fifo":
+            os.mkfifo(path)
+        else:  # a journal naming renames in and out through a link
+            (path.parent / "lnk").unlink(missing_ok=True) if (path.parent / "lnk").is_symlink() else None
+            if not os.path.lexists(path.parent / "lnk"):
+                (path.parent / "lnk").symlink_to(victim)
+            path.write_text('{"renames": [["lnk/keep.txt", "stolen.txt"], ["index.html", "lnk/planted.html"]], '
+                            '"remove": ["lnk/keep.txt"]}')
+    return d
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(planted_case)
+def test_special_files_and_planted_links_end_in_a_build_or_a_message(tmp_path_factory, example):
+    planted_run(tmp_path_factory, example)
+
+
+@pytest.mark.slow
+@settings(max_examples=int(os.environ.get("PNP_FUZZ_EXAMPLES", "300")), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(planted_case)
+def test_special_files_and_planted_links_end_in_a_build_or_a_message_random(tmp_path_factory, example):
+    planted_run(tmp_path_factory, example)
+
+
+def planted_run(tmp_path_factory, example) -> None:
+    specials, plants, built_before = example
+    root = tmp_path_factory.mktemp("planted")
+    make_planted_case(root, specials, plants, built_before)
+    before = snapshot(root)
+    env = dict(os.environ, PNP_CACHE_DIR=str(root / "out" / ".cache"))
+    try:  # a process of its own: a FIFO opened for reading would wait for ever
+        proc = subprocess.run([sys.executable, "-m", "pnp.cli", "build", "d", "--out", "out", "--no-exports"],
+                              cwd=root, env=env, capture_output=True, text=True, timeout=SUBPROCESS_SECONDS,
+                              preexec_fn=_limits)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"pnp ran longer than {SUBPROCESS_SECONDS} s on {example}")
+    output = proc.stdout + proc.stderr
+    assert proc.returncode in (0, 2), (example, output)
+    assert "Traceback" not in output and "internal error" not in output, (example, output)
+    assert snapshot(root) == before, (example, "a file outside the output folder changed")  # root/victim too
+    for folder, dirs, names in os.walk(root / "out", followlinks=False):  # what pnp wrote: not the planted links
+        for name in names:
+            path = Path(folder) / name
+            if not path.is_symlink() and path.is_file() and path.suffix in (".svg", ".json", ".html", ".txt"):
+                assert SECRET.encode() not in path.read_bytes(), (example, f"the victim's text reached {path}")
+    assert not os.path.lexists(root / "out" / "d" / "stolen.txt"), example
+    shutil.rmtree(root, ignore_errors=True)
