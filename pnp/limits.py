@@ -29,6 +29,9 @@ LIMITS: dict[str, Limit] = {
     "table_columns": Limit(1_000, "columns", "columns of one data table"),
     "sheet_bytes": Limit(20_000_000, "bytes", "size of a spreadsheet data table (.xlsx, .ods)"),
     "sheet_unpacked": Limit(100_000_000, "bytes", "what a spreadsheet (a zip file) unpacks to"),
+    "sheet_row_parts": Limit(200_000, "elements", "XML elements of one row of a spreadsheet (.ods)"),
+    "sheet_text": Limit(8_000_000, "characters", "text of the sheet read, as the CSV file it would make: repeated "
+                        "cells and spaces expanded, one more per cell"),
     "template_bytes": Limit(1_000_000, "bytes", "size of a Jinja2 SVG template (and of each file it includes)"),
     "rules_bytes": Limit(1_000_000, "bytes", "size of a rules text rules.<lang>.md (and of each file it includes)"),
     "svg_bytes": Limit(16_000_000, "bytes", "size of a ready SVG file (svg: faces, rulebook images)"),
@@ -50,9 +53,15 @@ LIMITS: dict[str, Limit] = {
     # template and rules-text rendering (Jinja2, sandboxed)
     "render_output": Limit(4_000_000, "characters", "SVG text one face template renders"),
     "rules_output": Limit(500_000, "characters", "Markdown one rules text renders (about 150 pages)"),
-    "render_steps": Limit(1_000_000, "steps", "loop iterations and calls while rendering one template or rules text"),
-    "render_value": Limit(1_000_000, "characters", "a string or list a template builds ('x' * n, joins, padding...)"),
-    "render_seconds": Limit(60, "seconds", "time one rendering may take (a last resort: the steps run out first)"),
+    "render_steps": Limit(1_000_000, "steps", "loop iterations, calls, filters and the items filters go through, "
+                          "while rendering one template or rules text"),
+    "render_value": Limit(1_000_000, "characters", "a string or list a template builds ('x' * n, joins, padding...; "
+                          "a list counts the items of the lists inside it too)"),
+    "render_built": Limit(20_000_000, "characters", "all the strings and lists one rendering builds, added up (those "
+                          "it drops too)"),
+    "render_seconds": Limit(10, "seconds", "time one rendering may take (a last resort: the other bounds come first)"),
+    "template_nesting": Limit(20, "levels", "brackets nested in an expression, {% %} blocks nested in a template or "
+                              "rules text"),
     "range": Limit(10_000, "items", "range(n) in a template or rules text"),
     "face_grid_columns": Limit(20, "columns", "face_grid(columns=N) in a rules text"),
     "textbox_chars": Limit(20_000, "characters", "text set in one textbox() of a template"),

@@ -28,6 +28,7 @@ import csv
 import io
 import re
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -676,36 +677,50 @@ def _q(ns: str, name: str) -> str:
 
 
 def _ods_rows(packed: bytes, path: Path, sheet: str | None, report: ErrorReport) -> list[tuple[list, int]] | None:
-    """The rows of an OpenDocument sheet (content.xml), repeated rows and cells expanded only up to the bounds."""
-    from lxml import etree
-
+    """The rows of an OpenDocument sheet (content.xml), repeated rows and cells expanded only up to the bounds: the
+    sheet's text, as the CSV file it would make (repeated cells and <text:s text:c> spaces expanded, one more
+    character a cell), is counted as it is read, each cell's text built to at most one character more than
+    `csv_field` (the caller reports the cell) and the sheet's to at most `sheet_text`. The XML is read a row at a
+    time (_ods_sheet)."""
     with zipfile.ZipFile(io.BytesIO(packed)) as z:
         content = z.read("content.xml")
-    root = etree.fromstring(content, etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                                                     huge_tree=False))
-    tables = root.findall(f".//{_q('table', 'table')}")
-    names = [t.get(_q("table", "name")) or f"Sheet{k + 1}" for k, t in enumerate(tables)]
-    i = _pick_sheet(names, sheet, path, report)
-    if i is None:
-        return None
-    most_rows, most_cols = limit("table_rows"), limit("table_columns")
+    names: list[str] = []
+    most_rows, most_cols, most_text, most_cell = (limit("table_rows"), limit("table_columns"), limit("sheet_text"),
+                                                  limit("csv_field"))
     out: list[tuple[list, int]] = []
     n = 0
-    for row in tables[i].iter(_q("table", "table-row")):
+    text = 0  # characters of the sheet read so far
+
+    def too_long(line: int) -> None:
+        report.add(path, line, f"the sheet's text is longer than {most_text} characters once its repeated cells and "
+                   f"spaces are expanded; expected at most {most_text} characters in one sheet (as in the CSV file it "
+                   "would make)")
+
+    for row in _ods_sheet(content, sheet, names):
+        if row is None:
+            most_parts = limit("sheet_row_parts")
+            report.add(path, n + 1, f"the row holds more than {most_parts} XML elements; expected at most "
+                       f"{most_parts} in one row (a sheet saved by a spreadsheet program)")
+            return None
         rep = _repeat(row.get(_q("table", "number-rows-repeated")))
         cells: list[Any] = []
         blank_cells = 0
+        row_text = 0
         for cell in row:
             if cell.tag not in (_q("table", "table-cell"), _q("table", "covered-table-cell")):
                 continue
             crep = _repeat(cell.get(_q("table", "number-columns-repeated")))
-            value = _ods_value(cell)
+            value = _ods_value(cell, min(most_cell, max(most_text - text - row_text, 0)))
             if value == "":
                 blank_cells += crep
                 continue
             if len(cells) + blank_cells + crep > most_cols + 1:
                 report.add(path, n + 1, f"more than {most_cols} columns; expected at most {most_cols} columns in "
                            "one data table")
+                return None
+            row_text += blank_cells + (len(value) + 1 if isinstance(value, str) else 8) * crep
+            if text + row_text > most_text:
+                too_long(n + 1)
                 return None
             cells += [""] * blank_cells + [value] * crep
             blank_cells = 0
@@ -716,10 +731,60 @@ def _ods_rows(packed: bytes, path: Path, sheet: str | None, report: ErrorReport)
             report.add(path, min(n + 1, 2 * most_rows + 100), f"more than {most_rows} rows; expected at most "
                        f"{most_rows} rows in one data table (are there stray cells far below the table?)")
             return None
+        text += row_text * rep
+        if text > most_text:
+            too_long(n + 1)
+            return None
         for _ in range(rep):
             n += 1
             out.append((list(cells), n))
+    if not names or (sheet is not None and sheet not in names):
+        _pick_sheet(names, sheet, path, report)
+        return None
     return out
+
+
+def _ods_sheet(content: bytes, sheet: str | None, names: list[str]) -> Iterator[Any]:
+    """The <table:table-row> elements of the sheet wanted (the first, or the one named `sheet`), read from the XML
+    one at a time: each row whole, then dropped (None in its place when it holds more than `sheet_row_parts`
+    elements, and no more rows); whatever else the XML holds is dropped as it is read. `names` gets the names of
+    the sheets read through. (ElementTree's parser: it drops a row of many namespaced elements at once, where lxml
+    takes a time that grows with the square of their number; _unzipped has refused any DOCTYPE or entity.)"""
+    from xml.etree.ElementTree import iterparse
+
+    table_tag, row_tag = _q("table", "table"), _q("table", "table-row")
+    most = limit("sheet_row_parts")
+    open_: list[Any] = []  # the elements open around the one read (the document's root first)
+    top = row = None
+    wanted = False
+    parts = 0
+    for event, el in iterparse(io.BytesIO(content), events=("start", "end")):
+        if event == "start":
+            open_.append(el)
+            if row is not None:
+                parts += 1
+                if parts > most:
+                    yield None
+                    return
+            elif el.tag == table_tag and top is None:
+                top = el
+                names.append(el.get(_q("table", "name")) or f"Sheet{len(names) + 1}")
+                wanted = names[-1] == sheet if sheet is not None else len(names) == 1
+            elif el.tag == row_tag and wanted:
+                row, parts = el, 0
+            continue
+        open_.pop()
+        if el is row:
+            yield el
+            row = None
+        elif row is not None:
+            continue  # a part of the row: kept until the row ends
+        if el is top:
+            top = None
+            if wanted:
+                return
+        if open_:
+            open_[-1].remove(el)  # read: dropped (its parent holds only what is still being read)
 
 
 def _repeat(raw: str | None) -> int:
@@ -729,7 +794,8 @@ def _repeat(raw: str | None) -> int:
         return 1
 
 
-def _ods_value(cell) -> Any:
+def _ods_value(cell, most: int) -> Any:
+    """A cell's value; its text built to at most `most` + 1 characters (longer: the caller's bounds report it)."""
     office = _q("office", "value-type")
     kind = cell.get(office)
     if kind in ("float", "percentage", "currency"):
@@ -744,23 +810,49 @@ def _ods_value(cell) -> Any:
         return text[:-9] if text.endswith("T00:00:00") else text
     elif kind == "time":
         return cell.get(_q("office", "time-value")) or ""
-    paragraphs = [_ods_text(p) for p in cell if p.tag == _q("text", "p")]
-    return "\n".join(paragraphs)
+    text = _OdsText(most)
+    paragraphs = (p for p in cell if p.tag == _q("text", "p"))
+    for k, p in enumerate(paragraphs):
+        if k:
+            text.add("\n")
+        text.read(p)
+        if text.full:
+            break
+    return "".join(text.parts)
 
 
-def _ods_text(el) -> str:
-    parts = [el.text or ""]
-    for child in el:
-        if child.tag == _q("text", "s"):
-            parts.append(" " * min(_repeat(child.get(_q("text", "c"))), 1000))
-        elif child.tag == _q("text", "tab"):
-            parts.append("\t")
-        elif child.tag == _q("text", "line-break"):
-            parts.append("\n")
-        else:
-            parts.append(_ods_text(child))
-        parts.append(child.tail or "")
-    return "".join(parts)[:limit("csv_field") + 1]  # longer: the caller's cell-size check reports it
+class _OdsText:
+    """The text of a cell's paragraphs (<text:s text:c="N"/> is N spaces, <text:span>s and links read inside),
+    built to at most `most` + 1 characters whatever the elements say."""
+
+    def __init__(self, most: int):
+        self.left = most + 1
+        self.parts: list[str] = []
+
+    @property
+    def full(self) -> bool:
+        return self.left <= 0
+
+    def add(self, piece: str) -> None:
+        if piece and self.left > 0:
+            piece = piece[:self.left]
+            self.parts.append(piece)
+            self.left -= len(piece)
+
+    def read(self, el) -> None:
+        self.add(el.text or "")
+        for child in el:
+            if self.full:
+                return
+            if child.tag == _q("text", "s"):
+                self.add(" " * min(_repeat(child.get(_q("text", "c"))), 1000, self.left))
+            elif child.tag == _q("text", "tab"):
+                self.add("\t")
+            elif child.tag == _q("text", "line-break"):
+                self.add("\n")
+            else:
+                self.read(child)
+            self.add(child.tail or "")
 
 
 def _good_header(header: list[str], path: Path, line: int, report: ErrorReport) -> bool:

@@ -13,6 +13,7 @@ Dates stay text (`date: 2024-05-01` is the string the designer wrote).
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ from pnp.limits import LIMITS, limit
 Loc = tuple[str | int, ...]
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass
@@ -203,7 +205,8 @@ def _construct(node: yaml.Node, loader: yaml.SafeLoader, doc: Document, report: 
     if isinstance(node, yaml.ScalarNode) and node.tag == _TIMESTAMP:
         return node.value  # a date is the text the designer wrote
     try:
-        return loader.construct_object(node, deep=True)
+        value = loader.construct_object(node, deep=True)
+        return _whole_text(value, node, doc, report) if isinstance(value, str) and not value.isascii() else value
     except yaml.YAMLError:
         raise
     except (ValueError, TypeError, OverflowError) as exc:
@@ -214,6 +217,21 @@ def _construct(node: yaml.Node, loader: yaml.SafeLoader, doc: Document, report: 
         else:
             report.add(doc.path, line, f"value {_short(node)} cannot be read ({exc}); expected a number, text, a list "
                        "or a mapping")
+        return None
+
+
+def _whole_text(value: str, node: yaml.Node, doc: Document, report: ErrorReport) -> str | None:
+    """A text written with \\u escapes of UTF-16 surrogates: a pair ("\\ud83d\\ude00", as JSON writes 😀) is its
+    character; a lone one is not a character at all (it cannot be saved as UTF-8): a message at its line."""
+    if not _SURROGATE.search(value):
+        return value
+    try:
+        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    except UnicodeDecodeError as exc:
+        lone = int.from_bytes(exc.object[exc.start:exc.start + 2], "little")
+        report.add(doc.path, node.start_mark.line + 1, f"the text holds U+{lone:04X}, half of a UTF-16 surrogate pair "
+                   "without its other half, which is not a character; expected Unicode text (write \"\\U0001F600\" "
+                   "for 😀)")
         return None
 
 

@@ -432,6 +432,72 @@ def test_an_ods_sheet_is_read_with_repeats_expanded_within_bounds(tmp_path):
     assert _texts(tmp_path) == ["A 4 1.0[]", "A 4 1.0[]"]
 
 
+def _ods_deck(tmp_path: Path, rows: str) -> Path:
+    d = design(tmp_path, None, NUMBERS_FRONT, data="cards.ods")
+    header = "<table:table-row>" + "".join(_cell(v) for v in ("title", "cost", "weight", "note")) + "</table:table-row>"
+    (d / "cards.ods").write_bytes(_ods(header + rows))
+    return d
+
+
+def _spaces(n: int) -> str:
+    return '<text:s text:c="1000"/>' * n
+
+
+def test_an_ods_sheet_is_bounded_by_its_text_once_spaces_and_repeats_are_expanded(tmp_path, monkeypatch):
+    """Issue 29: a cell of a million <text:s text:c="1000"/> took 1.5 GB from a file well inside the unpacked-size
+    limit. The sheet's text counts as the CSV file it would make, repeated rows and cells too."""
+    monkeypatch.setitem(LIMITS, "sheet_text", Limit(50_000, "characters", "test"))
+    row = f'<table:table-row>{_cell("A" + _spaces(20))}{_cell(3)}{_cell(0.5)}{_cell("n")}</table:table-row>'
+    _ods_deck(tmp_path, row * 2)
+    result = build(tmp_path)
+    assert result.exit_code == 0, result.output
+    _ods_deck(tmp_path / "3", row * 3)
+    result = build(tmp_path / "3")
+    assert result.exit_code == 2
+    assert result.output == ("d/cards.ods:4: the sheet's text is longer than 50000 characters once its repeated cells "
+                             "and spaces are expanded; expected at most 50000 characters in one sheet (as in the CSV "
+                             "file it would make)\n")
+    repeated = f'<table:table-row table:number-rows-repeated="10">{_cell("B" + _spaces(1))}</table:table-row>'
+    cells = f'<table:table-row><table:table-cell table:number-columns-repeated="4" office:value-type="string">' \
+            f'<text:p>{_spaces(13)}</text:p></table:table-cell></table:table-row>'
+    for rows, line in ((repeated * 6, 42), (cells, 2)):
+        _ods_deck(tmp_path / str(line), rows)
+        result = build(tmp_path / str(line))
+        assert result.output.startswith(f"d/cards.ods:{line}: the sheet's text is longer than 50000"), result.output
+
+
+def test_an_ods_row_of_too_many_parts_is_refused_as_it_is_read(tmp_path, monkeypatch):
+    monkeypatch.setitem(LIMITS, "sheet_row_parts", Limit(1_000, "elements", "test"))
+    _ods_deck(tmp_path, f'<table:table-row>{_cell("A" + "<text:s/>" * 2000)}</table:table-row>')
+    result = build(tmp_path)
+    assert result.exit_code == 2
+    assert result.output == ("d/cards.ods:2: the row holds more than 1000 XML elements; expected at most 1000 in one "
+                             "row (a sheet saved by a spreadsheet program)\n")
+
+
+def test_an_ods_cell_is_built_to_its_bound_whatever_its_spaces_say():
+    import tracemalloc
+    from xml.etree.ElementTree import fromstring
+
+    from pnp import tables
+
+    ns = ('xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+          'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"')
+    cell = fromstring(f"<table:table-cell {ns}><text:p>a{_spaces(150_000)}</text:p><text:p>b</text:p>"
+                      "</table:table-cell>")
+    tracemalloc.start()
+    try:
+        text = tables._ods_value(cell, 100_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert text == "a" + " " * 100_000  # one more than the bound: the caller reports the cell
+    assert peak < 2_000_000, peak  # 150 MB of spaces were built, then cut
+    two = fromstring(f"<table:table-cell {ns}><text:p/><text:p>x<text:s text:c='2'/>y<text:tab/></text:p>"
+                     "</table:table-cell>")
+    assert tables._ods_value(two, 100) == "\nx  y\t"
+
+
 def test_a_spreadsheet_that_unpacks_too_large_is_refused(tmp_path, monkeypatch):
     monkeypatch.setitem(LIMITS, "sheet_unpacked", Limit(50_000, "bytes", "what a spreadsheet unpacks to"))
     d = design(tmp_path, None, NUMBERS_FRONT, data="cards.ods")

@@ -396,6 +396,101 @@ def test_active_svg_content_never_reaches_the_output(tmp_path_factory, edits):
     shutil.rmtree(root, ignore_errors=True)
 
 
+# --- costly template expressions (issue 29): what a template builds, however it builds it ------------------------
+#
+# Expressions grown from small parts (sizes, strings, lists, lipsum, format strings with nested widths, translate,
+# map/sum/join chains, lists of lists, comparisons, loops around them). Each must end, rendered in pnp.sandbox, with
+# its text or one message (a bound, a Jinja2 error, a type or value error) in well under the time bound, under an
+# address-space limit a little above what the process holds: a bound that does not hold is a MemoryError.
+
+SIZES = st.sampled_from([0, 1, 7, 1000, 99_999, 10 ** 6, 10 ** 9, 1_500_000_000])
+COSTLY_ATOMS = st.sampled_from([
+    "'x'", "'ab\\tc'", "'\\ud800'", "'\\ud83d\\ude00'", "[0]", "(0,)", "[[0] * 999]", "range(10000)", "lipsum(5)",
+    "'nan'|float", "1e999", "{'a': 'b'}", "namespace(x=[1])", "'{0:{1}}'", "'%*s'", "'x' * 1000000",
+])
+COSTLY_FILTERS = st.sampled_from([
+    "upper", "list", "join", "join('y' * 1000)", "sum(start=[])", "sum", "string", "tojson", "tojson(100)", "pprint",
+    "sort", "unique|list", "first", "length", "reverse|list", "batch(1000)|list", "slice(3)|list", "wordwrap(1)",
+    "indent(1000)", "center(1000000)", "replace('x', 'yyyy')", "urlize", "e", "title", "round(-1000000)",
+    "format(1000000)", "map('string')|list", "map('center', 1000000)|list", "select|list", "dictsort", "items|list",
+    "xmlattr", "truncate(5)", "wordcount", "int", "float", "abs", "safe", "striptags", "trim", "max", "min",
+])
+
+
+def _costly(inner):
+    return st.one_of(
+        st.tuples(inner, SIZES).map(lambda t: f"({t[0]}) * {t[1]}"),
+        st.tuples(inner, inner).map(lambda t: f"({t[0]}) ~ ({t[1]})"),
+        st.tuples(inner, inner).map(lambda t: f"({t[0]}) + ({t[1]})"),
+        st.tuples(inner, inner).map(lambda t: f"({t[0]}) == ({t[1]})"),
+        st.tuples(inner, COSTLY_FILTERS).map(lambda t: f"({t[0]})|{t[1]}"),
+        st.tuples(inner, SIZES).map(lambda t: f"'{{0:{{1}}}}'.format({t[0]}, {t[1]})"),
+        st.tuples(inner, SIZES).map(lambda t: f"('{{:>{t[1]}}}' * 3).format({t[0]}, {t[0]}, {t[0]})"),
+        st.tuples(inner, SIZES).map(lambda t: f"'%*s' % ({t[1]}, {t[0]})"),
+        st.tuples(inner, SIZES).map(lambda t: f"({t[0]}).translate({{120: 'y' * {t[1]}}})"),
+        st.tuples(inner, SIZES).map(lambda t: f"({t[0]}).ljust({t[1]})"),
+        st.tuples(inner, SIZES).map(lambda t: f"({t[0]})[{t[1] % 5}:]"),
+        st.tuples(inner, inner).map(lambda t: f"[{t[0]}, {t[1]}, {t[0]}, {t[1]}, {t[0]}]"),
+        st.tuples(inner, inner).map(lambda t: f"({t[0]}, {t[1]}, {t[0]})"),
+        SIZES.map(lambda n: f"lipsum({n})"),
+        st.tuples(inner, SIZES).map(lambda t: f"range({t[1] % 10001})|map('default', {t[0]})|list"),
+    )
+
+
+costly_expression = st.recursive(COSTLY_ATOMS, _costly, max_leaves=6)
+costly_template = st.one_of(
+    costly_expression.map(lambda e: "{{ " + e + " }}"),
+    st.tuples(SIZES, costly_expression).map(
+        lambda t: f"{{% for i in range({t[0] % 10001}) %}}{{% set v = {t[1]} %}}{{% endfor %}}"),
+    st.tuples(SIZES, costly_expression).map(
+        lambda t: "{% set ns = namespace(v=" + t[1] + ") %}{% for i in range(" + str(t[0] % 41) + ") %}"
+                  "{% set ns.v = [ns.v, ns.v] %}{% endfor %}{{ ns.v|length }}"),
+    st.tuples(st.integers(0, 3000), costly_expression).map(lambda t: "{{ " + "(" * t[0] + t[1] + ")" * t[0] + " }}"),
+    st.tuples(st.integers(0, 3000), costly_expression).map(lambda t: "{{ " + t[1] + "|string" * t[0] + " }}"),
+)
+COSTLY_SECONDS = 10  # render_seconds is the last bound; each example ends far sooner
+COSTLY_MARGIN = 1 << 30  # bytes of address space beyond what the process holds
+
+
+def _address_space() -> int:
+    with open("/proc/self/status", encoding="ascii") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+
+
+def render_costly(folder: Path, text: str) -> tuple[str, float]:
+    """What rendering `text` ends with ("ok", or the message's kind) and its seconds, under the address-space
+    limit."""
+    import jinja2
+
+    from pnp import sandbox
+    from pnp.confine import DesignFiles
+    from pnp.limits import LimitExceeded
+
+    (folder / "t.svg.j2").write_text(text, encoding="utf-8")
+    env = sandbox.environment(DesignFiles(folder), [folder], "template_bytes", autoescape=True)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (_address_space() + COSTLY_MARGIN, hard))
+    started = time.monotonic()
+    try:
+        sandbox.render(env.get_template("t.svg.j2"), {})
+        outcome = "ok"
+    except (LimitExceeded, sandbox.TextRefused, jinja2.TemplateError, TypeError, ValueError, ArithmeticError,
+            LookupError, AttributeError, RecursionError) as exc:
+        outcome = type(exc).__name__
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    return outcome, time.monotonic() - started
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(costly_template)
+def test_costly_template_expressions_end_within_their_budgets(tmp_path_factory, text):
+    outcome, seconds = render_costly(tmp_path_factory.mktemp("costly"), text)
+    assert seconds < COSTLY_SECONDS, (text, outcome, seconds)
+
+
 @pytest.mark.slow
 @settings(max_examples=int(os.environ.get("PNP_FUZZ_EXAMPLES", "300")), deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
@@ -542,4 +637,34 @@ def planted_run(tmp_path_factory, example) -> None:
             if not path.is_symlink() and path.is_file() and path.suffix in (".svg", ".json", ".html", ".txt"):
                 assert SECRET.encode() not in path.read_bytes(), (example, f"the victim's text reached {path}")
     assert not os.path.lexists(root / "out" / "d" / "stolen.txt"), example
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.slow
+@settings(max_examples=int(os.environ.get("PNP_FUZZ_EXAMPLES", "300")), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(costly_template)
+def test_costly_template_expressions_end_in_a_message_in_a_subprocess(tmp_path_factory, text):
+    """The same in `pnp build` of the data-table deck: exit 0 or 2, a message naming the template, within a few
+    seconds and a few hundred MB."""
+    root = tmp_path_factory.mktemp("costly")
+    shutil.copytree(SOURCES[0], root / "d")
+    (root / "d" / "templates" / "token.svg.j2").write_text('<rect width="1" height="1"/>\n' + text + "\n",
+                                                          encoding="utf-8")
+    started = time.monotonic()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pnp.cli", "build", "d", "--out", "out", "--no-exports",
+                               "--no-cache"], cwd=root, capture_output=True, text=True, timeout=SUBPROCESS_SECONDS,
+                              preexec_fn=_limits)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"pnp ran longer than {SUBPROCESS_SECONDS} s on {text!r}")
+    seconds = time.monotonic() - started
+    output = proc.stdout + proc.stderr
+    assert proc.returncode in (0, 2), (text, output)
+    assert "Traceback" not in output and "internal error" not in output, (text, output)
+    if proc.returncode == 2:
+        assert output.startswith("d/"), (text, output)
+    assert seconds < 3 * COSTLY_SECONDS, (text, seconds)
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 800_000, text  # KB, the largest child so far
     shutil.rmtree(root, ignore_errors=True)

@@ -312,8 +312,8 @@ def test_players_are_bounded(tmp_path):
     ("{{ 'x' * 10**9 }}", "the result of *: 1000000000; expected at most 1000000 characters"),
     ("{% for i in range(10**9) %}{% endfor %}", "range() of 1000000000 items; expected at most 10000 items"),
     ("{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}",
-     "more than 1000000 steps (loop iterations, calls) in one rendering, as an endless recursion or deeply nested "
-     "loops make; expected at most 1000000 steps"),
+     "more than 1000000 steps (loop iterations, calls, filters and their items) in one rendering, as an endless "
+     "recursion or deeply nested loops make; expected at most 1000000 steps"),
     ("{% set ns = namespace(x='ab') %}{% for i in range(40) %}{% set ns.x = ns.x ~ ns.x %}{% endfor %}",
      "the result of ~: 1048576; expected at most 1000000 characters"),
     ("{{ 'x'|center(10**9) }}", "the width given to center: 1000000000; expected at most 1000000 characters"),
@@ -363,6 +363,67 @@ def test_template_output_is_bounded(tmp_path, monkeypatch):
     assert result.output.splitlines()[0] == ("d/templates/token.svg.j2:2: the text rendered is longer than 50000 "
                                              "characters; expected at most 50000 characters (filling 2 rows: "
                                              "d/design.yaml:20, d/design.yaml:21)")
+
+
+ROWS = " (filling 2 rows: d/design.yaml:20, d/design.yaml:21)"
+BUILT = "the strings and lists this rendering builds add up to more than 20000000 characters; expected at most " \
+        "20000000 characters"
+LONE = "the text holds U+D800, half of a UTF-16 surrogate pair without its other half, which is not a character; " \
+       "expected Unicode text"
+
+
+@pytest.mark.parametrize("body,line", [  # issue 29: each ran past 45 s or took 1.5-2 GB, or was an internal error
+    ("{{ lipsum(100000) }}", "2: the text lipsum would make: 161600000; expected at most 1000000 characters" + ROWS),
+    ("{{ (['x' * 1000000] * 1000000)|map('upper')|join }}", "2: " + BUILT + ROWS),
+    ("{{ ([[0] * 999] * 1000)|sum(start=[]) }}", "2: " + BUILT + ROWS),
+    ("{% for i in range(10000) %}{% for j in range(99) %}{% set x = 'x' * 1000000 %}{% endfor %}{% endfor %}",
+     "2: " + BUILT + ROWS),
+    ("{{ '{0:{1}}'.format('x', 1500000000) }}", "2: a width in a format string: 1500000000; expected at most "
+     "1000000 characters" + ROWS),
+    ("{{ ('x' * 1000000).translate({120: 'y' * 1000000}) }}", "2: the result of translate: 1000000000000; expected "
+     "at most 1000000 characters" + ROWS),
+    ("<text>{{ '\\ud800' }}</text>", "2: " + LONE + " (write \\U0001F600 for 😀, not \\ud83d\\ude00)" + ROWS),
+    ("{{ " + "(" * 3000 + "1" + ")" * 3000 + " }}", "2: template syntax error: brackets nested more than 20 levels "
+     "deep; expected at most 20 levels of ( [ { in an expression"),
+    ("{% for i in [1] %}\n" * 21 + "{% endfor %}" * 21, "22: template syntax error: {% %} blocks nested more than 20 "
+     "levels deep ({% for %} here); expected at most 20 levels"),
+    ("{{ 'a'" + "|upper" * 3000 + " }}", "2: template syntax error: an expression nested too deeply to compile (a "
+     "chain of hundreds of operators or filters?); expected simpler expressions (parts set apart with {% set %})"),
+    ("<!DOCTYPE svg>\n<rect/>", "2: the template writes a <!DOCTYPE>, refused in SVG" + ROWS + "; expected SVG "
+     "markup without <!DOCTYPE> or <!ENTITY> (a template draws inside the face's <svg>, and pnp reads no DTD)"),
+])
+def test_costly_or_broken_templates_are_one_message_at_their_line(tmp_path, body, line):
+    d = deck(tmp_path)
+    (d / "templates" / "token.svg.j2").write_text("\n" + body + "\n", encoding="utf-8")
+    result = run(["build", "d", "--out", "out", "--no-exports"], tmp_path)
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == "d/templates/token.svg.j2:" + line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_value_folded_when_compiling_is_no_internal_error(tmp_path):
+    """`width='nan'|float` was folded into the compiled template as the name nan: a NameError (exit 3)."""
+    d = deck(tmp_path)
+    (d / "templates" / "token.svg.j2").write_text("{% set w = 'nan'|float %}\n<rect width=\"{{ w }}\" height=\"1\"/>\n"
+                                                  "<text>{{ 1e999 }} {{ label }}</text>\n", encoding="utf-8")
+    result = run(["build", "d", "--out", "out", "--no-exports"], tmp_path)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("d/templates/token.svg.j2"), result.output
+    assert "internal error" not in result.output and "nan" in result.output.splitlines()[0]
+
+
+def test_a_lone_surrogate_in_a_yaml_table_is_a_message_and_a_pair_is_its_character(tmp_path):
+    d = deck(tmp_path)
+    edit(d / "design.yaml", "{label: A, count: 3}", '{label: "\\ud800", count: 3}')
+    refused(tmp_path, f'd/design.yaml:20: {LONE} (write "\\U0001F600" for 😀)', ("list", "d"))
+    edit(d / "design.yaml", "    data:\n      - {label: \"\\ud800\", count: 3}\n      - {label: B}\n",
+         "    data: tokens.yaml\n")
+    (d / "tokens.yaml").write_text('- {label: B}\n- {label: "x\\udc00y"}\n', encoding="utf-8")
+    refused(tmp_path, f'd/tokens.yaml:2: {LONE.replace("D800", "DC00")} (write "\\U0001F600" for 😀)', ("list", "d"))
+    (d / "tokens.yaml").write_text('- {label: "\\ud83d\\ude00"}\n', encoding="utf-8")  # as JSON writes 😀
+    result = run(["build", "d", "--out", "out", "--no-exports"], tmp_path)
+    assert result.exit_code == 0, result.output
+    assert ">\U0001F600</text>" in (tmp_path / "out" / "d" / "svg" / "tokens-1.svg").read_text(encoding="utf-8")
 
 
 # --- ready SVG files ----------------------------------------------------------------------------
@@ -427,6 +488,12 @@ RULES = ("rules", "d", "--lang", "en", "--out", "out")
      "500000 characters"),
     ("| " + "a | " * 100 + "\n| " + "--- | " * 100 + "\n",
      "d/rules.en.md:1: a table of 100 columns does not fit the page; expected at most 21 columns"),
+    # issue 29: a warning and a white square (the PDF written), 7 s and 220 MB, a message without its line
+    ("# Rules\n\nHello {{ '\\ud800' }}\n", f"d/rules.en.md:3: {LONE} (write \\U0001F600 for 😀, not \\ud83d\\ude00)"),
+    ("{{ lipsum(100000) }}\n", "d/rules.en.md:1: the text lipsum would make: 161600000; expected at most 1000000 "
+     "characters"),
+    ("Intro.\n\n{{ " + "(" * 3000 + "1" + ")" * 3000 + " }}\n", "d/rules.en.md:3: Jinja2 syntax error: brackets nested "
+     "more than 20 levels deep; expected at most 20 levels of ( [ { in an expression"),
 ])
 def test_rules_text_mistakes_are_messages(tmp_path, text, message):
     rules_case(tmp_path, text)

@@ -485,11 +485,15 @@ def _template_reads(design: Design, name: str) -> set[str] | None:
             ast = env.parse(source)
         except Exception:  # not found, refused or a syntax error: painting reports it with its file:line
             return None
-        referenced = list(meta.find_referenced_templates(ast))
+        try:
+            referenced = list(meta.find_referenced_templates(ast))
+            names = _names_read(ast)
+        except RecursionError:  # a chain of thousands of filters: painting reports it (it cannot compile)
+            return None
         if None in referenced:
             return None  # a name computed while rendering: pnp cannot tell what it reads
         todo += [str(r) for r in referenced]
-        found |= _names_read(ast)
+        found |= names
     return found
 
 
@@ -841,8 +845,9 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
             fragment = sandbox.render(template, context)
         except jinja2.TemplateSyntaxError as exc:
             file = exc.filename or path
-            raise DesignError([Problem(_disp(file), exc.lineno, f"template syntax error: {exc.message}; "
-                                       "expected valid Jinja2")]) from None
+            expected = "" if "; expected" in (exc.message or "") else "; expected valid Jinja2"
+            raise DesignError([Problem(_disp(file), exc.lineno, f"template syntax error: {exc.message}{expected}")]) \
+                from None
         except jinja2.TemplateNotFound as exc:
             file, line = _template_line(exc, path)
             raise DesignError([Problem(_disp(file), line, f"template '{exc.name}' not found{row}; expected it in "
@@ -871,6 +876,8 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
         try:
             root = etree.fromstring(svg.encode("utf-8"), _SVG_PARSER)
         except etree.XMLSyntaxError as exc:
+            if _DECLARATION.search(fragment):
+                raise DesignError([_declaration_problem(env, name, path, row)]) from None
             raise DesignError([Problem(_disp(where[0]), where[1], f"the SVG filled from {path.name} is not "
                                        f"well-formed ({exc.msg}); expected valid SVG markup")]) from None
         if _textbox.MARK in svg:
@@ -895,6 +902,23 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
         return with_source_comment(svg, folder, path, where if is_row else None)
 
     return paint
+
+
+_DECLARATION = re.compile(r"<!(DOCTYPE|ENTITY)\b", re.I)
+
+
+def _declaration_problem(env: jinja2.Environment, name: str, path: Path, row: str) -> Problem:
+    """A template that writes a <!DOCTYPE> or <!ENTITY> (the SVG it makes cannot hold one): at its line in the
+    template, else the template's file."""
+    try:
+        source = env.loader.get_source(env, name)[0] if env.loader else ""
+    except (jinja2.TemplateError, FileRefused, OSError):
+        source = ""
+    m = _DECLARATION.search(source)
+    line = source.count("\n", 0, m.start()) + 1 if m else None
+    what = f"<!{m.group(1).upper()}>" if m else "<!DOCTYPE> or <!ENTITY>"
+    return Problem(_disp(path), line, f"the template writes a {what}, refused in SVG{row}; expected SVG markup "
+                   "without <!DOCTYPE> or <!ENTITY> (a template draws inside the face's <svg>, and pnp reads no DTD)")
 
 
 _UNDEFINED = re.compile(r"'([^']+)' is undefined|has no attribute '([^']+)'")

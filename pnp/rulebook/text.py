@@ -262,9 +262,10 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
         text = sandbox.render(template, context, "rules_output")
     except jinja2.TemplateSyntaxError as exc:
         where = Path(exc.filename) if exc.filename else path
-        raise DesignError([Problem(display_path(where), exc.lineno,
-                                   f"Jinja2 syntax error: {exc.message}; expected a valid template "
-                                   "({{ expression }}, {% if %}...{% endif %})")]) from None
+        expected = "" if "; expected" in (exc.message or "") else \
+            "; expected a valid template ({{ expression }}, {% if %}...{% endif %})"
+        raise DesignError([Problem(display_path(where), exc.lineno, f"Jinja2 syntax error: {exc.message}{expected}")]) \
+            from None
     except jinja2.TemplateNotFound as exc:
         file, line = _template_line(exc, path)
         raise DesignError([Problem(display_path(file), line, f"template {exc.name!r} not found; expected a file "
