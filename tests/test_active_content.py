@@ -66,7 +66,7 @@ def active(data: bytes | str) -> list[str]:
                     found.append(f"{local}: {value!r}")
         if q.localname == "style" and el.text:
             css = _css(el.text)
-            if "@import" in css or re.search(r"url\(\s*['\"]?\s*(?!#|data:image|art/fonts/)", css):
+            if "@import" in css or re.search(r"url\(\s*(?!['\"]?\s*(?:#|data:image|art/fonts/))", css):
                 found.append(f"<style> {el.text!r}")
     return found
 
