@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import io
 import uuid
+import warnings
 import zlib
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def _transparent(obj, seen: set) -> bool:
     for gs in (res.get("/ExtGState") or Dictionary()).values():
         if float(gs.get("/ca", 1)) < 1 or float(gs.get("/CA", 1)) < 1:
             return True
-        if gs.get("/SMask", Name.None_) != Name.None_ or gs.get("/BM", Name.Normal) not in (Name.Normal,
+        if gs.get("/SMask", Name("/None")) != Name("/None") or gs.get("/BM", Name.Normal) not in (Name.Normal,
                                                                                                Name.Compatible):
             return True
     for x in (res.get("/XObject") or Dictionary()).values():
@@ -216,35 +217,24 @@ def _output_intent(pdf) -> None:
 def _identify(pdf, version: str, title: str, source: bytes) -> None:
     info = pdf.docinfo
     info.Title = String(title)
-    info.Trapped = Name.False_
-    if version == "x-1a":
+    if version == "x-4":  # XMP metadata (required by X-4), from the Info dictionary, before its PDF/X keys
+        doc_id = f"uuid:{uuid.UUID(bytes=hashlib.sha256(source).digest()[:16])}"
+        with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
+            with warnings.catch_warnings():  # Info keys XMP has no field for (Trapped: set below), left out
+                warnings.simplefilter("ignore", UserWarning)
+                meta.load_from_docinfo(info)  # title, author, subject, creator, producer, dates as the Info says
+            meta["xmp:MetadataDate"] = meta["xmp:ModifyDate"]
+            meta["pdf:Trapped"] = "False"
+            meta["xmpMM:DocumentID"] = doc_id
+            meta["xmpMM:InstanceID"] = doc_id
+            meta["xmpMM:VersionID"] = "1"
+            meta["xmpMM:RenditionClass"] = "default"
+            meta["pdfxid:GTS_PDFXVersion"] = "PDF/X-4"
+        info.GTS_PDFXVersion = String("PDF/X-4")
+    else:
         info.GTS_PDFXVersion = String("PDF/X-1:2003")
         info.GTS_PDFXConformance = String("PDF/X-1a:2003")
-        return
-    info.GTS_PDFXVersion = String("PDF/X-4")
-    doc_id = f"uuid:{uuid.UUID(bytes=hashlib.sha256(source).digest()[:16])}"
-    created = _xmp_date(str(info.get("/CreationDate", "D:20000101000000+00'00'")))
-    modified = _xmp_date(str(info.get("/ModDate", info.get("/CreationDate", "D:20000101000000+00'00'"))))
-    with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
-        meta["dc:title"] = title
-        meta["xmp:CreateDate"] = created
-        meta["xmp:ModifyDate"] = modified
-        meta["xmp:MetadataDate"] = modified
-        meta["pdf:Producer"] = str(info.get("/Producer", "pnp"))
-        meta["pdf:Trapped"] = "False"
-        meta["xmpMM:DocumentID"] = doc_id
-        meta["xmpMM:InstanceID"] = doc_id
-        meta["xmpMM:VersionID"] = "1"
-        meta["xmpMM:RenditionClass"] = "default"
-        meta["pdfxid:GTS_PDFXVersion"] = "PDF/X-4"
-
-
-def _xmp_date(pdf_date: str) -> str:
-    """D:YYYYMMDDHHmmSS+HH'mm' -> YYYY-MM-DDTHH:mm:SS+HH:mm."""
-    d = pdf_date.removeprefix("D:")
-    base = f"{d[0:4]}-{d[4:6]}-{d[6:8]}T{d[8:10]}:{d[10:12]}:{d[12:14]}"
-    tz = d[14:].replace("'", "")
-    return base + ("Z" if tz in ("", "Z") else f"{tz[0]}{tz[1:3]}:{tz[3:5] or '00'}")
+    info.Trapped = Name("/False")
 
 
 def to_pdfx(data: bytes, version: str, title: str) -> tuple[bytes, list[int]]:
