@@ -426,8 +426,13 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
     built.sheet_plan = sheets
     built.sheets_per_paper = sheets_needed(components, opts, face_path, planned=sheets)
     if print_shop:
-        from pnp.layout.sheets.print_shop import (bleed_warnings, pdfx_of, pdfx_warnings, print_shop_report,
-                                                      print_shop_summary)
+        from pnp.layout.sheets.print_shop import (
+            bleed_warnings,
+            pdfx_of,
+            pdfx_warnings,
+            print_shop_report,
+            print_shop_summary,
+        )
 
         shop = print_shop_sheets(components, face_path)
         pdfx = print_shop if isinstance(print_shop, str) else ""  # "x-1a" | "x-4": PDF/X (pnp.layout.pdfx)

@@ -78,7 +78,7 @@ def _transparent(obj, seen: set) -> bool:
                                                                                                Name.Compatible):
             return True
     for x in (res.get("/XObject") or Dictionary()).values():
-        if x.get("/Subtype") == Name.Image and ("/SMask" in x or "/Mask" in x and isinstance(x.Mask, pikepdf.Stream)):
+        if x.get("/Subtype") == Name.Image and ("/SMask" in x or ("/Mask" in x and isinstance(x.Mask, pikepdf.Stream))):
             return True
         if x.get("/Subtype") == Name.Form and _transparent(x, seen):
             return True
