@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from string import Formatter
-from typing import Any
+from typing import Any, cast
 
 import jinja2
 from jinja2 import nodes
@@ -641,7 +641,7 @@ def _bounded_filters() -> _Filters:
     def join(eval_ctx, value, d="", attribute=None):
         _step()
         items = value if isinstance(value, jinja2.Undefined) else list(_counted(value))
-        if attribute is None:
+        if attribute is None and not isinstance(items, jinja2.Undefined):
             _value(_estimate_join(soft_str(d), items), "the result of join")
         out = join_filter(eval_ctx, items, d, attribute)
         _value(len(out), "the result of join")
@@ -807,7 +807,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         except (RecursionError, MemoryError):
             raise NestingError("an expression nested too deeply to compile (a chain of hundreds of operators or "
                                "filters?); expected simpler expressions (parts set apart with {% set %})",
-                               _deepest_line(source), name, filename) from None
+                               cast(int, _deepest_line(source)), name, filename) from None  # None: no line known
 
     def _compile(self, source: str, filename: str) -> types.CodeType:
         try:
@@ -815,8 +815,8 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         except (SyntaxError, RecursionError, MemoryError) as exc:
             line = _template_line_of(source, getattr(exc, "lineno", None))
             raise NestingError("an expression nested too deeply to compile (a chain of hundreds of operators or "
-                               "filters?); expected simpler expressions (parts set apart with {% set %})", line,
-                               None, filename) from None
+                               "filters?); expected simpler expressions (parts set apart with {% set %})",
+                               cast(int, line), None, filename) from None  # None: no line known
 
     def _check_nesting(self, source: str, name: str | None, filename: str | None) -> None:
         """Brackets and {% %} blocks nest at most `template_nesting` levels (Jinja2's parser recurses once a level,

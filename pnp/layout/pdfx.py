@@ -44,18 +44,19 @@ class _Cmyk:
             renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
         self.memo: dict[tuple[int, int, int], tuple[float, float, float, float]] = {}
 
-    def colour(self, rgb) -> tuple[float, float, float, float]:
+    def colour(self, rgb) -> list[float]:
         from PIL import Image
 
-        key = tuple(max(0, min(255, round(float(v) * 255))) for v in rgb)
+        r, g, b = (max(0, min(255, round(float(v) * 255))) for v in rgb)
+        key = (r, g, b)
         if key not in self.memo:
-            r, g, b = key
             if r == g == b:  # a neutral grey: black ink alone
                 self.memo[key] = (0.0, 0.0, 0.0, round(1 - r / 255, 4))
             else:
                 px = self.transform.apply(Image.new("RGB", (1, 1), key)).getpixel((0, 0))
-                self.memo[key] = tuple(round(v / 255, 4) for v in px)  # type: ignore[assignment]
-        return self.memo[key]
+                c, m, y, k = px if isinstance(px, tuple) else (0, 0, 0, 0)
+                self.memo[key] = (round(c / 255, 4), round(m / 255, 4), round(y / 255, 4), round(k / 255, 4))
+        return list(self.memo[key])
 
     def image(self, img):
         return self.transform.apply(img.convert("RGB"))
@@ -98,13 +99,14 @@ def _convert_stream(pdf, obj, cmyk: _Cmyk, seen: set) -> None:
         seen.add(obj.objgen)
     res = obj.get("/Resources") or Dictionary()
     spaces = {"fill": Name.DeviceGray, "stroke": Name.DeviceGray}
-    out = []
-    for operands, op in pikepdf.parse_content_stream(obj):
-        if isinstance(operands, pikepdf.PdfInlineImage) or str(op) == "INLINE IMAGE":
+    out: list = []
+    for instruction in pikepdf.parse_content_stream(obj):
+        if isinstance(instruction, pikepdf.ContentStreamInlineImage):
             raise _Unsupported("an inline image")
+        operands, op = list(instruction.operands), instruction.operator
         name = str(op)
         if name in _RGB_OPS:
-            out.append((list(cmyk.colour(operands)), Operator(_RGB_OPS[name])))
+            out.append((cmyk.colour(operands), Operator(_RGB_OPS[name])))
             continue
         if name in ("cs", "CS"):
             space = operands[0]
@@ -116,7 +118,7 @@ def _convert_stream(pdf, obj, cmyk: _Cmyk, seen: set) -> None:
         elif name in ("sc", "scn", "SC", "SCN"):
             space = spaces["fill" if name in ("sc", "scn") else "stroke"]
             if space == Name.DeviceCMYK and len(operands) == 3:
-                operands = list(cmyk.colour(operands))
+                operands = cmyk.colour(operands)
         out.append((operands, op))
     data = zlib.compress(pikepdf.unparse_content_stream(out), 6)
     if isinstance(obj, pikepdf.Stream):
@@ -153,7 +155,7 @@ def _convert_shading(sh, cmyk: _Cmyk) -> None:
     def function(f) -> None:
         if f.get("/FunctionType") == 2:
             for key in ("/C0", "/C1"):
-                f[key] = Array(list(cmyk.colour(f.get(key, Array([0, 0, 0]) if key == "/C0" else Array([1, 1, 1])))))
+                f[key] = Array(cmyk.colour(f.get(key, Array([0, 0, 0]) if key == "/C0" else Array([1, 1, 1]))))
         elif f.get("/FunctionType") == 3:
             for g in f.Functions:
                 function(g)
