@@ -98,12 +98,13 @@ def _convert_stream(pdf, obj, cmyk: _Cmyk, seen: set) -> None:
             return
         seen.add(obj.objgen)
     res = obj.get("/Resources") or Dictionary()
-    spaces = {"fill": Name.DeviceGray, "stroke": Name.DeviceGray}
+    spaces: dict[str, object] = {"fill": Name.DeviceGray, "stroke": Name.DeviceGray}
     out: list = []
     for instruction in pikepdf.parse_content_stream(obj):
         if isinstance(instruction, pikepdf.ContentStreamInlineImage):
             raise _Unsupported("an inline image")
-        operands, op = list(instruction.operands), instruction.operator
+        operands: list = list(instruction.operands)
+        op = instruction.operator
         name = str(op)
         if name in _RGB_OPS:
             out.append((cmyk.colour(operands), Operator(_RGB_OPS[name])))
