@@ -1,5 +1,5 @@
 """Print-shop files as print shops want them (issue 30): one page per distinct face with its count, and PDF/X
-(--pdfx x-1a | x-4) in CMYK with an OutputIntent, measured in the produced PDFs with pikepdf."""
+(--pdfx, --pdfx-version x-1a | x-4) in CMYK with an OutputIntent, measured in the produced PDFs with pikepdf."""
 
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ def pdfx(tmp_path_factory):
     """The showcase's print-shop PDF as PDF/X-1a and as PDF/X-4 (its board uses opacity and a translucent
     image; its cards do not), with the build's output."""
     made = {}
-    for version in ("x-1a", "x-4"):
+    for version, options in (("x-1a", ["--pdfx"]), ("x-4", ["--pdfx-version", "x-4"])):  # the version implies --pdfx
         out = tmp_path_factory.mktemp(version)
-        result = build(out, SHOWCASE, "--pdfx", version, "--no-cache")
+        result = build(out, SHOWCASE, *options, "--no-cache")
         made[version] = (out / "showcase" / "showcase-print-shop.pdf", result.output)
     return made
 
@@ -168,7 +168,7 @@ def test_pdfx_1a_has_no_transparency_and_flattens_what_had_some(pdfx):
         assert image.Height == pytest.approx(float(board.mediabox[3]) / 72 * dpi, abs=1)
     assert ("designs/showcase/design.yaml:53: warning: components.board: face face (front) uses transparency (an "
             "opacity below 1 or a translucent image), which PDF/X-1a forbids: page 20 of showcase-print-shop.pdf is "
-            "that face flattened into one CMYK image; expected opaque art, or `--pdfx x-4`, which keeps transparency "
+            "that face flattened into one CMYK image; expected opaque art, or `--pdfx-version x-4`, which keeps transparency "
             "and vectors") in output
 
 
@@ -201,5 +201,7 @@ def test_pdfx_boxes_are_the_components_trim_and_bleed(pdfx, version):
 
 
 def test_pdfx_is_deterministic(pdfx, tmp_path):
-    build(tmp_path, SHOWCASE, "--pdfx", "--no-cache")  # --pdfx alone: X-1a
+    result = CliRunner().invoke(main, ["build", "--pdfx", "--pdfx-version", "x-1a", str(SHOWCASE), "--out",
+                                       str(tmp_path), "--no-cache"])  # a flag: the design after it stays one
+    assert result.exit_code == 0, result.output
     assert (tmp_path / "showcase" / "showcase-print-shop.pdf").read_bytes() == pdfx["x-1a"][0].read_bytes()

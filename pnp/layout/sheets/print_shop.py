@@ -136,4 +136,4 @@ def pdfx_warnings(design, components: list[ComponentFaces], version: str, pdf_na
         warn(file or design.source.path, line,
              f"components.{p.component}: face {p.face.key} ({p.side}) uses transparency (an opacity below 1 or a "
              f"translucent image), which PDF/X-1a forbids: page {i + 1} of {pdf_name} is that face flattened into "
-             "one CMYK image; expected opaque art, or `--pdfx x-4`, which keeps transparency and vectors")
+             "one CMYK image; expected opaque art, or `--pdfx-version x-4`, which keeps transparency and vectors")
