@@ -134,6 +134,6 @@ def pdfx_warnings(design, components: list[ComponentFaces], version: str, pdf_na
         p = pages[i]
         file, line = where[p.component]
         warn(file or design.source.path, line,
-             f"components.{p.component}: face {p.face.key} ({p.side}) uses transparency (an opacity below 1 or a "
+             f"components.{p.component}: {p.side} `{p.face.key}` uses transparency (an opacity below 1 or a "
              f"translucent image), which PDF/X-1a forbids: page {i + 1} of {pdf_name} is that face flattened into "
              "one CMYK image; expected opaque art, or `--pdfx-version x-4`, which keeps transparency and vectors")
