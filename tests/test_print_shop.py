@@ -205,3 +205,40 @@ def test_pdfx_is_deterministic(pdfx, tmp_path):
                                        str(tmp_path), "--no-cache"])  # a flag: the design after it stays one
     assert result.exit_code == 0, result.output
     assert (tmp_path / "showcase" / "showcase-print-shop.pdf").read_bytes() == pdfx["x-1a"][0].read_bytes()
+
+
+def _gradient_pdf() -> bytes:
+    """A page with an RGB fill and a three-stop linear gradient (a stitching function of three exponential ones),
+    as pnp.render.svgpdf draws an SVG gradient through ReportLab."""
+    from reportlab.lib.colors import Color
+    from reportlab.pdfgen.canvas import Canvas
+
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(100, 100), invariant=1)
+    c.setFillColorRGB(0.2, 0.4, 0.6)
+    c.rect(0, 0, 50, 50, fill=1, stroke=0)
+    c.linearGradient(0, 0, 100, 0, (Color(1, 0, 0), Color(0, 1, 0), Color(0, 0, 1)), (0, 0.5, 1), extend=False)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("version", ["x-1a", "x-4"])
+def test_pdfx_converts_gradients_to_cmyk(version):
+    from pnp.layout.pdfx import to_pdfx
+
+    data, flattened = to_pdfx(_gradient_pdf(), version, "gradient")
+    assert flattened == []
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        res = pdf.pages[0].Resources
+        shadings = list(res.Shading.values()) if "/Shading" in res else [p.Shading for p in res.Pattern.values()]
+        assert shadings
+        for sh in shadings:
+            assert sh.ColorSpace == Name.DeviceCMYK
+            functions = list(sh.Function.Functions) if sh.Function.FunctionType == 3 else [sh.Function]
+            assert len(functions) == 2
+            for f in functions:
+                assert len(f.C0) == len(f.C1) == 4
+            assert [float(v) for v in functions[0].C0][:3] != [0, 0, 0] and float(functions[0].C0[1]) > 0.9  # red: magenta
+        ops = {str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[0])}
+        assert "k" in ops and not ops & {"rg", "RG"}

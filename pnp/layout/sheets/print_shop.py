@@ -123,8 +123,8 @@ def pdfx_of(data: bytes, version: str, title: str) -> bytes:
 
 
 def pdfx_warnings(design, components: list[ComponentFaces], version: str, pdf_name: str, data: bytes) -> None:
-    """A warning for each face whose page of the PDF/X-1a file had to be flattened into an image (it uses
-    transparency, which X-1a forbids), at its component's design.yaml line."""
+    """A warning for each face whose page of the PDF/X file had to be flattened into an image (X-1a: it uses
+    transparency, which X-1a forbids; either: content pnp does not convert), at its component's design.yaml line."""
     from pnp.errors import warn
     from pnp.layout.pdfx import flattened_pages
 
@@ -133,7 +133,9 @@ def pdfx_warnings(design, components: list[ComponentFaces], version: str, pdf_na
     for i in flattened_pages(data):
         p = pages[i]
         file, line = where[p.component]
-        warn(file or design.source.path, line,
-             f"components.{p.component}: {p.side} `{p.face.key}` uses transparency (an opacity below 1 or a "
-             f"translucent image), which PDF/X-1a forbids: page {i + 1} of {pdf_name} is that face flattened into "
-             "one CMYK image; expected opaque art, or `--pdfx-version x-4`, which keeps transparency and vectors")
+        why = ("uses transparency (an opacity below 1 or a translucent image), which PDF/X-1a forbids" if
+               version == "x-1a" else "draws what pnp does not convert to CMYK (an inline image, an ICC colour space)")
+        fix = "expected opaque art, or `--pdfx-version x-4`, which keeps transparency and vectors" if \
+            version == "x-1a" else "expected art in plain RGB colours and images"
+        warn(file or design.source.path, line, f"components.{p.component}: {p.side} `{p.face.key}` {why}: page "
+             f"{i + 1} of {pdf_name} is that face flattened into one CMYK image; {fix}")
