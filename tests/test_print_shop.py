@@ -188,6 +188,8 @@ def test_pdfx_4_keeps_transparency_as_vectors(pdfx):
 def test_pdfx_boxes_are_the_components_trim_and_bleed(pdfx, version):
     path, _ = pdfx[version]
     rows = report(path.with_suffix(".csv"))
+    sizes = {r["component"]: (r["trim_mm"], r["bleed_mm"]) for r in rows}
+    assert sizes == {"cards": ("63x88", "3"), "coins": ("22x22", "1.5"), "board": ("330x236", "3")}  # design.yaml
     with pikepdf.open(path) as pdf:
         assert len(pdf.pages) == len(rows) == 20
         for page, row in zip(pdf.pages, rows):
