@@ -240,7 +240,7 @@ def known_export(name: str) -> bool:
     return name in EXPORTS
 
 
-def render_design(design: Design, paper: str | None = None, print_shop: bool = False, cache: Cache = NO_CACHE,
+def render_design(design: Design, paper: str | None = None, print_shop: bool | str = False, cache: Cache = NO_CACHE,
                   exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True,
                   export_options: dict | None = None,
                   painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
@@ -286,7 +286,7 @@ def discard_stages(built: list[BuiltDesign]) -> None:
             b.stage = None
 
 
-def _faces_and_sheets(design: Design, paper: str | None, print_shop: bool, cache: Cache, bar,
+def _faces_and_sheets(design: Design, paper: str | None, print_shop: bool | str, cache: Cache, bar,
                       painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
                       compiled: dict | None = None, target: Path | None = None) -> BuiltDesign:
     """The first stages of render_design: faces, their SVG texts, the print sheets, svg/. Without `painted`, the
@@ -392,7 +392,7 @@ def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
     return out
 
 
-def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache: Cache,
+def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str, cache: Cache,
                   compiled: dict | None = None) -> None:
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
     from pnp.layout import pdf as pdf_layout
@@ -426,12 +426,28 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool, cache
     built.sheet_plan = sheets
     built.sheets_per_paper = sheets_needed(components, opts, face_path, planned=sheets)
     if print_shop:
+        from pnp.layout.sheets.print_shop import (
+            bleed_warnings,
+            pdfx_of,
+            pdfx_warnings,
+            print_shop_report,
+            print_shop_summary,
+        )
+
         shop = print_shop_sheets(components, face_path)
+        pdfx = print_shop if isinstance(print_shop, str) else ""  # "x-1a" | "x-4": PDF/X (pnp.layout.pdfx)
         built.extra_files[f"{design.slug}-print-shop.pdf"] = cache.cached(
-            "sheets", key_of("print-shop", repr(shop), svgs, meta.title, meta.author),
-            lambda: fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
+            "sheets", key_of("print-shop", repr(shop), svgs, meta.title, meta.author, pdfx),
+            lambda: pdfx_of(fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
                 shop, svgs, title=meta.title, author=meta.author, cache=cache, resources=art,
-                subject=f"{meta.title}: one face per page")))
+                subject=f"{meta.title}: one face per page")), pdfx, meta.title))
+        bleed_warnings(design, components, f"{design.slug}-print-shop.pdf")
+        if pdfx:
+            pdfx_warnings(design, components, pdfx, f"{design.slug}-print-shop.pdf",
+                          bytes(built.extra_files[f"{design.slug}-print-shop.pdf"]))
+        built.extra_files[f"{design.slug}-print-shop.csv"] = print_shop_report(components)
+        built.notes.append(f"print-shop: {print_shop_summary(components)}; copies per page in "
+                           f"{design.slug}-print-shop.csv")
 
 
 def check_printed_names(design: Design) -> None:
@@ -675,7 +691,7 @@ def manifest_json(data: dict) -> str:
 
 
 def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"), paper: str | None = None,
-                  overrides: dict | None = None, print_shop: bool = False,
+                  overrides: dict | None = None, print_shop: bool | str = False,
                   exports: bool | set[str] | frozenset[str] | tuple[str, ...] | None = None,
                   cache: Cache | None = None, show_progress: bool | None = None,
                   rulebooks: bool = True, echo=None, tts_base_url: str | None = None) -> list[BuildResult]:
@@ -788,7 +804,7 @@ def _origin(folder: Path) -> str:
     return display_path(folder) + "/"
 
 
-def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cache: Cache, wanted: dict,
+def _build_many(designs: list[Design], paper: str | None, print_shop: bool | str, cache: Cache, wanted: dict,
                 rulebooks: bool, options: dict, bar, report: ErrorReport, out: Path | None = None,
                 stages: dict | None = None) -> list[BuiltDesign]:
     """Several designs, as one pool of tasks over every core:
@@ -888,7 +904,7 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool, cach
     return built
 
 
-def _head(design: Design, paper: str | None, print_shop: bool, cache: Cache,
+def _head(design: Design, paper: str | None, print_shop: bool | str, cache: Cache,
           painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str],
           compiled: dict | None = None, stage=None) -> BuiltDesign:
     """A design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes), as a worker

@@ -150,6 +150,10 @@ def main(debug: bool) -> None:
 @click.option("--proof", is_flag=True, default=None, help="Draw trim, bleed and safe-zone guides (-proof.pdf).")
 @click.option("--print-shop", is_flag=True, help="Also write <design>-print-shop.pdf: one face per page, "
               "trim + bleed, TrimBox/BleedBox, backs after fronts.")
+@click.option("--pdfx", is_flag=True, help="Write the print-shop PDF as PDF/X in CMYK (implies --print-shop): "
+              "PDF/X-1a, what DriveThruCards asks for (transparency flattened), unless --pdfx-version x-4.")
+@click.option("--pdfx-version", "pdfx_version", type=click.Choice(["x-1a", "x-4"]), default=None,
+              help="With --pdfx (implied): x-1a (the default) or x-4, which keeps transparency.")
 @click.option("--export", "export", multiple=True, type=click.Choice(["png", "tts", "kit"]),
               help="Also make these exports (PNG faces at 300 dpi, Tabletop Simulator saved object, print-and-play "
                    "kit); once made, later builds keep them up to date. Same as `pnp export KIND`.")
@@ -161,7 +165,8 @@ def main(debug: bool) -> None:
               help="Reuse what earlier builds made (<out>/.cache); --no-cache makes everything again.")
 @allow_dir_option
 def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: str | None, duplex: str | None,
-          back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool, export: tuple[str, ...],
+          back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool, pdfx: bool,
+          pdfx_version: str | None, export: tuple[str, ...],
           kit: bool, ink_saver: bool, no_exports: bool, use_cache: bool) -> None:
     """Build SVG faces, PDF print sheets and a manifest for each DESIGN.
 
@@ -178,7 +183,8 @@ def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: s
 
     cache = None if use_cache else Cache(None, memory=True)
     exports = set(export) | ({"kit"} if kit else set()) | ({"kit", "kit-ink-saver"} if ink_saver else set())
-    for result in build_designs(designs, out=out, paper=paper, overrides=overrides, print_shop=print_shop,
+    shop: bool | str = (pdfx_version or "x-1a") if pdfx or pdfx_version else print_shop  # a version: PDF/X
+    for result in build_designs(designs, out=out, paper=paper, overrides=overrides, print_shop=shop,
                                 exports=False if no_exports else exports, cache=cache,
                                 echo=lambda m: click.echo(m, err=True)):
         click.echo(result.summary())

@@ -145,7 +145,7 @@ def bug_report(args: list[str], command: str | None, exc: BaseException) -> str:
             "bug in pnp, please report it with the design (`pnp --debug ...` shows the traceback)")
 
 
-_FLAGS = {"--proof", "--print-shop", "--exports", "--no-exports", "--cache", "--no-cache", "--json", "--first-game",
+_FLAGS = {"--proof", "--print-shop", "--pdfx", "--exports", "--no-exports", "--cache", "--no-cache", "--json", "--first-game",
           "--debug", "-h", "--help"}
 
 
