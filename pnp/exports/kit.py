@@ -171,8 +171,8 @@ def kit_pdf(parts: KitParts) -> bytes:
     blank_sizes = []
     for k, sheet in enumerate(plan):
         if sheet is None:  # the back of the page before it: that page's size
-            prev = sheets.pages[plan[k - 1]] if k and plan[k - 1] is not None else (
-                rules.pages[-1] if rules else None)
+            before = plan[k - 1] if k else None
+            prev = sheets.pages[before] if before is not None else (rules.pages[-1] if rules else None)
             blank_sizes.append((float(prev.mediabox.width), float(prev.mediabox.height)) if prev is not None
                                else (pt(PAGE_SIZES["a4"][0]), pt(PAGE_SIZES["a4"][1])))
     front = _front_matter(parts, t, n_rules, len(plan), at, bool(blank_sizes))
