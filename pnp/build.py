@@ -663,7 +663,8 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
     kept = sorted(f for f in keep if not any(fnmatch.fnmatch(f, pat) for pat in built.later))
 
     def manifest_text(listed: list[str]) -> str:
-        data = {**built.manifest, "exports": built.exports, "files": listed, "by_paper": by_paper, "kept": kept}
+        data = {**built.manifest, "exports": built.exports, "files": listed, "by_paper": by_paper,
+                **({"kept": kept} if kept else {})}  # (a manifest with nothing kept stays as it was)
         if built.export_options.get("tts_base_url"):
             data["export_options"] = {"tts_base_url": built.export_options["tts_base_url"]}
         return manifest_json(data)
@@ -712,7 +713,7 @@ def clean(target: Path) -> list[str]:
     by_paper = before.get("by_paper") if isinstance(before.get("by_paper"), dict) else {}
 
     def manifest_text(names: list[str]) -> str:
-        data = {**before, "files": names, "kept": []}
+        data = {k: v for k, v in before.items() if k != "kept"} | {"files": names}
         if by_paper:
             data["by_paper"] = {p: [f for f in v if f not in drop] for p, v in by_paper.items() if isinstance(v, list)}
         return manifest_json(data)
