@@ -203,7 +203,7 @@ def test_watch_over_a_cache_of_other_options_and_a_run_of_edits_never_exits(tmp_
         (csv, good[csv].replace(",2\n", ",5\n", 1), "rebuilt deck"),  # a row's count
         (front, good[front] + "{% if %}\n", "still watching"),  # template syntax error
         (front, good[front].replace("</text>", "*</text>", 1), "rebuilt deck"),
-        (yaml, good[yaml].replace("size: poker", "size: [poker"), "still watching"),  # YAML syntax error
+        (yaml, good[yaml].replace("size: euro-poker", "size: [euro-poker"), "still watching"),  # YAML syntax error
         (yaml, good[yaml].replace("paper: a4", "paper: a4\u0007"), "still watching"),  # a control character
         (yaml, good[yaml], "rebuilt deck"),
         (front, good[front], "rebuilt deck"),
