@@ -18,6 +18,7 @@ import fnmatch
 import gc
 import json
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,6 +97,7 @@ class BuildResult:
     pdf_name: str = ""
     notes: list[str] = field(default_factory=list)  # what an export could not do
     printed: list[str] = field(default_factory=list)  # copies printed per component
+    kept: list[str] = field(default_factory=list)  # files of other papers or options an earlier build made, kept
 
     def summary(self) -> str:
         """Which files this build made (sheets with their count; the other papers' counts where they differ)."""
@@ -115,6 +117,9 @@ class BuildResult:
         change = f"{len(self.written)} written, {len(self.files) - len(self.written)} unchanged"
         if self.removed:
             change += f", {len(self.removed)} removed ({', '.join(self.removed[:3])}{', ...' if len(self.removed) > 3 else ''})"
+        if self.kept:
+            change += (f", {len(self.kept)} kept from builds with other options or papers "
+                       f"({', '.join(self.kept[:3])}{', ...' if len(self.kept) > 3 else ''}; `pnp clean` removes them)")
         notes = "".join(f"\n  note: {n}" for n in self.notes[:10])
         if len(self.notes) > 10:
             notes += f"\n  ... and {len(self.notes) - 10} more (see the reports)"
@@ -653,17 +658,29 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
     target = Path(out) / built.design.slug
     files = built.files()
     previous = previous_manifest(target)
-    by_paper = {p: [f for f in names if isinstance(f, str)] for p, names in previous.get("by_paper", {}).items()
-                if isinstance(names, list) and p != built.paper} if isinstance(previous.get("by_paper"), dict) else {}
-    by_paper[built.paper] = built.paper_files()
-    keep = {f for p, names in by_paper.items() if p != built.paper for f in names if f not in files}
+    slug = built.design.slug
+    before = previous_files(target)
+    if isinstance(previous.get("by_paper"), dict):  # (manifests of older builds listed other papers' files only here)
+        before |= {f for names in previous["by_paper"].values() if isinstance(names, list)
+                   for f in names if isinstance(f, str) and "/" not in f}
+    variants = {variant_of(f, slug) for f in files} | {("paper", built.paper)}
+    variants.add(("proof" if built.pdf_name.endswith("-proof.pdf") else "sheets", built.paper))
+    # a file of a variant this build does not make (another paper, proof, print-shop) stays until a build of
+    # that variant no longer makes it, or `pnp clean`
+    keep = {f for f in before if f not in files and (v := variant_of(f, slug)) is not None and v not in variants}
     if built.later:  # stages left for a second pass (pnp watch: rulebooks) keep the files they made before
-        keep |= {f for f in previous_files(target) if any(fnmatch.fnmatch(f, pat) for pat in built.later)}
+        keep |= {f for f in before if any(fnmatch.fnmatch(f, pat) for pat in built.later)}
     keep = {f for f in keep if (target / f).is_file()}
-    by_paper = {p: sorted(f for f in names if f in files or f in keep) for p, names in sorted(by_paper.items())}
+    by_paper: dict[str, list[str]] = {}
+    for f in sorted(set(files) | keep):
+        if (v := variant_of(f, slug)) is not None and v[0] != "print-shop":
+            by_paper.setdefault(v[1], []).append(f)
+    by_paper = dict(sorted(by_paper.items()))
+    kept = sorted(f for f in keep if not any(fnmatch.fnmatch(f, pat) for pat in built.later))
 
     def manifest_text(listed: list[str]) -> str:
-        data = {**built.manifest, "exports": built.exports, "files": listed, "by_paper": by_paper}
+        data = {**built.manifest, "exports": built.exports, "files": listed, "by_paper": by_paper,
+                **({"kept": kept} if kept else {})}  # (a manifest with nothing kept stays as it was)
         if built.export_options.get("tts_base_url"):
             data["export_options"] = {"tts_base_url": built.export_options["tts_base_url"]}
         return manifest_json(data)
@@ -673,7 +690,51 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
     made = sorted(files) + ["manifest.json"]
     return BuildResult(built.design.slug, target, [target / n for n in made], built.sheets, built.faces, built.copies,
                        built.paper, built.sheets_per_paper, built.seconds, written=done.written, removed=done.removed,
-                       pdf_name=built.pdf_name, notes=built.notes, printed=built.printed)
+                       pdf_name=built.pdf_name, notes=built.notes, printed=built.printed, kept=kept)
+
+
+_VARIANT_FILE = re.compile(r"-(a4|letter|a3)(-proof)?\.pdf$")
+
+
+def variant_of(name: str, slug: str) -> tuple[str, str] | None:
+    """Which build options make a top-level PDF of the design's folder: ("sheets", paper) for the print
+    sheets, ("proof", paper) for the proof sheets (--proof), ("paper", paper) for the rulebooks and kits on
+    that paper, ("print-shop", "") for --print-shop's files; None for anything else (faces, exports' folders,
+    the index), which each build makes or removes."""
+    if "/" in name or not name.startswith(f"{slug}-") or not name.endswith(".pdf"):
+        return None
+    if name.startswith(f"{slug}-print-shop"):
+        return ("print-shop", "")
+    m = _VARIANT_FILE.search(name)
+    if m is None:
+        return None
+    paper = m.group(1)
+    if name == f"{slug}-{paper}.pdf":
+        return ("sheets", paper)
+    if name == f"{slug}-{paper}-proof.pdf":
+        return ("proof", paper)
+    return ("paper", paper)
+
+
+def clean(target: Path) -> list[str]:
+    """`pnp clean`: remove the files an earlier build kept beside the last build's (another paper's sheets
+    and rulebooks, proof sheets, the print-shop PDF: the manifest's "kept") and their entries in the
+    manifest; the names removed. Nothing else is touched; a folder without pnp's manifest is left alone."""
+    before = previous_manifest(target)
+    kept = before.get("kept")
+    if not isinstance(kept, list) or not kept:
+        return []
+    listed = previous_files(target)
+    drop = {f for f in kept if isinstance(f, str) and f in listed}
+    by_paper = before.get("by_paper") if isinstance(before.get("by_paper"), dict) else {}
+
+    def manifest_text(names: list[str]) -> str:
+        data = {k: v for k, v in before.items() if k != "kept"} | {"files": names}
+        if by_paper:
+            data["by_paper"] = {p: [f for f in v if f not in drop] for p, v in by_paper.items() if isinstance(v, list)}
+        return manifest_json(data)
+
+    return publish(target, {}, keep=listed - drop, manifest=manifest_text).removed
 
 
 def manifest_json(data: dict) -> str:

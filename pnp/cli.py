@@ -190,6 +190,37 @@ def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: s
         click.echo(result.summary())
 
 
+@main.command(name="clean")
+@click.argument("designs", nargs=-1)
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="The folder builds wrote into.")
+def clean_(designs: tuple[str, ...], out: Path) -> None:
+    """Remove the files earlier builds kept beside the last one's.
+
+    A build keeps the files of other papers and options (another paper's sheets and rulebooks,
+    -proof.pdf, -print-shop.pdf) that earlier builds made; this removes them for each DESIGN (a
+    design as for build, or its folder's name under OUT; with none, every design in OUT).
+    """
+    from pnp.build import clean
+    from pnp.loader import resolve_design
+    from pnp.output import OutputLock
+
+    if designs:
+        names = []
+        for arg in designs:
+            if (out / Path(arg).name).is_dir() and not Path(arg).is_dir():
+                names.append(Path(arg).name)
+            else:
+                names.append(resolve_design(arg).name)
+    else:
+        names = sorted(p.name for p in out.iterdir() if (p / "manifest.json").is_file()) if out.is_dir() else []
+    with OutputLock(out, echo=lambda m: click.echo(m, err=True)):
+        for name in names:
+            removed = clean(out / name)
+            said = f"{len(removed)} removed ({', '.join(removed)})" if removed else "nothing kept to remove"
+            click.echo(f"{name}: {said}")
+
+
 @main.group()
 def export() -> None:
     """Exports beside the print sheets, for playtesting online or for a print service.

@@ -277,10 +277,12 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                              rules_pdf=rules, rules_paper=rules_paper, author=meta.author or "",
                              players=players, version=str(meta.version or ""),
                              duplex=str(p.duplex), marks=str(p.marks), ink_saver=ink,
+                             sheet_sides=[s.side for s in sheets],
                              names={_short(cf.component.display_name("en")): _short(cf.component.display_name(lang))
                                     for cf in components if cf.component.display_name(lang)})
             name = f"{design.slug}-kit-{'ink-saver-' if ink else ''}{lang}-{paper}.pdf"
-            out[name] = cache.cached("kit", key_of("kit", pdfs[ink], rules, titles, parts.title, parts.author,
+            out[name] = cache.cached("kit", key_of("kit", pdfs[ink], rules, titles, parts.sheet_sides, parts.title,
+                                                   parts.author,
                                                    parts.players, parts.version, parts.duplex, parts.marks, lang,
                                                    sorted(parts.names.items()),
                                                    ink, [svgs[face_path(cf.component_id, cf.fronts[0])]

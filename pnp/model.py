@@ -49,12 +49,28 @@ MAX_ITEMS = limit("list_items")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 CARD_SIZES: dict[str, tuple[float, float]] = {
-    "poker": (63.0, 88.0),
-    "bridge": (57.0, 89.0),
-    "tarot": (70.0, 120.0),
+    # trim sizes (mm) as print services name them; sources in docs/design-format.md ("Named sizes")
+    "poker": (63.5, 88.9),  # 2.5 x 3.5 in
+    "euro-poker": (63.0, 88.0),  # the metric poker size (pnp's `poker` before issue 30)
+    "bridge": (57.15, 88.9),  # 2.25 x 3.5 in
+    "us-game": (56.0, 87.0),
+    "tarot": (69.85, 120.65),  # 2.75 x 4.75 in
+    "mini": (44.45, 63.5),  # 1.75 x 2.5 in
+    "micro": (31.75, 44.45),  # 1.25 x 1.75 in
+    "domino": (44.45, 88.9),  # 1.75 x 3.5 in
+    "jumbo": (88.9, 139.7),  # 3.5 x 5.5 in
+    "small-square": (63.5, 63.5),  # 2.5 in
+    "euro-square": (69.85, 69.85),  # 2.75 in
+    "square": (88.9, 88.9),  # 3.5 in
     "mini-euro": (45.0, 68.0),
     "mini-usa": (41.0, 63.0),
-    "square": (70.0, 70.0),
+    "small-chit": (12.7, 12.7),  # 0.5 in
+    "medium-chit": (19.05, 19.05),  # 0.75 in
+    "large-chit": (25.4, 25.4),  # 1 in
+    "mini-tile": (31.75, 31.75),  # 1.25 in
+    "medium-tile": (63.5, 63.5),  # 2.5 in
+    "large-tile": (88.9, 88.9),  # 3.5 in
+    "domino-tile": (50.8, 101.6),  # 2 x 4 in
 }
 
 LANGUAGES = ("en", "fr")

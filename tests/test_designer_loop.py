@@ -196,11 +196,11 @@ def test_watcher_rebuilds_the_changed_design_and_survives_errors(deck, tmp_path)
     assert w.rebuild([deck])
     assert w.affected([deck / "cards.csv"]) == [deck]
     assert w.affected([tmp_path / "out" / "deck-csv" / "index.html"]) == []  # our own output is ignored
-    (deck / "design.yaml").write_text((deck / "design.yaml").read_text().replace("size: poker", "size: pokr"))
+    (deck / "design.yaml").write_text((deck / "design.yaml").read_text().replace("size: euro-poker", "size: pokr"))
     assert not w.rebuild(w.affected([deck / "design.yaml"]))
     assert any("design.yaml:" in line and "unknown size 'pokr'" in line for line in lines)
     assert "still watching" in lines[-1]
-    (deck / "design.yaml").write_text((deck / "design.yaml").read_text().replace("size: pokr", "size: poker"))
+    (deck / "design.yaml").write_text((deck / "design.yaml").read_text().replace("size: pokr", "size: euro-poker"))
     assert w.rebuild(w.affected([deck / "design.yaml"]))
     assert "0 face(s) re-rendered" in lines[-1]  # back to a design the cache has seen
 

@@ -194,13 +194,14 @@ def test_kit_bookmarks_pages_and_sizes(made):
         kit = pypdf.PdfReader(made / f"three-stars-kit-{lang}-a4.pdf")
         rules = pypdf.PdfReader(made / f"three-stars-rules-{lang}-a4.pdf")
         sheets = pypdf.PdfReader(made / "three-stars-a4.pdf")
-        assert len(kit.pages) == 2 + len(rules.pages) + len(sheets.pages)
+        blank = len(rules.pages) % 2  # (the first sheet is a front with its back: it starts a leaf)
+        assert len(kit.pages) == 2 + len(rules.pages) + blank + len(sheets.pages)
         top = [(t, p) for d, t, p in _outline(kit) if d == 0]
         names = {"en": ["Cover", "How to print and cut", "Rules (EN)", "Component sheets"],
                  "fr": ["Couverture", "Imprimer et découper", "Règles (FR)", "Planches"]}[lang]
-        assert top == list(zip(names, [0, 1, 2, 2 + len(rules.pages)]))
+        assert top == list(zip(names, [0, 1, 2, 2 + len(rules.pages) + blank]))
         nested = [(t, p) for d, t, p in _outline(kit) if d == 1]
-        first_sheet = 2 + len(rules.pages)
+        first_sheet = 2 + len(rules.pages) + blank
         cards, board = {"en": ("Placement cards", "Board"), "fr": ("Cartes de placement", "Plateau")}[lang]
         assert (cards, first_sheet) in nested and (board, first_sheet + 10) in nested  # in the kit's language
         rule_marks = [p for d, t, p in _outline(kit) if d >= 1 and p < first_sheet]
@@ -211,6 +212,115 @@ def test_kit_bookmarks_pages_and_sizes(made):
         assert "How to print and cut" in kit.pages[1].extract_text() or lang == "fr"
     ink = pypdf.PdfReader(made / "three-stars-kit-ink-saver-en-a4.pdf")
     assert len(ink.pages) == len(pypdf.PdfReader(made / "three-stars-kit-en-a4.pdf").pages)
+
+
+_SHEET = re.compile(r"sheet (\d+) of (\d+) · (.*?): (fronts|backs) ")
+
+
+def _leaves(kit) -> list[tuple[int, str, str]]:
+    """(kit page index, 'fronts' | 'backs', the sheet's title) of every sheet page with fronts or backs,
+    read from the sheets' footers."""
+    out = []
+    for i, page in enumerate(kit.pages):
+        m = _SHEET.search(page.extract_text() or "")
+        if m:
+            out.append((i, m.group(4), m.group(3)))
+    return out
+
+
+def _blank(page) -> bool:
+    return (page.extract_text() or "").strip() in (
+        "This page is left blank: the next sheet's back prints behind its front.",
+        "Page laissée blanche : le dos de la planche suivante s'imprime derrière ses faces.")
+
+
+def _assert_pairs_share_leaves(kit) -> int:
+    """Each front sheet on an even page (0-based: a leaf's front side), its back the next page."""
+    pages = _leaves(kit)
+    backs = [(i, title) for i, side, title in pages if side == "backs"]
+    assert backs
+    fronts = {i: title for i, side, title in pages if side == "fronts"}
+    for i, title in backs:
+        assert i % 2 == 1 and fronts.get(i - 1) == title, (i, title)
+    return len(backs)
+
+
+def test_kit_keeps_each_front_and_its_back_on_one_leaf(made):
+    """3 Stars' rules take 7 pages (odd): a blank page after them puts the first card front on a leaf's
+    front; every back is the next page, in both languages and the ink-saving kit."""
+    for name in ("three-stars-kit-en-a4.pdf", "three-stars-kit-fr-a4.pdf", "three-stars-kit-ink-saver-en-a4.pdf"):
+        kit = pypdf.PdfReader(made / name)
+        rules = pypdf.PdfReader(made / f"three-stars-rules-{'fr' if '-fr-' in name else 'en'}-a4.pdf")
+        assert len(rules.pages) % 2 == 1
+        assert _assert_pairs_share_leaves(kit) == 5
+        blank = 2 + len(rules.pages)
+        assert _blank(kit.pages[blank])
+        assert sorted(float(x) for x in kit.pages[blank].mediabox[2:]) == pytest.approx(A4, abs=0.01)
+        contents = kit.pages[0].extract_text()
+        assert (f"pages {blank + 2}-{len(kit.pages)}" in contents or f"pages {blank + 2} à {len(kit.pages)}"
+                in contents)  # the contents count the blank page
+
+
+def _pdf(sizes: list[tuple[float, float]], texts: list[str]) -> bytes:
+    from reportlab.pdfgen.canvas import Canvas
+
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=sizes[0], invariant=1)
+    for size, text in zip(sizes, texts):
+        c.setPageSize(size)
+        c.drawString(40, 40, text)
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("n_rules", [0, 1, 2, 3, 4])
+def test_kit_pairs_fronts_and_backs_whatever_comes_before(n_rules):
+    """Rulebooks of odd and even length, sheets without backs (a board, pieces) between pairs, every
+    language and paper: each front/back pair shares a leaf, in order, with nothing lost."""
+    from pnp.exports.kit import KitParts, kit_pdf
+
+    sides = ["board", "front", "back", "pieces", "front", "back", "front", "back", "pieces", "front"]
+    names = {"board": "Board", "pieces": "Pieces"}
+    titles, texts = [], []
+    for k, side in enumerate(sides):
+        title = names.get(side) or f"Cards {k // 3}"
+        title = f"{title}: {side}s {k}" if side in ("front", "back") else title
+        titles.append(title)
+        texts.append(f"sheet {k + 1} of {len(sides)} · {title} " + ("(duplex)" if side == "back" else ""))
+    for lang in ("en", "fr"):
+        for paper in ("a4", "letter", "a3"):
+            w, h = (x * 72 / 25.4 for x in {"a4": (210, 297), "letter": (215.9, 279.4), "a3": (297, 420)}[paper])
+            sizes = [(h, w) if side == "board" else (w, h) for side in sides]  # a landscape board page
+            rules = _pdf([(w, h)] * n_rules, [f"rules {i}" for i in range(n_rules)]) if n_rules else None
+            kit = pypdf.PdfReader(io.BytesIO(kit_pdf(KitParts(
+                title="T", lang=lang, paper=paper, sheets_pdf=_pdf(sizes, texts), sheet_titles=titles,
+                rules_pdf=rules, rules_paper=paper, sheet_sides=sides))))
+            assert _assert_pairs_share_leaves(kit) == 3
+            found = [int(m.group(1)) for p in kit.pages if (m := _SHEET.search((p.extract_text() or "") + " "))]
+            order = [int(t.split()[1]) for p in kit.pages if (t := p.extract_text() or "").startswith("sheet ")]
+            assert order == list(range(1, len(sides) + 1)) and len(found) == 7  # every sheet, in order
+            extra = len(kit.pages) - 2 - n_rules - len(sides)
+            assert extra == sum(_blank(p) for p in kit.pages) <= 3
+            for p in kit.pages:
+                if _blank(p):
+                    assert sorted(float(x) for x in p.mediabox[2:]) == pytest.approx(sorted((w, h)), abs=0.01)
+            outline = _outline(kit)
+            assert [t for d, t, _ in outline if d == 1] == ["Board", "Cards 0", "Pieces", "Cards 1", "Cards 2",
+                                                             "Pieces", "Cards 3"]
+            for d, t, page in outline:
+                if d == 1:
+                    assert t.split()[0] in (kit.pages[page].extract_text() or "")  # each bookmark on its sheet
+
+
+def test_kit_adds_no_blank_pages_for_sheets_printed_single_sided():
+    """duplex none (backs on their own pages, glued) and gutter-fold: nothing to pair, no blank page."""
+    from pnp.exports.kit import leaf_plan
+
+    assert leaf_plan(9, ["front", "back", "front", "back"], "long") == [None, 0, 1, 2, 3]
+    assert leaf_plan(8, ["front", "back", "front", "back"], "short") == [0, 1, 2, 3]
+    assert leaf_plan(9, ["front", "front", "back", "back"], "none") == [0, 1, 2, 3]
+    assert leaf_plan(9, ["fold", "fold"], "fold") == [0, 1]
 
 
 def _darkness(pdf: Path, pages: range) -> float:
@@ -228,8 +338,8 @@ def _darkness(pdf: Path, pages: range) -> float:
 def test_ink_saver_uses_less_ink_and_keeps_text_and_vectors(made):
     normal, saver = made / "three-stars-kit-en-a4.pdf", made / "three-stars-kit-ink-saver-en-a4.pdf"
     n = len(pypdf.PdfReader(normal).pages)
-    backs = range(10, 11)  # the first page of card backs (navy background)
-    sheets = range(9, n)
+    backs = range(11, 12)  # the first page of card backs (navy background), after the blank page 9 and fronts
+    sheets = range(10, n)
     assert _darkness(saver, backs) < 0.4 * _darkness(normal, backs)
     assert _darkness(saver, sheets) < 0.75 * _darkness(normal, sheets)
     a, b = pypdf.PdfReader(normal), pypdf.PdfReader(saver)

@@ -356,7 +356,7 @@ def test_cjk_prints_with_a_font_the_design_ships_even_in_the_default_family(tmp_
     from PIL import Image
 
     png = Image.open(tmp_path / "out" / "d" / "png" / "cards-1.png").convert("L")  # the face at 300 dpi, bleed in
-    assert png.size == (round(69 / 25.4 * 300), round(94 / 25.4 * 300))  # poker 63 x 88 mm and 3 mm of bleed
+    assert png.size == (round(69.5 / 25.4 * 300), round(94.9 / 25.4 * 300))  # poker 63.5 x 88.9 mm, 3 mm of bleed
     # the text box broke the ten full-width characters by the font's widths: 4 of 5 mm in 21 mm a line
     assert [ln["text"] for ln in lines] == [f"Title {CJK}", CJK[:4], CJK[4:] + CJK[:3], CJK[3:]]
     for line in lines:

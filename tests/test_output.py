@@ -353,6 +353,10 @@ def test_outputs_no_longer_made_are_removed_and_nothing_else(deck, tmp_path):
     csv.write_text("\n".join(lines[:-1]) + "\n")  # one card (one face) fewer
     build(deck, out)
     files = set(tree(out / "deck"))
+    assert {"deck-print-shop.pdf", "deck-a4-proof.pdf", "deck-a4.pdf"} <= files  # other options' files stay
+    result = CliRunner().invoke(main, ["clean", str(deck), "--out", str(out)])
+    assert result.exit_code == 0 and result.output == "deck: 2 removed (deck-a4-proof.pdf, deck-print-shop.pdf)\n"
+    files = set(tree(out / "deck"))
     assert "deck-print-shop.pdf" not in files and "deck-a4-proof.pdf" not in files
     assert own.read_text() == "my printing notes" and (out / "deck" / "svg" / "mine.svg").is_file()
     manifest = json.loads((out / "deck" / "manifest.json").read_text())
@@ -369,6 +373,43 @@ def test_another_papers_sheets_and_rulebooks_stay_beside(tmp_path):
     names = set(tree(out / "tubo"))
     assert {"tubo-a4.pdf", "tubo-letter.pdf", "tubo-rules-en-a4.pdf", "tubo-rules-en-letter.pdf",
             "tubo-rules-fr-a4.pdf", "tubo-rules-fr-letter.pdf"} <= names
+
+
+def test_proof_print_shop_and_sheets_live_side_by_side_until_cleaned(deck, tmp_path):
+    """Each build a new process: --print-shop, then --proof, then a plain build; all three PDFs are there
+    and listed, the summary says what it kept; the same option again replaces only its own file;
+    `pnp clean` removes the kept ones on purpose, and the next build keeps nothing."""
+    out = tmp_path / "out"
+
+    def run(*args: str) -> str:
+        env = {**os.environ, "PNP_CACHE_DIR": str(tmp_path / "cache")}
+        done = subprocess.run([sys.executable, "-m", "pnp.cli", *args, "--out", str(out)], capture_output=True,
+                              text=True, env=env, timeout=600)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        return done.stdout
+
+    assert "kept" not in run("build", str(deck), "--print-shop")
+    assert "2 kept from builds with other options or papers (deck-a4.pdf, deck-print-shop.pdf;" in run(
+        "build", str(deck), "--proof")
+    last = run("build", str(deck))
+    folder = out / "deck"
+    three = {"deck-a4.pdf", "deck-a4-proof.pdf", "deck-print-shop.pdf"}
+    assert three <= set(tree(folder))
+    assert "removed" not in last and ("2 kept from builds with other options or papers (deck-a4-proof.pdf, "
+                                      "deck-print-shop.pdf; `pnp clean` removes them)") in last
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert three <= set(manifest["files"]) and manifest["kept"] == ["deck-a4-proof.pdf", "deck-print-shop.pdf"]
+    assert manifest["by_paper"]["a4"] == ["deck-a4-proof.pdf", "deck-a4.pdf"]
+    shop = (folder / "deck-print-shop.pdf").read_bytes()
+    run("build", str(deck), "--proof")  # the proof again: the plain sheets and the print-shop PDF stay
+    assert three <= set(tree(folder)) and (folder / "deck-print-shop.pdf").read_bytes() == shop
+    assert run("clean", "deck") == "deck: 2 removed (deck-a4.pdf, deck-print-shop.pdf)\n"
+    left = set(tree(folder))
+    assert "deck-a4-proof.pdf" in left and not {"deck-a4.pdf", "deck-print-shop.pdf"} & left
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert "kept" not in manifest and manifest["files"] == sorted(left)
+    assert run("clean") == "deck: nothing kept to remove\n"
+    assert "kept" not in run("build", str(deck), "--proof")
 
 
 def test_publish_refuses_names_outside_the_folder(tmp_path):

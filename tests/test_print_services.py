@@ -244,3 +244,60 @@ def test_cards_with_backs_chosen_per_row_become_one_deck_per_back():
                      "cards-back-market/back.png": ("svg/cards-back-market.svg", 6)}
     one = components_from_manifest({"components": [entry("01", "svg/cards-back.svg", 1)]})
     assert [d.id for d in one] == ["cards"]  # one shared back: the component as it is
+
+
+# --- named sizes as the trade names them (issue 30) -----------------------------------------------------
+
+
+def _deck_of_size(tmp_path, size: str):
+    import shutil
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parent / "fixtures" / "deck-csv"
+    folder = tmp_path / f"deck-{size}"
+    shutil.copytree(src, folder)
+    text = (folder / "design.yaml").read_text(encoding="utf-8")
+    (folder / "design.yaml").write_text(text.replace("size: euro-poker", f"size: {size}").replace(
+        "print:\n", "print:\n  bleed: 1/8in\n"), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("size,trim", [("poker", (63.5, 88.9)), ("euro-poker", (63.0, 88.0)),
+                                       ("bridge", (57.15, 88.9)), ("tarot", (69.85, 120.65))])
+def test_named_sizes_measure_their_trade_size_in_the_pdf(tmp_path, size, trim):
+    """`size: poker` is the 2.5 x 3.5 in card print services make: the faces placed on the sheets measure
+    63.5 x 88.9 mm plus the bleed on each side; `euro-poker` keeps the 63 x 88 mm of pnp's old `poker`."""
+    import json
+
+    from pdfmeasure import MM, placements
+    from pypdf import PdfReader
+
+    from pnp.build import build_designs
+    from pnp.cache import Cache
+
+    [res] = build_designs([str(_deck_of_size(tmp_path, size))], out=tmp_path / "out", cache=Cache(None),
+                          exports={"print-service:thegamecrafter"}, show_progress=False)
+    reader = PdfReader(res.out_dir / res.pdf_name)
+    bleed = 3.175
+    cards = [p for p in placements(reader, 0)]
+    assert cards
+    for p in cards:
+        w, h = sorted((p.width / MM - 2 * bleed, p.height / MM - 2 * bleed))
+        assert (w, h) == pytest.approx(trim, abs=0.01)
+    manifest = json.loads((res.out_dir / "manifest.json").read_text(encoding="utf-8"))
+    assert {tuple(e["trim_mm"]) for e in manifest["components"] if e["component"] == "cards"} == {trim}
+    report = (res.out_dir / "print" / "thegamecrafter" / "report.txt").read_text(encoding="utf-8")
+    cards_lines = [line for line in report.splitlines() if line.strip().startswith("cards:")]
+    if size == "poker":  # exactly TGC's PokerDeck: no scaling, no bleed warning
+        assert not any("scaled" in line or "bleed" in line for line in cards_lines), report
+        assert "PokerDeck" in report
+    if size == "euro-poker":
+        assert any("scaled" in line for line in cards_lines), report  # 63 x 88 mm is not 2.5 x 3.5 in
+
+
+def test_the_poker_preset_is_tgc_and_mpc_poker_exactly():
+    plan = plan_print_service("thegamecrafter", [poker_deck([1, 1], bleed=3.175, size=(63.5, 88.9))])
+    assert plan.products == {"d": "PokerDeck"} and not plan.problems
+    assert all(f.trim_box == (37, 37, 787, 1087) for f in plan.files)
+    plan = plan_print_service("makeplayingcards", [poker_deck([1, 1], bleed=3.175, size=(63.5, 88.9))])
+    assert plan.products == {"d": "poker"} and not [p for p in plan.problems if "scaled" in p.message]

@@ -114,14 +114,17 @@ def run_sequence(tmp_path: Path, designs: list[Path], steps: list[tuple[str, lis
             got, want = tree(out / c.name), tree(fresh_out / c.name)
             got_manifest, want_manifest = (json.loads(t.pop("manifest.json")) for t in (got, want))
             assert got_manifest["files"] == sorted([*got, "manifest.json"]), name  # it lists what is there
+            kept = got_manifest.get("kept", [])
             for m in (got_manifest, want_manifest):  # the record of what sits beside differs, by design
                 del m["files"], m["by_paper"]
+                m.pop("kept", None)
             assert got_manifest == want_manifest, f"step '{name}': {c.name}/manifest.json differs"
             for path, data in want.items():
                 assert got.get(path) == data, f"step '{name}': {c.name}/{path} differs from a --no-cache build"
             extra = set(got) - set(want)
-            # what stays beside: only another paper's sheets and rulebooks of an earlier step
-            assert all(re.search(r"-(a4|letter|a3)(-proof)?\.pdf$", p) for p in extra), (name, extra)
+            # what stays beside: only another paper's or option's sheets and rulebooks of an earlier step
+            assert all(re.search(r"-(a4|letter|a3)(-proof)?\.pdf$|-print-shop\.pdf$", p) for p in extra), (name, extra)
+            assert sorted(extra) == kept, name  # each named as kept
         shutil.rmtree(fresh_out)
 
 
@@ -200,7 +203,7 @@ def test_watch_over_a_cache_of_other_options_and_a_run_of_edits_never_exits(tmp_
         (csv, good[csv].replace(",2\n", ",5\n", 1), "rebuilt deck"),  # a row's count
         (front, good[front] + "{% if %}\n", "still watching"),  # template syntax error
         (front, good[front].replace("</text>", "*</text>", 1), "rebuilt deck"),
-        (yaml, good[yaml].replace("size: poker", "size: [poker"), "still watching"),  # YAML syntax error
+        (yaml, good[yaml].replace("size: euro-poker", "size: [euro-poker"), "still watching"),  # YAML syntax error
         (yaml, good[yaml].replace("paper: a4", "paper: a4\u0007"), "still watching"),  # a control character
         (yaml, good[yaml], "rebuilt deck"),
         (front, good[front], "rebuilt deck"),

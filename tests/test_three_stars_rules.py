@@ -72,7 +72,7 @@ def test_place_needs_every_marked_cell_empty(g2):
 
 def test_a_card_fits_only_stars_wholly_on_the_active_board(g2, g3):
     s = g2.position(hands={BLUE: [(0,)]})
-    assert len(s.legal_actions()) == 12  # one per star position of region A
+    assert len(s.legal_actions()) == 12  # one per star position of region 2
     assert (4, 0) not in g2.positions and (4, 0) in g3.positions  # region B's stars come with 3 players
     s3 = g3.position(hands={BLUE: [(0,)]})
     assert len(s3.legal_actions()) == 18
@@ -249,7 +249,7 @@ def test_blocking_needs_every_opponent_out(g3):
 
 @pytest.fixture(scope="module")
 def g2_20(tmp_path_factory):
-    """The 2-player game of a copy of the design with 20 pieces per colour (fits on region A)."""
+    """The 2-player game of a copy of the design with 20 pieces per colour (fits on region 2)."""
     import shutil
 
     import yaml
@@ -341,7 +341,7 @@ def test_the_engine_reads_rules_cards_and_board_from_the_design(tmp_path):
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     data["rules"].update(hand_size=5, stars_to_win=1)
     data["components"]["placement-cards"]["params"]["max"] = 2
-    data["components"]["board"]["params"]["regions"]["A"]["columns"] = [0, 2]
+    data["components"]["board"]["params"]["regions"]["2"]["columns"] = [0, 2]
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     game = ThreeStarsGame(load_design(folder), 2)
     assert game.C == 21 and game.S == 9

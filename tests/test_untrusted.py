@@ -265,7 +265,7 @@ def test_board_parameters_that_size_work_are_bounded(tmp_path):
     edit(d / "design.yaml", "triangle: 30mm", "triangle: 30000mm")
     refused(tmp_path, "d/design.yaml:47: components.board.params.triangle: 30000 mm is too long; expected at most "
                       "2000 mm\n"
-                      "d/design.yaml:50: components.board.params.regions.A.columns.1: 100000 is too large; expected "
+                      "d/design.yaml:50: components.board.params.regions.2.columns.1: 100000 is too large; expected "
                       "at most 100", ("list", "d"))
 
 
@@ -284,7 +284,7 @@ def test_a_board_too_large_overall_is_refused_before_it_is_drawn(tmp_path):
 
 def test_a_card_too_large_for_the_paper_names_its_component(tmp_path):
     d = deck(tmp_path)
-    edit(d / "design.yaml", "size: poker", "size: {width: 300mm, height: 400mm}")
+    edit(d / "design.yaml", "size: euro-poker", "size: {width: 300mm, height: 400mm}")
     refused(tmp_path, "d/design.yaml:8: components.cards: a 300 x 400 mm face with 3 mm bleed does not fit on A4; "
                       "expected a smaller size or a larger paper")
 
@@ -647,7 +647,7 @@ def test_a_lozenge_board_without_regions_is_refused(tmp_path):
 def test_a_region_running_backwards_is_refused(tmp_path):
     d = deck(tmp_path, DESIGNS / "three-stars")
     edit(d / "design.yaml", "columns: [0, 3]", "columns: [3, 0]")
-    refused(tmp_path, "d/design.yaml:50: components.board.params.regions.A.columns: [3, 0] runs backwards; expected "
+    refused(tmp_path, "d/design.yaml:50: components.board.params.regions.2.columns: [3, 0] runs backwards; expected "
                       "[first, last] with first <= last", ("list", "d"))
 
 

@@ -124,7 +124,7 @@ def test_star_positions_must_match_the_rules(tmp_path):
 
 def test_a_smaller_board_changes_the_star_positions(tmp_path):
     def edit(d):
-        d["components"]["board"]["params"]["regions"]["A"]["columns"] = [0, 2]
+        d["components"]["board"]["params"]["regions"]["2"]["columns"] = [0, 2]
     res = results(copy_design(tmp_path, edit=edit))["star positions"]
     assert not res.ok and res.details[0] == "2 players: 9 star positions; rules.star_positions says 12"
 

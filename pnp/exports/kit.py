@@ -48,6 +48,9 @@ TEXTS: dict[str, dict] = {
                      "Boards split over several pages: trim the marked edges and tape them together from behind.",
                      "Sleeves and a corner rounder make cards last longer."],
         "list_title": "What the sheets hold",
+        "blank": "This page is left blank: the next sheet's back prints behind its front.",
+        "blanks": "The kit is ready to print double-sided as a whole: blank pages keep each back sheet on its "
+                  "front's leaf.",
     },
     "fr": {
         "kit": "Kit print-and-play", "ink": "Version économie d'encre : fonds éclaircis, traits et textes gardés.",
@@ -84,6 +87,9 @@ TEXTS: dict[str, dict] = {
                      "Plateaux sur plusieurs pages : rognez les bords marqués et assemblez-les au dos avec du ruban.",
                      "Des protège-cartes et un coupe-coins font durer les cartes."],
         "list_title": "Contenu des planches",
+        "blank": "Page laissée blanche : le dos de la planche suivante s'imprime derrière ses faces.",
+        "blanks": "Le kit s'imprime en recto verso d'un seul tenant : des pages blanches gardent chaque planche "
+                  "de dos sur la feuille de ses faces.",
     },
 }
 PAPERS = {"a4": "A4", "letter": "Letter", "a3": "A3"}
@@ -112,6 +118,25 @@ class KitParts:
     ink_saver: bool = False
     names: dict[str, str] = field(default_factory=dict)
     """A section's name in the sheets' titles -> its name in the kit's language."""
+    sheet_sides: list[str] = field(default_factory=list)
+    """Each sheet page's side (pnp.layout.sheets.Sheet.side): a "front" followed by its "back" is a pair
+    that must share a leaf when the kit is printed double-sided."""
+
+
+def leaf_plan(first: int, sides: list[str], duplex: str) -> list[int | None]:
+    """Where the sheets go in the kit: the sheet index of each page from the kit's page `first` (0-based)
+    on, None for a blank page. With duplex long or short, each front sheet followed by its back sheet
+    starts on an even page (a leaf's front, counting from 0) and its back is the next page (that leaf's
+    back): a blank page goes before a front that would start on an odd page. Other sheets (boards,
+    pieces, gutter-fold, backs to glue with duplex none) are single pages and go where they fall."""
+    out: list[int | None] = []
+    for i, side in enumerate(sides):
+        paired = (duplex in ("long", "short") and side == "front" and i + 1 < len(sides)
+                  and sides[i + 1] == "back")
+        if paired and (first + len(out)) % 2:
+            out.append(None)
+        out.append(i)
+    return out
 
 
 def sections(titles: list[str], names: dict[str, str] | None = None) -> list[tuple[str, int, int]]:
@@ -140,7 +165,17 @@ def kit_pdf(parts: KitParts) -> bytes:
     rules = PdfReader(io.BytesIO(parts.rules_pdf)) if parts.rules_pdf else None
     sheets = PdfReader(io.BytesIO(parts.sheets_pdf))
     n_rules = len(rules.pages) if rules else 0
-    front = _front_matter(parts, t, n_rules, len(sheets.pages))
+    sides = parts.sheet_sides or ["front"] * len(sheets.pages)
+    plan = leaf_plan(2 + n_rules, sides[:len(sheets.pages)], parts.duplex)
+    at = {sheet: 2 + n_rules + k for k, sheet in enumerate(plan) if sheet is not None}  # sheet -> kit page
+    blank_sizes = []
+    for k, sheet in enumerate(plan):
+        if sheet is None:  # the back of the page before it: that page's size
+            before = plan[k - 1] if k else None
+            prev = sheets.pages[before] if before is not None else (rules.pages[-1] if rules else None)
+            blank_sizes.append((float(prev.mediabox.width), float(prev.mediabox.height)) if prev is not None
+                               else (pt(PAGE_SIZES["a4"][0]), pt(PAGE_SIZES["a4"][1])))
+    front = _front_matter(parts, t, n_rules, len(plan), at, bool(blank_sizes))
     writer = PdfWriter()
     writer.append(PdfReader(io.BytesIO(front)), import_outline=False)
     writer.add_outline_item(title=t["cover"], page_number=0)
@@ -150,11 +185,25 @@ def kit_pdf(parts: KitParts) -> bytes:
         writer.append(rules, import_outline=False)
         top = writer.add_outline_item(title=f"{t['rules']} ({parts.lang.upper()})", page_number=start)
         _copy_outline(writer, rules, rules.outline, top, start)
-    start = len(writer.pages)
-    writer.append(sheets, import_outline=False)
-    parent = writer.add_outline_item(title=t["sheets"], page_number=start)
+    if blank_sizes:
+        blanks = PdfReader(io.BytesIO(_blank_pages(blank_sizes, t["blank"])))
+        run: list[int] = []
+        n_blank = 0
+        for sheet in plan + [None]:
+            if sheet is not None:
+                run.append(sheet)
+                continue
+            if run:
+                writer.append(sheets, pages=run, import_outline=False)
+                run = []
+            if n_blank < len(blank_sizes):
+                writer.append(blanks, pages=[n_blank], import_outline=False)
+                n_blank += 1
+    else:
+        writer.append(sheets, import_outline=False)
+    parent = writer.add_outline_item(title=t["sheets"], page_number=at.get(0, 2 + n_rules))
     for name, first, _ in sections(parts.sheet_titles, parts.names):
-        writer.add_outline_item(title=name, page_number=start + first, parent=parent)
+        writer.add_outline_item(title=name, page_number=at[first], parent=parent)
     writer.add_metadata({"/Title": f"{parts.title}: {t['kit']}" + (" (ink saver)" if parts.ink_saver else ""),
                          "/Author": parts.author, "/Creator": "pnp", "/Producer": "pnp (ReportLab, pypdf)"})
     writer.page_mode = "/UseOutlines"
@@ -176,8 +225,32 @@ def _copy_outline(writer, reader, items, parent, offset: int) -> None:
         last = writer.add_outline_item(title=str(item.title), page_number=offset + page, parent=parent)
 
 
-def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int) -> bytes:
-    """The cover and the how-to page (ReportLab, invariant)."""
+def _blank_pages(sizes: list[tuple[float, float]], note: str) -> bytes:
+    """One page per size (points), each with a small grey note at its foot, so a printer set to skip
+    blank pages does not skip it (which would move every later back onto the wrong leaf)."""
+    from reportlab.lib.colors import Color
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.render import fonts
+
+    fonts.register()
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=sizes[0], invariant=1, pageCompression=1, initialFontName=fonts.REGULAR)
+    c.setCreator("pnp")
+    for w, h in sizes:
+        c.setPageSize((w, h))
+        c.setFont(fonts.ITALIC, 8)
+        c.setFillColor(Color(0.5, 0.5, 0.5))
+        c.drawCentredString(w / 2, h / 2, note)
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dict[int, int] | None = None,
+                  blanks: bool = False) -> bytes:
+    """The cover and the how-to page (ReportLab, invariant). `n_sheets` counts the kit's pages from the
+    first sheet to the last (blank pages included); `at` is each sheet's kit page (0-based)."""
     from reportlab.lib.colors import Color
     from reportlab.pdfgen.canvas import Canvas
 
@@ -194,9 +267,14 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int) -> byte
     grey = Color(0.35, 0.35, 0.35)
     margin = pt(20)
     rules_first, sheets_first = 3, 3 + n_rules
+    at = at or {}
 
     def span(a: int, n: int) -> str:
         return t["page"].format(a=a) if n == 1 else t["pages"].format(a=a, b=a + n - 1)
+
+    def sheet_span(first: int, last: int) -> str:  # a section's pages, by its sheets' places in the kit
+        a, b = at.get(first, sheets_first - 1 + first) + 1, at.get(last, sheets_first - 1 + last) + 1
+        return span(a, b - a + 1)
 
     # cover
     y = H - pt(45)
@@ -244,9 +322,10 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int) -> byte
     entries = [(t["howto"], span(2, 1))]
     if n_rules:
         entries.append((f"{t['rules']} ({parts.lang.upper()})", span(rules_first, n_rules)))
-    entries.append((t["sheets"], span(sheets_first, n_sheets)))
+    first_sheet = at.get(0, sheets_first - 1) + 1  # (after a blank page, if the rules end on a leaf's front)
+    entries.append((t["sheets"], span(first_sheet, sheets_first + n_sheets - first_sheet)))
     for name, first, last in sections(parts.sheet_titles, parts.names):
-        entries.append(("    " + name, span(sheets_first + first, last - first + 1)))
+        entries.append(("    " + name, sheet_span(first, last)))
     for name, where in entries:
         c.drawString(margin, y, name)
         c.drawRightString(W - margin, y, where)
@@ -281,6 +360,8 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int) -> byte
         para("• " + text.format(paper=PAPERS.get(parts.paper, parts.paper), rules=rules_where))
     if any(":" in s and ("back" in s.lower() or "fold" in s.lower()) for s in parts.sheet_titles):
         para("• " + t["duplex"].get(parts.duplex, t["duplex"]["long"]))
+        if blanks:
+            para("• " + t["blanks"])
     para("• " + t["print_test"])
     y -= pt(3)
     heading(t["cut_title"])
@@ -290,7 +371,7 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int) -> byte
     y -= pt(3)
     heading(t["list_title"])
     for name, first, last in sections(parts.sheet_titles, parts.names):
-        para(f"• {name}: {span(sheets_first + first, last - first + 1)}")
+        para(f"• {name}: {sheet_span(first, last)}")
     _footer(c, W, parts, t, 2)
     c.showPage()
     c.save()

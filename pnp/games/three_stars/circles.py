@@ -20,9 +20,16 @@ import math
 
 from pydantic import Field, model_validator
 
-from pnp.games.three_stars.components import INK, RegionSpec, board_geometry, orientation_mark
+from pnp.games.three_stars.components import INK, RegionSpec, board_geometry, orientation_mark, region_legend
 from pnp.games.three_stars.engine import TriangleGeometry, board_geometry_for
-from pnp.games.three_stars.geometry import Board, Triangle, star_triangles, triangle_xy, vertex_xy
+from pnp.games.three_stars.geometry import (
+    Board,
+    Triangle,
+    star_triangles,
+    triangle_corners,
+    triangle_xy,
+    vertex_xy,
+)
 from pnp.games.three_stars.painter import PAINTERS, Painter
 from pnp.geometry import region_boundaries
 from pnp.params import Length, Params as _Params
@@ -138,12 +145,89 @@ def draw_board(c: Canvas, board: Board, radius: float, to_mm, unit: float, tints
         off = active is not None and not all(t in active for t in star_triangles(v))
         star_mark(c, *to_mm(*vertex_xy(v)), 0.075 * unit, fill="#c4c4c4" if off else "#555555")
     if numbers and len(board.regions) > 1:
-        # a large faint numeral over each region (over the circles: they leave no room beneath)
+        # each region's name in a free spot of its own: between circles, clear of every circle and star mark
         for reg in board.regions:
-            own = [circle_xy(t) for t in tris if owner[t] == reg.name]
-            x, y = to_mm(sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))
-            c.text(x, y + 0.32 * unit, str(reg.players), size=0.9 * unit, anchor="middle", weight="bold",
-                   fill="#000000", opacity="0.16")
+            spot = label_spot(board, reg.name, radius)
+            if spot is None:
+                continue
+            (x, y), size = to_mm(*spot[0]), spot[1] * unit
+            c.text(x, y + LABEL_CAP * size / 2, reg.name, size=size, anchor="middle", weight="bold",
+                   fill=LABEL_INK)
+
+
+LABEL_INK = "#4a4a4a"
+LABEL_CAP = 0.73
+"""A digit's height as a fraction of the font size (DejaVu Sans Bold: 0.729 em)."""
+LABEL_ADVANCE = 0.70
+"""A digit's width, as a fraction of the font size (DejaVu Sans Bold: 0.696 em)."""
+STAR_MARK = 0.075
+"""A star mark's outer radius, lattice units."""
+
+
+def label_box(centre: tuple[float, float], text: str, size: float) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1; lattice units, y up) a region name of font size `size` covers when centred at
+    `centre`."""
+    w, h = LABEL_ADVANCE * size * max(len(text), 1), LABEL_CAP * size
+    return (centre[0] - w / 2, centre[1] - h / 2, centre[0] + w / 2, centre[1] + h / 2)
+
+
+def _box_gap(box, x: float, y: float) -> float:
+    """Distance from (x, y) to the box (0 inside)."""
+    dx = max(box[0] - x, 0.0, x - box[2])
+    dy = max(box[1] - y, 0.0, y - box[3])
+    return math.hypot(dx, dy)
+
+
+def _inside(t: Triangle, x: float, y: float) -> bool:
+    (ax, ay), (bx, by), (cx, cy) = triangle_xy(t)
+    d1 = (x - bx) * (ay - by) - (ax - bx) * (y - by)
+    d2 = (x - cx) * (by - cy) - (bx - cx) * (y - cy)
+    d3 = (x - ax) * (cy - ay) - (cx - ax) * (y - ay)
+    return not ((d1 < -1e-9 or d2 < -1e-9 or d3 < -1e-9) and (d1 > 1e-9 or d2 > 1e-9 or d3 > 1e-9))
+
+
+def label_spot(board: Board, name: str, radius: float, sizes=None) -> tuple[tuple[float, float], float] | None:
+    """Where region `name`'s label goes on the board of circles (lattice units): the largest font size, then
+    the spot nearest the region's middle, whose box lies inside the region's own triangles and clear of every
+    circle (of `radius`) and star mark. The spots tried are the gaps around the lattice's vertices (the only
+    room between the circles): centred on a vertex without a star mark, or just above or below a mark."""
+    players = board.max_players
+    tris = sorted(board.triangles(players))
+    own = [t for t in tris if board.region_of(t).name == name]
+    if not own:
+        return None
+    own_set = set(own)
+    centres = [circle_xy(t) for t in tris]
+    marks = {v: vertex_xy(v) for v in board.star_positions(players)}
+    mx = sum(p[0] for p in map(circle_xy, own)) / len(own)
+    my = sum(p[1] for p in map(circle_xy, own)) / len(own)
+    vertices = sorted({v for t in own for v in triangle_corners(t)})
+    gap = 0.03  # about 1 mm on the shipped board
+
+    def fits(box) -> bool:
+        xs = (box[0], (box[0] + box[2]) / 2, box[2])
+        ys = (box[1], (box[1] + box[3]) / 2, box[3])
+        near = [t for t in own_set if _box_gap(box, *circle_xy(t)) < 1.2]
+        if not all(any(_inside(t, x, y) for t in near) for x in xs for y in ys):
+            return False
+        if any(_box_gap(box, x, y) < radius + gap for x, y in centres):
+            return False
+        return not any(_box_gap(box, x, y) < STAR_MARK + gap for x, y in marks.values())
+
+    for size in sizes or [0.9 - 0.05 * i for i in range(15)]:
+        h = LABEL_CAP * size
+        found = []
+        for v in vertices:
+            x, y = vertex_xy(v)
+            offsets = [0.0] if v not in marks else []
+            offsets += [STAR_MARK + gap + h / 2, -(STAR_MARK + gap + h / 2)]
+            for dy in offsets:
+                box = label_box((x, y + dy), name, size)
+                if fits(box):
+                    found.append((math.hypot(x - mx, y + dy - my), (x, y + dy)))
+        if found:
+            return min(found)[1], size
+    return None
 
 
 def circle_star(c: Canvas, cx: float, cy: float, side: float, filled: set[int], line: float = 0.6,
@@ -181,8 +265,7 @@ def circle_board(ctx: GeneratorContext) -> list[FaceSpec]:
     def draw(c: Canvas) -> None:
         c.rect(-c.bleed, -c.bleed, w + 2 * c.bleed, h + 2 * c.bleed, fill="#ffffff")
         draw_board(c, board, p.radius, to_mm, s, {n: r.tint for n, r in p.regions.items()})
-        ordered = sorted(board.regions, key=lambda g: g.players)
-        legend = "  ·  ".join(f"{r.players} players: region {r.name}" for r in ordered)
+        legend = region_legend((r.name, r.players) for r in board.regions)
         c.text(m, h - 6, "3 STARS · CIRCLES", size=5, weight="bold", fill=INK)
         c.text(w - m, h - 6, legend, size=3.2, anchor="end", fill="#333333")
         orientation_mark(c, w / 2, h - 3.5, 8)

@@ -160,6 +160,19 @@ def board_geometry(params: BoardParams) -> Board:
     ))
 
 
+def region_legend(regions) -> str:
+    """The board's legend from (name, players) pairs: which regions each player count plays on, by the
+    names the board prints in them ("2 players: region 2  ·  3 players: 2 + 3  ·  4 players: 2 + 3 + 4")."""
+    ordered = sorted(regions, key=lambda r: (r[1], r[0]))
+    if len(ordered) == 1:
+        return f"{ordered[0][1]} players: the whole board"
+    parts = []
+    for i, players in enumerate(sorted({p for _, p in ordered})):
+        names = " + ".join(n for n, p in ordered if p <= players)
+        parts.append(f"{players} players: {'region ' if i == 0 else ''}{names}")
+    return "  ·  ".join(parts)
+
+
 @generator("three_stars.board", params=BoardParams)
 def board(ctx: GeneratorContext) -> list[FaceSpec]:
     """The board at true size: each region tinted and labelled with its player count."""
@@ -184,7 +197,7 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
             pts = [to_mm(*pt) for t in own for pt in triangle_xy(t)]
             lx = sum(x for x, _ in pts) / len(pts)
             ly = sum(y for _, y in pts) / len(pts)
-            c.text(lx, ly + 0.35 * s, str(reg.players), size=s, anchor="middle", weight="bold",
+            c.text(lx, ly + 0.35 * s, reg.name, size=s, anchor="middle", weight="bold",
                    fill="#b9b9b9")
         for t in tris:
             c.polygon([to_mm(*pt) for pt in triangle_xy(t)], stroke="#555555", stroke_width=0.35)
@@ -194,10 +207,9 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
         # star centres: a small dot helps the eye find stars
         for v in geo.star_positions(geo.max_players):
             c.circle(to_mm(*vertex_xy(v)), 0.8, fill="#555555")
-        legend = "  ·  ".join(f"{r.players} players: region {r.name}" + ("" if i == 0 else " +")
-                              for i, r in enumerate(sorted(geo.regions, key=lambda g: g.players)))
+        legend = region_legend((r.name, r.players) for r in geo.regions)
         c.text(m, h - 6, "3 STARS", size=5, weight="bold", fill=INK)
-        c.text(w - m, h - 6, legend.replace(" +", ""), size=3.2, anchor="end", fill="#333333")
+        c.text(w - m, h - 6, legend, size=3.2, anchor="end", fill="#333333")
         orientation_mark(c, w / 2, h - 3.5, 8)
 
     return [ctx.face("board", w, h, draw, data={

@@ -18,7 +18,7 @@ from functools import cache
 
 from pydantic import Field
 
-from pnp.games.three_stars.components import INK, orientation_mark
+from pnp.games.three_stars.components import INK, orientation_mark, region_legend
 from pnp.games.three_stars.engine import board_geometry_for
 from pnp.geometry import region_boundaries
 from pnp.limits import limit
@@ -156,7 +156,7 @@ def lozenge_board(ctx: GeneratorContext) -> list[FaceSpec]:
             own = [pt for z in cells if owner[z] == name for pt in lozenge_xy(z)]
             if own and len(geo.regions) > 1:
                 lx, ly = to_mm(sum(x for x, _ in own) / len(own), sum(y for _, y in own) / len(own))
-                c.text(lx, ly + 0.35 * unit, str(reg.players), size=unit, anchor="middle", weight="bold",
+                c.text(lx, ly + 0.35 * unit, name, size=unit, anchor="middle", weight="bold",
                        fill="#000000", opacity="0.12")
         for z in cells:
             c.polygon([to_mm(*pt) for pt in lozenge_xy(z)], stroke="#555555", stroke_width=0.35)
@@ -165,7 +165,7 @@ def lozenge_board(ctx: GeneratorContext) -> list[FaceSpec]:
         # the seed's reading aid: a small star on every star centre
         for v in geo.star_positions(geo.max_players):
             c.polygon(_small_star(*to_mm(*centre_xy(v)), unit * 0.09), fill="#555555")
-        legend = "  ·  ".join(f"{r.players} players: region {n}" for n, r in geo.regions.items())
+        legend = region_legend((n, r.players) for n, r in geo.regions.items())
         c.text(m, h - 6, "3 STARS · LOZENGES", size=5, weight="bold", fill=INK)
         c.text(w - m, h - 6, legend, size=3.2, anchor="end", fill="#333333")
         orientation_mark(c, w / 2, h - 3.5, 8)

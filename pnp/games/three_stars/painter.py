@@ -113,8 +113,7 @@ class Painter:
                     break
                 pts = [p for cell in cells for p in self.poly(cell)]
                 x, y = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
-                players = self.b.region(cells[0])[1]
-                c.text(x, y + self.unit * 0.18, str(players), size=self.unit * 0.5, anchor="middle", weight="bold",
+                c.text(x, y + self.unit * 0.18, name, size=self.unit * 0.5, anchor="middle", weight="bold",
                        fill="#000000", opacity="0.16")
         for cell in self.shown:
             c.polygon(self.poly(cell), stroke="#777777" if cell in active else "#bbbbbb", stroke_width=0.2)
