@@ -125,6 +125,13 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
                     path.lineTo(pt(x), pt(y))
                 path.close()
             c.clipPath(path, stroke=0, fill=0)
+        if pl.rotate in (90, 270):  # a quarter turn: the w x h box holds the face lying on its side
+            c.translate(pt(pl.x + pl.w / 2), pt(pl.y + pl.h / 2))
+            c.rotate(pl.rotate)
+            c.translate(-pt(pl.h / 2 + pl.bleed), -pt(pl.w / 2 + pl.bleed))
+            c.doForm(forms[pl.face])
+            c.restoreState()
+            continue
         if pl.rotate:
             cx, cy = pt(pl.x + pl.w / 2), pt(pl.y + pl.h / 2)
             c.translate(cx, cy)
@@ -235,10 +242,11 @@ def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
     A long sheet title is set smaller, then shortened with an ellipsis, so it never runs
     into the ruler's label.
     """
-    base = cfg.footer / 2 - 1.2
-    left = cfg.margin
+    m = sheet.margin  # the footer sits on the printable area's bottom edge
+    base = m + cfg.footer / 2 - 1.2
+    left = max(cfg.margin, m)
     length = cfg.calibration
-    rx = sheet.width - cfg.margin - length
+    rx = sheet.width - left - length - (0.1 if m else 0.0)  # (its outline's stroke inside the printable area)
     label = "print at 100%"
     label_x = rx - 2.5 - _mm(c.stringWidth(label, fonts.BOLD, 7.5))
     room = label_x - 4 - left
@@ -278,7 +286,7 @@ def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
     if sheet.proof:
         c.setFillColor(GUIDE_RED)
         c.setFont(fonts.BOLD, 7)
-        c.drawString(pt(left), pt(sheet.height - 3.5), "PROOF: trim (red), bleed (blue) and safe zone (green) "
+        c.drawString(pt(left), pt(sheet.height - m - 3.5), "PROOF: trim (red), bleed (blue) and safe zone (green) "
                      "guides are drawn. Not for cutting.")
 
 

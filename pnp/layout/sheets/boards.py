@@ -9,6 +9,8 @@ from pnp.layout.sheets.marks import crop_marks, rect_edges
 from pnp.layout.sheets.sheet import Placed, Sheet
 from pnp.registry import FaceSpec
 
+TICK = 4.0  # mm: the alignment marks' length, beyond the part's art
+
 
 def board_sheets(face: FaceSpec, path: str, name: str, base: Paper, opts: SheetOptions,
                  cfg: LayoutConfig) -> list[Sheet]:
@@ -50,7 +52,7 @@ def tiled_board(face: FaceSpec, path: str, name: str, base: Paper, opts: SheetOp
     neighbouring parts begin and end; tape the parts so that the marks meet.
     """
     w, h, b = face.width, face.height, face.bleed
-    o, m = cfg.board_overlap, cfg.margin
+    o, m = cfg.board_overlap, max(cfg.margin, TICK)  # room for the part's label and alignment marks
     best = None
     for p in papers(base, opts.orientation):  # each part's window, with room for the board's bleed around it
         uw, uh = p.width - 2 * (m + b), p.height - cfg.footer - 2 * (m + b)
@@ -80,7 +82,7 @@ def tiled_board(face: FaceSpec, path: str, name: str, base: Paper, opts: SheetOp
                                 f"{c + 1} of {rows} x {cols}; overlaps its neighbours by {o:g} mm"))
             sheet.cuts += rect_edges((wx0, wy0, wx0 + vis_w, wy0 + vis_h))
             # alignment marks where a neighbour's edge falls on this part (inside the overlap strip)
-            tick = 4.0
+            tick = TICK
             for nx in ([bx0 + uw - o] if c + 1 < cols else []) + ([bx0 + o] if c > 0 else []):
                 px = wx0 + (nx - bx0)
                 sheet.marks += [((px, wy0 - eb - tick), (px, wy0 - eb)),
@@ -97,7 +99,7 @@ def tiled_board(face: FaceSpec, path: str, name: str, base: Paper, opts: SheetOp
 def _board_overview(face: FaceSpec, path: str, name: str, base: Paper, xs, ys, uw, uh, opts: SheetOptions,
                     cfg: LayoutConfig) -> Sheet:
     """The whole board scaled to one page with its parts outlined and labelled: the assembly map."""
-    w, h, m = face.width, face.height, cfg.margin
+    w, h, m = face.width, face.height, max(cfg.margin, TICK)
     best = None
     for p in papers(base, opts.orientation):
         aw, ah = p.width - 2 * m, p.height - cfg.footer - 2 * m - 8
