@@ -167,3 +167,23 @@ def test_gutter_bleed_keeps_each_cards_whole_bleed_and_the_summary_says_what_sur
                 (p.x / MM, p.y / MM, (p.x + p.width) / MM, (p.y + p.height) / MM), abs=0.01)
         trims_x = sorted({round(p.x / MM + 3, 2) for p in cards})
         assert all(b - a >= min(69, 94) - 6 + 6 - 0.01 for a, b in zip(trims_x, trims_x[1:]))
+
+
+def test_a_long_sheet_title_goes_on_two_footer_lines_never_cut(tmp_path):
+    name = "Ship, market and harbour master cards of the western quays and the lighthouse"
+    design = mix_with(tmp_path, "    kind: card\n    size: mini-euro", f"    kind: card\n    name: {name}\n    size: mini-euro")
+    out, _ = build(tmp_path, design, "--paper", "letter")
+    pdf = out / "print-mix-letter.pdf"
+    import pdfplumber
+
+    with pdfplumber.open(pdf) as doc:
+        page = doc.pages[1]  # the backs: "... backs 1-8 (duplex, flip on long edge)"
+        footer = [w for w in page.extract_words() if w["bottom"] > page.height - 16 * MM]
+    lines: dict[float, list[str]] = {}
+    for w in footer:
+        lines.setdefault(round(w["bottom"], 1), []).append(w["text"])
+    text = " ".join(" ".join(ws) for _, ws in sorted(lines.items()))
+    assert "…" not in text and f"{name}: backs 1-12 (duplex," in text and "flip on long edge)" in text, text
+    bottom = {w["text"]: w["bottom"] for w in footer}
+    assert bottom["sheet"] < bottom["edge)"] - 5  # the sheet's title on two lines, its end on the baseline
+    assert min(w["x0"] for w in footer) >= 6.35 * MM - 0.01
