@@ -15,7 +15,8 @@ A component's layout follows from its kind and shape, one module per strategy:
 - `twosided`: double-sided shaped pieces, backs mirrored in every duplex mode;
 - `print_shop`: the other output, one face side per page at trim + bleed.
 
-`plan` (in `plan`) sends each component to its strategy; `config` reads the conventions
+`plan` (in `plan`) sends each component to its strategy, each laying out on the printable
+area (the paper less `print.margin` on every side), then moved onto the paper; `config` reads the conventions
 (templates/sheets/layout.yaml) and holds the print options; `sheet` is the output data;
 `marks` draws crop marks and cut lines.
 """
