@@ -16,17 +16,20 @@ def board_sheets(face: FaceSpec, path: str, name: str, base: Paper, opts: SheetO
                  cfg: LayoutConfig) -> list[Sheet]:
     """A board at true size: one page when it fits (either orientation), else parts with overlap."""
     w, h, b = face.width, face.height, face.bleed
-    need = cfg.mark_gap + cfg.mark_min
-    for p in papers(base, opts.orientation):
-        aw, ah = p.width - 2 * (b + need), p.height - cfg.footer - 2 * (b + need)
-        if w <= aw + 1e-9 and h <= ah + 1e-9:
-            x = (p.width - w) / 2
-            y = cfg.footer + (p.height - cfg.footer - h) / 2
-            sheet = Sheet(p.width, p.height, f"{name} (true size)", "board")
-            sheet.placed.append(Placed(path, x, y, w, h, b, label=name))
-            if opts.marks != "none":
-                sheet.marks = crop_marks(sheet.placed, p, cfg)
-            return [sheet]
+    # with room for crop marks; else (a board that just fills the printable area) its trim drawn as the cut line
+    for need in (cfg.mark_gap + cfg.mark_min, 0.0):
+        for p in papers(base, opts.orientation):
+            aw, ah = p.width - 2 * (b + need), p.height - cfg.footer - 2 * (b + need)
+            if w <= aw + 1e-9 and h <= ah + 1e-9:
+                x = (p.width - w) / 2
+                y = cfg.footer + (p.height - cfg.footer - h) / 2
+                sheet = Sheet(p.width, p.height, f"{name} (true size)", "board")
+                sheet.placed.append(Placed(path, x, y, w, h, b, label=name))
+                if opts.marks != "none" and need:
+                    sheet.marks = crop_marks(sheet.placed, p, cfg)
+                elif opts.marks != "none":
+                    sheet.cuts = rect_edges((x, y, x + w, y + h))
+                return [sheet]
     return tiled_board(face, path, name, base, opts, cfg)
 
 

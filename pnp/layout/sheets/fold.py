@@ -75,5 +75,5 @@ def fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
         sheet.folds.append(fold_line)
         sheets.append(sheet)
     if grid.advice and sheets:
-        sheets[0].advice.append(f"{name}: {grid.advice}")
+        sheets[0].advice.append((name, grid.advice))
     return sheets

@@ -52,7 +52,7 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
                 marked[key] = (sheet.marks, sheet.cuts)
             sheet.marks, sheet.cuts = list(marked[key][0]), list(marked[key][1])
     if grid.advice and fronts:
-        fronts[0].advice.append(f"{name}: {grid.advice}")
+        fronts[0].advice.append((name, grid.advice))
     return fronts, backs
 
 

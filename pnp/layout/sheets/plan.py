@@ -91,7 +91,11 @@ def plan(components: list[ComponentFaces], opts: SheetOptions, face_path,
 
 def plan_advice(sheets: list[Sheet]) -> list[str]:
     """What the build summary says of the layout (a layout chosen for the printable area, the bleed clipped)."""
-    return [a for s in sheets for a in s.advice]
+    said: dict[str, list[str]] = {}  # the same advice for several components is said once, naming them all
+    for s in sheets:
+        for name, text in s.advice:
+            said.setdefault(text, []).append(name)
+    return [f"{', '.join(names)}: {text}" for text, names in said.items()]
 
 
 def _shaped(cf: ComponentFaces) -> bool:

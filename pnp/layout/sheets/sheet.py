@@ -77,7 +77,7 @@ class Sheet:
     proof: bool = False
     safe_zone: float = 3.0
     margin: float = 0.0  # the printable area's margin (the footer sits on its bottom edge)
-    advice: list[str] = field(default_factory=list)  # what the build summary says of this layout
+    advice: list[tuple[str, str]] = field(default_factory=list)  # (component, what the build summary says of its layout)
 
 
 def shift_box(box: Box, dx: float, dy: float) -> Box:
