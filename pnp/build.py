@@ -401,7 +401,7 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
                   compiled: dict | None = None) -> None:
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
     from pnp.layout import pdf as pdf_layout
-    from pnp.layout.sheets import SheetOptions, plan, print_shop_sheets, sheets_needed
+    from pnp.layout.sheets import SheetOptions, plan, plan_advice, print_shop_sheets, sheets_needed
     from pnp.render import fonts
     from pnp.render.art import ArtFiles
     from pnp.render.faces import FaceStream
@@ -429,6 +429,7 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
         built.svgs = svgs = svgs.finish()
     built.sheets = len(sheets)
     built.sheet_plan = sheets
+    built.notes += plan_advice(sheets)
     built.sheets_per_paper = sheets_needed(components, opts, face_path, planned=sheets)
     if print_shop:
         from pnp.layout.sheets.print_shop import (

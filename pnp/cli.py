@@ -147,6 +147,12 @@ def main(debug: bool) -> None:
               help="Shift back pages by X,Y mm (e.g. 0.5,-0.3) for a printer whose duplex drifts.")
 @click.option("--marks", type=click.Choice(["crop", "cut", "none"]), default=None,
               help="Crop marks outside the trim, full cut lines, or nothing.")
+@click.option("--margin", default=None, metavar="LENGTH",
+              help="Printable area: nothing is printed closer than this to the paper's edges (e.g. 4mm, 0.25in; "
+                   "plain numbers are mm); overrides print.margin (default 6.35 mm).")
+@click.option("--gutter", default=None, metavar="LENGTH|bleed",
+              help="Gap between neighbouring cards (plain numbers are mm), or bleed: both cards' bleeds, "
+                   "kept whole; overrides print.gutter.")
 @click.option("--proof", is_flag=True, default=None, help="Draw trim, bleed and safe-zone guides (-proof.pdf).")
 @click.option("--print-shop", is_flag=True, help="Also write <design>-print-shop.pdf: one face per page, "
               "trim + bleed, TrimBox/BleedBox, backs after fronts.")
@@ -165,8 +171,8 @@ def main(debug: bool) -> None:
               help="Reuse what earlier builds made (<out>/.cache); --no-cache makes everything again.")
 @allow_dir_option
 def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: str | None, duplex: str | None,
-          back_offset: str | None, marks: str | None, proof: bool | None, print_shop: bool, pdfx: bool,
-          pdfx_version: str | None, export: tuple[str, ...],
+          back_offset: str | None, marks: str | None, margin: str | None, gutter: str | None, proof: bool | None,
+          print_shop: bool, pdfx: bool, pdfx_version: str | None, export: tuple[str, ...],
           kit: bool, ink_saver: bool, no_exports: bool, use_cache: bool) -> None:
     """Build SVG faces, PDF print sheets and a manifest for each DESIGN.
 
@@ -177,8 +183,9 @@ def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: s
 
     if back_offset is not None:  # plain numbers are mm here
         back_offset = ",".join(p if any(c.isalpha() for c in p) else f"{p.strip()}mm" for p in back_offset.split(","))
+    margin, gutter = (f"{v.strip()}mm" if v is not None and _plain_number(v) else v for v in (margin, gutter))
     overrides = {"orientation": orientation, "duplex": duplex, "back_offset": back_offset, "marks": marks,
-                 "proof": proof}
+                 "margin": margin, "gutter": gutter, "proof": proof}
     from pnp.cache import Cache
 
     cache = None if use_cache else Cache(None, memory=True)
@@ -219,6 +226,14 @@ def clean_(designs: tuple[str, ...], out: Path) -> None:
             removed = clean(out / name)
             said = f"{len(removed)} removed ({', '.join(removed)})" if removed else "nothing kept to remove"
             click.echo(f"{name}: {said}")
+
+
+def _plain_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 @main.group()

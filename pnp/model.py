@@ -107,6 +107,18 @@ def length(ge: float | None = None, gt: float | None = None) -> cs.CoreSchema:
         bounded_length, cs.no_info_before_validator_function(parse_length, cs.float_schema(ge=ge, gt=gt)))
 
 
+MAX_MARGIN = 40.0  # mm: print.margin (a printer's unprintable edge is a few mm; more leaves no sheet to use)
+
+
+def _at_most(bound: float) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if value > bound:
+            raise PydanticKnownError("less_than_equal", {"le": f"{bound:g}mm"})
+        return value
+
+    return check
+
+
 def _at_least(bound: int) -> Callable[[Any], Any]:
     def check(value: Any) -> Any:
         if value < bound:
@@ -314,7 +326,8 @@ class PrintSettings(Record):
     paper: Literal["a4", "letter", "a3"]
     bleed: float
     safe_zone: float
-    gutter: float | None
+    gutter: float | str | None
+    margin: float
     orientation: Literal["auto", "portrait", "landscape"]
     duplex: Literal["long", "short", "none", "fold"]
     back_offset: tuple[float, float]
@@ -327,8 +340,13 @@ class PrintSettings(Record):
             "paper": Field(choice("a4", "letter", "a3"), "a4", "Sheet size"),
             "bleed": Field(length(ge=0), 3.0, "Art extends this far beyond the trim"),
             "safe_zone": Field(length(ge=0), 3.0, "Text stays this far inside the trim"),
-            "gutter": Field(optional_length(ge=0), None,
-                            "Gap between the trims of neighbouring cards; default: the bleed"),
+            "gutter": Field(cs.union_schema(
+                [cs.literal_schema(["bleed"]), optional_length(ge=0)], custom_error_type="gutter",
+                custom_error_message="expected a length such as 3mm, or bleed (both cards' bleeds)"), None,
+                            "Gap between the trims of neighbouring cards; default: the bleed; "
+                            "`bleed`: both cards' bleeds, kept whole"),
+            "margin": Field(cs.no_info_after_validator_function(_at_most(MAX_MARGIN), length(ge=0)), 6.35,
+                            "Printable area: nothing is printed closer than this to the paper's edges"),
             "orientation": Field(choice("auto", "portrait", "landscape"), "auto",
                                  "Sheet orientation; auto picks, per component, the one that wastes least"),
             "duplex": Field(choice("long", "short", "none", "fold"), "long",
@@ -351,7 +369,9 @@ class PrintSettings(Record):
 
     @property
     def effective_gutter(self) -> float:
-        return self.bleed if self.gutter is None else self.gutter
+        if self.gutter == "bleed":
+            return 2 * self.bleed
+        return self.bleed if self.gutter is None else float(self.gutter)
 
 
 class Size(Record):

@@ -20,6 +20,7 @@ class Placement:
     height: float
     rotated: bool
     clip: list[tuple[float, float]] | None = None  # the clip path in force, page coordinates (pt)
+    turn: int = 0  # degrees counter-clockwise the form is drawn turned: 0, 90, 180 or 270
 
 
 def _mul(a, b):
@@ -67,7 +68,8 @@ def placements(reader: PdfReader, page_index: int) -> list[Placement]:
             a, b, c, d, e, f = ctm
             corners = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((x0, y0), (x1, y1))]
             xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-            out.append(Placement(name, min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys), a < 0, clip))
+            turn = 90 if b > 0 else 270 if b < 0 else 180 if a < 0 else 0
+            out.append(Placement(name, min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys), a < 0, clip, turn))
     return out
 
 

@@ -51,11 +51,15 @@ def _face_boxes(pdf: Path, page: int) -> list:
 
 def _expected(face, x_mm: float, y_mm: float, w_mm: float, h_mm: float) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) in page points (y up) of a box given in the face's SVG units (mm from the trim
-    corner, y down)."""
-    assert not face.rotated
-    x0 = face.x + (BLEED + x_mm) * MM
-    y1 = face.y + face.height - (BLEED + y_mm) * MM
-    return (x0, y1 - h_mm * MM, x0 + w_mm * MM, y1)
+    corner, y down), the face upright or turned a quarter (as the grid lays cards out where that fits more)."""
+    assert face.turn in (0, 90, 270)
+    fw, fh = (FACE_W + 2 * BLEED), (FACE_H + 2 * BLEED)  # the form's own box, mm
+    corners = [(BLEED + x, fh - BLEED - y) for x in (x_mm, x_mm + w_mm) for y in (y_mm, y_mm + h_mm)]
+    cx, cy = face.x + face.width / 2, face.y + face.height / 2
+    turned = {0: lambda a, b: (a, b), 90: lambda a, b: (-b, a), 270: lambda a, b: (b, -a)}[face.turn]
+    pts = [turned(x - fw / 2, y - fh / 2) for x, y in corners]
+    xs, ys = [cx + a * MM for a, _ in pts], [cy + b * MM for _, b in pts]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def _images(pdf: Path, page: int) -> list[tuple[float, float, float, float]]:
@@ -96,8 +100,10 @@ def test_each_file_is_stored_once_and_svg_art_stays_vector(built):
         star_fills = [c for c in doc.pages[0].curves if c.get("non_stroking_color") and
                       tuple(round(v, 2) for v in c["non_stroking_color"]) == (0.88, 0.63, 0.0)]
     assert len(star_fills) == 4
+    turned = _face_boxes(built / "d-a4.pdf", 0)[0].turn in (90, 270)  # (cards turned a quarter on the sheet)
     for c in star_fills:
-        assert abs(c["x1"] - c["x0"] - 9.0 * MM) < 0.2 * MM  # the star spans 90 of the icon's 100 units
+        span = c["bottom"] - c["top"] if turned else c["x1"] - c["x0"]
+        assert abs(span - 9.0 * MM) < 0.2 * MM  # the star spans 90 of the icon's 100 units
 
 
 def test_svg_output_stands_alone(built):

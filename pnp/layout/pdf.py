@@ -125,6 +125,13 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
                     path.lineTo(pt(x), pt(y))
                 path.close()
             c.clipPath(path, stroke=0, fill=0)
+        if pl.rotate in (90, 270):  # a quarter turn: the w x h box holds the face lying on its side
+            c.translate(pt(pl.x + pl.w / 2), pt(pl.y + pl.h / 2))
+            c.rotate(pl.rotate)
+            c.translate(-pt(pl.h / 2 + pl.bleed), -pt(pl.w / 2 + pl.bleed))
+            c.doForm(forms[pl.face])
+            c.restoreState()
+            continue
         if pl.rotate:
             cx, cy = pt(pl.x + pl.w / 2), pt(pl.y + pl.h / 2)
             c.translate(cx, cy)
@@ -232,13 +239,14 @@ def shape_path(c: Canvas, ops):
 def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
     """Game, sheet and "print at 100%" beside a calibration ruler, in the band at the bottom.
 
-    A long sheet title is set smaller, then shortened with an ellipsis, so it never runs
-    into the ruler's label.
+    A long sheet title is set smaller, then on two lines, so it never runs into the ruler's
+    label (shortened with an ellipsis only if two lines cannot hold it).
     """
-    base = cfg.footer / 2 - 1.2
-    left = cfg.margin
+    m = sheet.margin  # the footer sits on the printable area's bottom edge
+    base = m + cfg.footer / 2 - 1.2
+    left = max(cfg.margin, m)
     length = cfg.calibration
-    rx = sheet.width - cfg.margin - length
+    rx = sheet.width - left - length - (0.1 if m else 0.0)  # (its outline's stroke inside the printable area)
     label = "print at 100%"
     label_x = rx - 2.5 - _mm(c.stringWidth(label, fonts.BOLD, 7.5))
     room = label_x - 4 - left
@@ -246,19 +254,19 @@ def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
     size = 7.5
     while size > 5.5 and _mm(c.stringWidth(title, fonts.BOLD, size) + c.stringWidth(text, fonts.REGULAR, size)) + 2.5 > room:
         size -= 0.5
-    while text and _mm(c.stringWidth(title, fonts.BOLD, size) + c.stringWidth(text + "…", fonts.REGULAR, size)) + 2.5 > room:
-        text = text[:-1]
-    if text != f"sheet {sheet.number} of {sheet.total} · {sheet.title}":
-        text = text.rstrip() + "…"
+    x = left + _mm(c.stringWidth(title, fonts.BOLD, size)) + 2.5
+    lines = _wrap(c, text, size, room - (x - left)) if _mm(c.stringWidth(text, fonts.REGULAR, size)) > room - (
+        x - left) else [text]
+
     def game() -> None:
         c.setFillColor(black)
         c.setFont(fonts.BOLD, size)
         c.drawString(pt(left), pt(base), title)
 
     _replayed(c, ("game", title, size, left, base), game)
-    x = left + _mm(c.stringWidth(title, fonts.BOLD, size)) + 2.5
     c.setFont(fonts.REGULAR, size)
-    c.drawString(pt(x), pt(base), text)
+    for k, line in enumerate(lines):  # a title too long for one line goes on two, the last on the baseline
+        c.drawString(pt(x), pt(base + (len(lines) - 1 - k) * _mm(size * 1.15)), line)
     ry = base - 0.2
 
     def ruler() -> None:  # at the right: calibration length in 10 mm steps, alternately filled
@@ -278,8 +286,27 @@ def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
     if sheet.proof:
         c.setFillColor(GUIDE_RED)
         c.setFont(fonts.BOLD, 7)
-        c.drawString(pt(left), pt(sheet.height - 3.5), "PROOF: trim (red), bleed (blue) and safe zone (green) "
+        c.drawString(pt(left), pt(sheet.height - m - 3.5), "PROOF: trim (red), bleed (blue) and safe zone (green) "
                      "guides are drawn. Not for cutting.")
+
+
+def _wrap(c: Canvas, text: str, size: float, room: float) -> list[str]:
+    """`text` in at most two lines of `room` mm, broken between words; the second shortened if it must be."""
+    fits = lambda t: _mm(c.stringWidth(t, fonts.REGULAR, size)) <= room  # noqa: E731
+    words = text.split(" ")
+    first = words[0]
+    for k in range(1, len(words)):
+        if not fits(first + " " + words[k]):
+            rest = " ".join(words[k:])
+            break
+        first += " " + words[k]
+    else:
+        return [first]
+    if not fits(rest):
+        while rest and not fits(rest + "…"):
+            rest = rest[:-1]
+        rest = rest.rstrip() + "…"
+    return [first, rest]
 
 
 def _replayed(c: Canvas, key: tuple, draw: Callable[[], None]) -> None:

@@ -15,7 +15,8 @@ A component's layout follows from its kind and shape, one module per strategy:
 - `twosided`: double-sided shaped pieces, backs mirrored in every duplex mode;
 - `print_shop`: the other output, one face side per page at trim + bleed.
 
-`plan` (in `plan`) sends each component to its strategy; `config` reads the conventions
+`plan` (in `plan`) sends each component to its strategy, each laying out on the printable
+area (the paper less `print.margin` on every side), then moved onto the paper; `config` reads the conventions
 (templates/sheets/layout.yaml) and holds the print options; `sheet` is the output data;
 `marks` draws crop marks and cut lines.
 """
@@ -34,13 +35,13 @@ from pnp.layout.sheets.fold import fold_sheets
 from pnp.layout.sheets.grid import grid_sheets
 from pnp.layout.sheets.marks import crop_marks, merge_collinear
 from pnp.layout.sheets.pieces import hexagon_corners, pack_sheets
-from pnp.layout.sheets.plan import plan, sheets_needed
+from pnp.layout.sheets.plan import plan, plan_advice, sheets_needed
 from pnp.layout.sheets.print_shop import print_shop_sheets
 from pnp.layout.sheets.sheet import Box, Placed, Point, Segment, Sheet
 
 __all__ = [
     "Box", "Grid", "LayoutConfig", "Mirror", "Paper", "Placed", "Point", "Segment", "Sheet", "SheetOptions",
     "board_parts", "board_sheets", "choose_grid", "crop_marks", "fold_sheets", "grid_sheets", "hexagon_corners",
-    "load_config", "merge_collinear", "pack_sheets", "paper", "papers", "place_block", "plan", "print_shop_sheets",
+    "load_config", "merge_collinear", "pack_sheets", "paper", "papers", "place_block", "plan", "plan_advice", "print_shop_sheets",
     "sheets_needed", "tiled_board",
 ]

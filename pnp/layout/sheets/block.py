@@ -36,6 +36,8 @@ class Grid:
     w: float  # one face's trim and bleed
     h: float
     b: float
+    advice: str = ""  # what the build summary says of this grid (see choose_grid)
+    rotate: int = 0  # 90: the faces lie on their side (w and h above are then the turned face's)
 
     @property
     def per_sheet(self) -> int:
@@ -54,33 +56,55 @@ def choose_grid(cf: ComponentFaces, base: Paper, gutter: float, opts: SheetOptio
                 avail: tuple[float, float] | None = None, reserve_top: bool = False) -> Grid:
     """The grid that puts the most faces on a sheet, its block centred above the footer.
 
-    Candidates: the design's gutter with crop marks outside the block, or faces abutting with
-    full cut lines (no room needed for marks); a tie keeps the design's gutter. With
-    `marks: cut` only the second, with `marks: none` faces abut and nothing is drawn.
+    With `marks: crop`, the design's gutter with crop marks outside the block, in the
+    orientation that fits most; only when no face fits so (the face nearly fills the
+    printable area) do faces abut with full cut lines. Cut lines are never drawn over faces
+    otherwise: when abutting faces would fit more, `Grid.advice` says so. With `marks: cut`
+    faces abut with cut lines, with `marks: none` faces keep the gutter and nothing is drawn.
     """
     w, h, b = cf.fronts[0].width, cf.fronts[0].height, cf.fronts[0].bleed
-    if opts.marks == "crop":
-        variants = [(max(gutter, 0.0), cfg.mark_gap + cfg.mark_min, "crop"), (0.0, 0.0, "cut")]
-    elif opts.marks == "cut":
-        variants = [(0.0, 0.0, "cut")]
-    else:
-        variants = [(max(gutter, 0.0), 0.0, "none")]
     reserve = 2 * cfg.footer if reserve_top else cfg.footer
-    best = None
-    for g, edge, marks in variants:
-        for p in papers(base, opts.orientation):
-            aw, ah = avail if avail else (p.width, p.height - reserve)
-            cols, rows = grid_fit(w, h, g, b, aw, ah, edge)
-            if cols * rows and (best is None or cols * rows > best[1] * best[2]):
-                best = (p, cols, rows, g, marks)
+
+    def fit(g: float, edge: float, marks: str):
+        """The most faces, upright first, then turned a quarter (only where that fits more)."""
+        best = None
+        for turn, fw, fh in ((0, w, h), (90, h, w)) if w != h else ((0, w, h),):
+            for p in papers(base, opts.orientation):
+                aw, ah = avail if avail else (p.width, p.height - reserve)
+                cols, rows = grid_fit(fw, fh, g, b, aw, ah, edge)
+                if cols * rows and (best is None or cols * rows > best[1] * best[2]):
+                    best = (p, cols, rows, g, marks, turn)
+        return best
+
+    advice = ""
+    if opts.marks == "crop":
+        best, abutting = fit(max(gutter, 0.0), cfg.mark_gap + cfg.mark_min, "crop"), fit(0.0, 0.0, "cut")
+        room = f"inside the {opts.margin:g} mm printable margin" if opts.margin else "on the sheet"
+        if best is None and abutting is not None:
+            best = abutting
+            advice = f"no room for crop marks {room}: faces abut, with cut lines"
+        elif best is not None and abutting is not None and abutting[1] * abutting[2] > best[1] * best[2]:
+            advice = (f"{best[1] * best[2]} per sheet{', turned a quarter,' if best[5] else ''} with crop marks "
+                      f"{room} ({abutting[1] * abutting[2]} with cut lines through abutting faces: --marks cut, "
+                      "or a smaller --margin)")
+    else:
+        best = fit(0.0, 0.0, "cut") if opts.marks == "cut" else fit(max(gutter, 0.0), 0.0, "none")
     if best is None:
         raise cf.error(f"a {w:g} x {h:g} mm face with {b:g} mm bleed does not fit "
                        f"on {base.name.upper()}; expected a smaller size or a larger paper")
-    p, cols, rows, g, marks = best
+    p, cols, rows, g, marks, turn = best
+    if turn:
+        w, h = h, w
+        advice = advice or f"turned a quarter to fit {cols * rows} per sheet"
     block_w, block_h = cols * w + (cols - 1) * g, rows * h + (rows - 1) * g
     x0 = (p.width - block_w) / 2
     y0 = cfg.footer + (p.height - reserve - block_h) / 2
-    return Grid(p, cols, rows, g, x0, y0, marks, w, h, b)
+    if marks != "cut" and b > 0 and cols * rows > 1 and g < 2 * b - 1e-9:
+        kept = max(min(b, g / 2), 0.0)
+        advice = "; ".join(filter(None, [advice, (
+            f"{kept:g} mm of the {b:g} mm bleed survive between neighbours (gutter {g:g} mm; "
+            f"print.gutter: bleed keeps all of it)")]))
+    return Grid(p, cols, rows, g, x0, y0, marks, w, h, b, advice, turn)
 
 
 @dataclass(frozen=True)
@@ -140,14 +164,17 @@ def place_block(grid: Grid, chunk: list[FaceSpec], cid: str, face_path, back,
         x = grid.x0 + c * (w + g)
         y = grid.y0 + block_h - h - r * (h + g)  # rows from the top
         clip = cell_clip(x, y, w, h, b, g, c, r, grid.cols, grid.rows)
-        front = Placed(face_path(cid, face), x, y, w, h, b, clip=clip, label=face.label, component=cid)
+        front = Placed(face_path(cid, face), x, y, w, h, b, rotate=grid.rotate, clip=clip, label=face.label,
+                       component=cid)
         face_back = back(face) if callable(back) else back
         if face_back is None:
             out.append((front, None))
             continue
         bx, by = mirror.origin(x, y, w, h)
-        out.append((front, Placed(face_path(cid, face_back), bx, by, w, h, face_back.bleed, clip=mirror.box(clip),
-                                  label="back", component=cid)))
+        # a turned back: its top towards the edge its front's top faces once the sheet is turned over
+        turn = (360 - grid.rotate) % 360 if mirror.axis == "x" else grid.rotate
+        out.append((front, Placed(face_path(cid, face_back), bx, by, w, h, face_back.bleed, rotate=turn,
+                                  clip=mirror.box(clip), label="back", component=cid)))
     return out
 
 

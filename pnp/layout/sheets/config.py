@@ -42,6 +42,8 @@ class SheetOptions:
     orientation: str = "auto"  # auto | portrait | landscape
     duplex: str = "long"  # long | short | none | fold
     gutter: float = 3.0
+    keep_bleed: bool = False  # print.gutter: bleed (each card's gutter is both bleeds: none is clipped)
+    margin: float = 0.0  # the printable area's margin: nothing is drawn closer to the paper's edges
     marks: str = "crop"  # crop | cut | none
     back_offset: tuple[float, float] = (0.0, 0.0)
     proof: bool = False
@@ -51,7 +53,8 @@ class SheetOptions:
     @classmethod
     def from_print(cls, pr, paper: str | None = None) -> "SheetOptions":
         return cls(paper=paper or pr.paper, orientation=pr.orientation, duplex=pr.duplex,
-                   gutter=pr.effective_gutter, marks=pr.marks, back_offset=tuple(pr.back_offset),
+                   gutter=pr.effective_gutter, keep_bleed=pr.gutter == "bleed", margin=pr.margin, marks=pr.marks,
+                   back_offset=tuple(pr.back_offset),
                    proof=pr.proof, safe_zone=pr.safe_zone)
 
 

@@ -74,4 +74,6 @@ def fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
             sheet.marks = [m for m in sheet.marks if not crosses_any(m, sheet.placed)]
         sheet.folds.append(fold_line)
         sheets.append(sheet)
+    if grid.advice and sheets:
+        sheets[0].advice.append((name, grid.advice))
     return sheets

@@ -51,6 +51,8 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
                 add_marks(sheet, grid.marks, p, cfg)
                 marked[key] = (sheet.marks, sheet.cuts)
             sheet.marks, sheet.cuts = list(marked[key][0]), list(marked[key][1])
+    if grid.advice and fronts:
+        fronts[0].advice.append((name, grid.advice))
     return fronts, backs
 
 

@@ -5,21 +5,29 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pnp.layout.sheets.boards import board_sheets
-from pnp.layout.sheets.config import LayoutConfig, SheetOptions, load_config, paper
+from pnp.layout.sheets.config import LayoutConfig, Paper, SheetOptions, load_config, paper
 from pnp.layout.sheets.fold import fold_sheets
 from pnp.layout.sheets.grid import grid_sheets
 from pnp.layout.sheets.outline import shape_key
 from pnp.layout.sheets.pieces import pack_sheets
-from pnp.layout.sheets.sheet import Sheet, shift_sheet
+from pnp.layout.sheets.sheet import Sheet, inset_sheet, shift_sheet
 from pnp.layout.sheets.twosided import twosided_fold_sheets, twosided_sheets
 from pnp.render.faces import ComponentFaces
 
 
 def plan(components: list[ComponentFaces], opts: SheetOptions, face_path,
          cfg: LayoutConfig | None = None) -> list[Sheet]:
-    """All sheets of a design, in component order; `face_path(cid, face)` names a face's SVG."""
+    """All sheets of a design, in component order; `face_path(cid, face)` names a face's SVG.
+
+    Every strategy lays out its sheets on the printable area (the paper less `opts.margin` on each
+    side, the footer on its bottom edge), which then moves onto the paper: nothing lands outside it.
+    """
     cfg = cfg or load_config()
-    base = paper(opts.paper, cfg)
+    m = opts.margin
+    whole = paper(opts.paper, cfg)
+    base = Paper(whole.name, whole.width - 2 * m, whole.height - 2 * m)
+    # boards and piece strips keep cfg.margin from the paper's edges, of which the printable margin is part
+    cfg = replace(cfg, margin=max(cfg.margin - m, 0.0)) if m else cfg
     sheets: list[Sheet] = []
     deferred_backs: list[Sheet] = []
     loose: list[ComponentFaces] = []
@@ -55,7 +63,7 @@ def plan(components: list[ComponentFaces], opts: SheetOptions, face_path,
                     sheets += [front, back]
         else:
             flush_loose()
-            g = opts.gutter if kind in ("card", "aid") else 0.0
+            g = (2 * cf.fronts[0].bleed if opts.keep_bleed else opts.gutter) if kind in ("card", "aid") else 0.0
             if opts.duplex == "fold" and cf.back is not None:
                 sheets += fold_sheets(cf, face_path, name, base, g, opts, cfg)
                 continue
@@ -72,12 +80,22 @@ def plan(components: list[ComponentFaces], opts: SheetOptions, face_path,
     sheets += deferred_backs
     dx, dy = opts.back_offset
     for s in sheets:
+        inset_sheet(s, m)
         if s.side == "back" and (dx or dy):
             shift_sheet(s, dx, dy)
         s.proof, s.safe_zone = opts.proof, opts.safe_zone
     for i, s in enumerate(sheets, start=1):
         s.number, s.total = i, len(sheets)
     return sheets
+
+
+def plan_advice(sheets: list[Sheet]) -> list[str]:
+    """What the build summary says of the layout (a layout chosen for the printable area, the bleed clipped)."""
+    said: dict[str, list[str]] = {}  # the same advice for several components is said once, naming them all
+    for s in sheets:
+        for name, text in s.advice:
+            said.setdefault(text, []).append(name)
+    return [f"{', '.join(names)}: {text}" for text, names in said.items()]
 
 
 def _shaped(cf: ComponentFaces) -> bool:

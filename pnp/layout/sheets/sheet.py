@@ -19,7 +19,8 @@ class Placed:
     w: float
     h: float
     bleed: float
-    rotate: int = 0  # 0 or 180 degrees about the trim centre
+    rotate: int = 0  # 0 or 180 degrees about the trim centre; 90 or 270: the face turned a quarter (counter-
+    # clockwise, or clockwise) lying in the w x h box (w and h are the box's: the face's own size swapped)
     clip: Box | None = None  # what of the art shows (page coordinates)
     clip_poly: list[Point] | None = None  # or a polygon (hexagons, triangles)
     label: str = ""
@@ -75,6 +76,8 @@ class Sheet:
     bleed_box: Box | None = None
     proof: bool = False
     safe_zone: float = 3.0
+    margin: float = 0.0  # the printable area's margin (the footer sits on its bottom edge)
+    advice: list[tuple[str, str]] = field(default_factory=list)  # (component, what the build summary says of its layout)
 
 
 def shift_box(box: Box, dx: float, dy: float) -> Box:
@@ -92,6 +95,23 @@ def shift_path(ops: tuple, dx: float, dy: float) -> tuple:
         else:
             out.append(op)
     return tuple(out)
+
+
+def inset_sheet(sheet: Sheet, m: float) -> None:
+    """A sheet planned on the printable area (the paper less `m` on every side) moved onto the whole paper."""
+    if not m:
+        return
+    move = lambda seg: ((seg[0][0] + m, seg[0][1] + m), (seg[1][0] + m, seg[1][1] + m))  # noqa: E731
+    sheet.width, sheet.height, sheet.margin = sheet.width + 2 * m, sheet.height + 2 * m, m
+    sheet.placed = [p.shifted(m, m) for p in sheet.placed]
+    sheet.marks = [move(s) for s in sheet.marks]
+    sheet.cuts = [move(s) for s in sheet.cuts]
+    sheet.folds = [move(s) for s in sheet.folds]
+    sheet.cut_paths = [shift_path(ops, m, m) for ops in sheet.cut_paths]
+    sheet.notes = [(x + m, y + m, text) for x, y, text in sheet.notes]
+    sheet.outlines = [[(x + m, y + m) for x, y in poly] for poly in sheet.outlines]
+    sheet.trim_box = shift_box(sheet.trim_box, m, m) if sheet.trim_box else None
+    sheet.bleed_box = shift_box(sheet.bleed_box, m, m) if sheet.bleed_box else None
 
 
 def shift_sheet(sheet: Sheet, dx: float, dy: float) -> None:
