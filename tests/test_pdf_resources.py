@@ -34,11 +34,11 @@ def test_faces_with_gradients_alpha_clips_and_nested_svg(tmp_path):
 
 
 def test_faces_forms_are_written_as_reportlab_writes_them(tmp_path, monkeypatch):
-    """pnp writes a face's form XObject itself (player._Form, the common case: fonts only) for speed; the
+    """pnp writes a face's form XObject itself (reportlab_internals.FontsOnlyForm, the common case: fonts only) for speed; the
     bytes are ReportLab's own (a ReportLab release that writes forms otherwise fails here, not in print)."""
     from reportlab.pdfbase.pdfdoc import PDFFormXObject
 
-    from pnp.render.svgpdf import player
+    from pnp.render.reportlab_internals import FontsOnlyForm
 
     deck = tmp_path / "features"
     (deck / "art").mkdir(parents=True)
@@ -48,10 +48,10 @@ def test_faces_forms_are_written_as_reportlab_writes_them(tmp_path, monkeypatch)
                                       "  words: {kind: card, size: poker, count: 3, svg: art/text.svg}\n"
                                       "  shades: {kind: card, size: poker, count: 2, svg: art/gradients.svg}\n")
     made = []
-    real = player._Form.format
-    monkeypatch.setattr(player._Form, "format", lambda self, doc: made.append(1) or real(self, doc))
+    real = FontsOnlyForm.format
+    monkeypatch.setattr(FontsOnlyForm, "format", lambda self, doc: made.append(1) or real(self, doc))
     [fast] = build_designs([str(deck)], out=tmp_path / "fast", cache=Cache(None), exports=False, show_progress=False)
     assert made, "no face went through pnp's own form writer"
-    monkeypatch.setattr(player._Form, "format", PDFFormXObject.format)
+    monkeypatch.setattr(FontsOnlyForm, "format", PDFFormXObject.format)
     [slow] = build_designs([str(deck)], out=tmp_path / "slow", cache=Cache(None), exports=False, show_progress=False)
     assert (fast.out_dir / "features-a4.pdf").read_bytes() == (slow.out_dir / "features-a4.pdf").read_bytes()

@@ -12,19 +12,18 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Mapping
 
-from reportlab import rl_config
 from reportlab.lib.colors import Color, black, white
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from pnp.cache import NO_CACHE, Cache, key_of
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
-from pnp.render import fonts
+from pnp.render import fonts, reportlab_internals as rl
 from pnp.render.svgpdf import Compiled, Resources, SvgWarning, compile_svg, form
 from pnp.render.svgpdf.player import defer_streams, splice
 from pnp.units import mm_to_pt as pt
 
-rl_config.useA85 = 0  # binary streams: smaller files, no ASCII85 encoding pass
+rl.use_binary_streams()  # smaller files, no ASCII85 encoding pass
 
 GREY = Color(0.35, 0.35, 0.35)
 
@@ -98,17 +97,17 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
         c.setTrimBox(tuple(pt(v) for v in sheet.trim_box))
     if sheet.bleed_box:
         c.setBleedBox(tuple(pt(v) for v in sheet.bleed_box))
-    code = c._code
+    code = rl.page_code(c)
     for pl in sheet.placed:
         if pl.clip and not pl.clip_path and not pl.rotate and pl.scale == 1:
             # the common placement, written as the canvas calls below write it (q, clip, cm, Do and Q leave the
             # canvas's own state as it was), without their per-call bookkeeping: 1000s of copies on a deck
             x0, y0, x1, y1 = pl.clip
             code += ["q", f"n {fp_str(pt(x0), pt(y0), pt(x1 - x0), pt(y1 - y0))} re "
-                          f"{'W*' if c._fillMode == FILL_EVEN_ODD else 'W'} n",
+                          f"{'W*' if rl.fill_mode(c) == FILL_EVEN_ODD else 'W'} n",
                      f"{fp_str(1, 0, 0, 1, pt(pl.x - pl.bleed), pt(pl.y - pl.bleed))} cm",
-                     f"/{c._doc.getXObjectName(forms[pl.face])} Do", "Q"]
-            c._formsinuse.append(forms[pl.face])
+                     f"/{rl.xobject_name(c, forms[pl.face])} Do", "Q"]
+            rl.use_form(c, forms[pl.face])
             continue
         c.saveState()
         if pl.clip_path:
@@ -316,11 +315,11 @@ def _replayed(c: Canvas, key: tuple, draw: Callable[[], None]) -> None:
     made = c.__dict__.setdefault("_pnp_replays", {})
     code = made.get(key)
     if code is not None:
-        c._code.extend(code)
+        rl.page_code(c).extend(code)
         return
-    start = len(c._code)
+    start = len(rl.page_code(c))
     draw()
-    made[key] = c._code[start:]
+    made[key] = rl.page_code(c)[start:]
 
 
 def _mm(points: float) -> float:

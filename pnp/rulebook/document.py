@@ -31,7 +31,7 @@ from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 from pnp.cache import NO_CACHE, Cache
 from pnp.layout.pdf import compile_face, define_form
 from pnp.model import Design
-from pnp.render import fonts
+from pnp.render import fonts, reportlab_internals as rl
 from pnp.render.faces import ComponentFaces, face_path
 from pnp.render.svgpdf import Compiled
 from pnp.rulebook.layout import FONT_ALL, Layout, load_layout
@@ -110,31 +110,32 @@ class _Contents(TableOfContents):
         self._data: list | None = None  # the table's rows, made at the first wrap (the entries are listed by then)
 
     def wrap(self, availWidth, availHeight):
-        entries = self._entries or [(0, "Placeholder for table of contents", 0, None)]
+        entries = rl.toc_entries(self) or [(0, "Placeholder for table of contents", 0, None)]
         pages = self.pages
 
         def drawTOCEntryEnd(canvas, kind, label):  # ReportLab's callback: where the entry's text ends
             level, _, listed, key = entries[int(label)]
             style = self.getLevelStyle(level)
             dot = " . " if self.dotsMinLevel >= 0 and level >= self.dotsMinLevel else ""
-            at = {"cur_x": canvas._curr_tx_info["cur_x"], "cur_y": canvas._curr_tx_info["cur_y"]}
+            at = rl.text_cursor(canvas)
 
             def fill(c):
                 page = pages.get(key, listed)  # (the placeholder of no entry: its own page, 0)
-                c._curr_tx_info = at
+                rl.set_text_cursor(c, at)
                 try:
                     drawPageNumbers(c, style, [(self.formatter(page) if self.formatter else page, key)],
                                     availWidth, availHeight, dot)
                 finally:
-                    del c._curr_tx_info
+                    rl.clear_text_cursor(c)
 
             canvas.later(fill)
 
         self.canv.setNamedCB("drawTOCEntryEnd", drawTOCEntryEnd)
         if self._data is None:
             self._data = [row for i, (level, text, _, key) in enumerate(entries) for row in self._row(i, level, text, key)]
-        self._table = Table(self._data, colWidths=(availWidth,), style=self.tableStyle)
-        self.width, self.height = self._table.wrapOn(self.canv, availWidth, availHeight)
+        table = Table(self._data, colWidths=(availWidth,), style=self.tableStyle)
+        rl.set_toc_table(self, table)  # (what TableOfContents draws and splits)
+        self.width, self.height = table.wrapOn(self.canv, availWidth, availHeight)
         return self.width, self.height
 
     def _row(self, i: int, level: int, text: str, key) -> list:
@@ -161,10 +162,6 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
     class NumberedCanvas(Canvas):
         """Keeps every page until the end, then draws "page N of M" on each, and what was left to draw `later`."""
 
-        _code: list[str]  # ReportLab's: the current page's drawing, joined when the page is written
-        _currentMatrix: tuple[float, ...]
-        _annotationCount: int  # ReportLab's: the links made so far (each is named Annot.NUMBER<count>)
-
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._pages: list[dict] = []
@@ -175,13 +172,13 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
             """Keeps a place here in the page's drawing, where `fill(canvas)` draws once every page is laid out
             (when the canvas is saved), in the coordinates in force now: what it draws can depend on a later
             page (the page numbers of the contents). `fill` draws its own state (a text object, say)."""
-            self._later.setdefault(len(self._pages), []).append((self._code, len(self._code), self._currentMatrix,
-                                                                  fill))
-            self._code.append("")
+            code = rl.page_code(self)
+            self._later.setdefault(len(self._pages), []).append((code, len(code), rl.current_matrix(self), fill))
+            code.append("")
 
         def showPage(self):
-            self._pages.append(dict(self.__dict__))
-            self._startPage()
+            self._pages.append(rl.page_state(self))
+            rl.start_page(self)
 
         def bookmarkPage(self, key, **kw):
             # kept until the page is really written: a bookmark made now would point at page 1
@@ -192,22 +189,24 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
             marks, later = self._marks, self._later
             # links are numbered by one counter (Annot.NUMBER<n>): every page's state has its own, and a link drawn
             # later on an early page (a contents entry's page number) takes the next number of all, not of its page
-            annotations = self._annotationCount
+            annotations = rl.annotation_count(self)
             for n, state in enumerate(self._pages):
-                self.__dict__.update(state)
-                self._annotationCount = annotations
-                footer(self, self._pageNumber, total)
+                rl.restore_page_state(self, state)
+                rl.set_annotation_count(self, annotations)
+                footer(self, rl.page_number(self), total)
                 for key, kw in marks.get(n, []):
                     Canvas.bookmarkPage(self, key, **kw)
                 for code, at, matrix, fill in later.get(n, []):
-                    page_code, page_matrix = self._code, self._currentMatrix
-                    self._code, self._currentMatrix = [], matrix  # (relative link rectangles use the matrix)
+                    page_code, page_matrix = rl.page_code(self), rl.current_matrix(self)
+                    rl.set_page_code(self, [])
+                    rl.set_current_matrix(self, matrix)  # (relative link rectangles use the matrix)
                     try:
                         fill(self)
-                        code[at] = "\n".join(self._code)
+                        code[at] = "\n".join(rl.page_code(self))
                     finally:
-                        self._code, self._currentMatrix = page_code, page_matrix
-                annotations = self._annotationCount
+                        rl.set_page_code(self, page_code)
+                        rl.set_current_matrix(self, page_matrix)
+                annotations = rl.annotation_count(self)
                 super().showPage()
             super().save()
 

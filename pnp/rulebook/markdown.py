@@ -39,7 +39,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from pnp.render import fonts
+from pnp.render import fonts, reportlab_internals as rl
 from pnp.rulebook import rawhtml
 from pnp.rulebook.layout import FONT_ALL, Layout
 
@@ -332,7 +332,7 @@ class _Converter:
                 gap = 4
                 cell = (width - gap * (len(images) - 1)) / len(images)
                 row = [[part for f in self.image(img.attrs.get("src", ""), _plain(img), line, img.meta.get("size"))
-                        for part in (f._content if isinstance(f, KeepTogether) else [f])] for img in images]
+                        for part in (rl.kept_together(f) if isinstance(f, KeepTogether) else [f])] for img in images]
                 t = Table([row], colWidths=[cell + gap] * len(images), hAlign="CENTER")
                 t.setStyle(TableStyle([FONT_ALL, ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
                                        ("LEFTPADDING", (0, 0), (-1, -1), gap / 2),
@@ -558,7 +558,7 @@ def _unkept(flowables: list[Flowable]) -> list[Flowable]:
     """`flowables` with what is kept together (a figure and its caption) set loose: ReportLab's KeepTogether cannot
     be laid out in a table's cell (it measures itself as 16 million points high) nor split in a list (it breaks the
     frame from inside the list)."""
-    return [part for f in flowables for part in (_unkept(f._content) if isinstance(f, KeepTogether) else [f])]
+    return [part for f in flowables for part in (_unkept(rl.kept_together(f)) if isinstance(f, KeepTogether) else [f])]
 
 
 def _indent(want: float, width: float) -> float:

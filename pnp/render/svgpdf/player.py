@@ -9,41 +9,15 @@ embeds and shares them: each font subset, image and SVG image once per document.
 from __future__ import annotations
 
 import io
-import re
-import types
-import zlib
 
-from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
-from reportlab.pdfbase import pdfdoc
-from reportlab.pdfbase.pdfdoc import NoEncryption, PDFFormXObject, PDFResourceDictionary
+from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfbase.pdfmetrics import getFont
-from zlib_ng import zlib_ng
 
-from pnp.render import fonts
+from pnp.render import fonts, reportlab_internals as rl
 from pnp.render.svgpdf.compiler import Compiled
 
-DEFLATE_LEVEL = 6  # zlib's default: the same sizes as zlib's streams (within 1 %)
-
-
-def deflate(data: bytes) -> bytes:
-    """A PDF stream's /FlateDecode data, by zlib-ng: at the same level, 1.7x faster than zlib on every shipped
-    design's streams (page contents, fonts, images, forms: 8.9 MB in 143 ms against 249; 0.6 MB of a 500-card
-    deck's in 20 ms against 23), and the same bytes in every run (zlib-ng's version is part of the cache's key)."""
-    return zlib_ng.compress(data, DEFLATE_LEVEL)
-
-
-class _ZlibForReportLab(types.ModuleType):
-    """zlib as ReportLab's pdfdoc sees it: every stream it deflates (page contents, font files, images) goes
-    through `deflate`; the rest is zlib's."""
-
-    compress = staticmethod(deflate)
-
-    def __getattr__(self, name: str):
-        return getattr(zlib, name)
-
-
-pdfdoc.zlib = _ZlibForReportLab("zlib")  # (it calls zlib.compress(data) by the module's global)
+rl.install_deflate()  # every stream ReportLab deflates goes through zlib-ng (rl.deflate)
 
 _OPERATOR = {"M": "%s %s m", "L": "%s %s l", "C": "%s %s %s %s %s %s c", "R": "%s %s %s %s re", "Z": "h"}
 _TEMPLATES: dict[str, str] = {}
@@ -192,7 +166,7 @@ def _operators_only(c, compiled: Compiled) -> list[str] | None:
                 return None
             alpha = True
     if alpha:  # (setting an alpha, even 1, makes the document PDF 1.4, as the canvas does)
-        c._doc.ensureMinPdfVersion("transparency")
+        rl.need_transparency(c)
     _ensure_fonts(compiled.fonts)
     code: list[str] = []
     out: list[str] = []
@@ -218,14 +192,13 @@ def end_form(c, name: str) -> None:
     only fonts and nested forms: an alpha state (ExtGState), a gradient (Shading) or a colour space
     used inside a form was found only in the page's resources, which viewers may refuse ("ExtGState
     'gRLs0' is unknown")."""
-    from reportlab.pdfbase.pdfdoc import xObjectName
-
-    shadings = dict(c._shadingUsed)  # the form's own accumulator, gone after endForm
+    shadings = rl.shadings_used(c)  # the form's own accumulator, gone after endForm
     c.endForm()
-    form = c._doc.idToObject[xObjectName(name)]
-    if not (form.XObjects or form.ExtGState or shadings or getattr(form, "_colorsUsed", None)):
-        form.Resources = _basic_resources(c._doc)  # (most faces: one text, formatted once for the document)
-        form.__class__ = _Form  # (written as ReportLab writes it, without its general formatting)
+    form = rl.form_object(c, name)
+    colours = rl.form_colours_used(form)
+    if not (form.XObjects or form.ExtGState or shadings or colours):
+        form.Resources = rl.basic_resources(rl.document(c))  # (most faces: one text, formatted once for the document)
+        rl.fonts_only(form)  # (written as ReportLab writes it, without its general formatting)
         return
     res = PDFResourceDictionary()
     res.basicFonts()
@@ -235,46 +208,8 @@ def end_form(c, name: str) -> None:
     if form.ExtGState:
         res.ExtGState = form.ExtGState
     res.setShading(shadings)
-    res.setColorSpace(getattr(form, "_colorsUsed", None) or {})
+    res.setColorSpace(colours or {})
     form.Resources = res
-
-
-def _basic_resources(doc):
-    """The resources of a form that uses only fonts: the same for every such form of `doc`, whose text is
-    made once (as ReportLab writes it: the document's fonts and every procedure set)."""
-    res = getattr(doc, "_pnp_basic_resources", None)
-    if res is None:
-        res = doc._pnp_basic_resources = _BasicResources()
-        res.basicFonts()
-        res.allProcs()
-    return res
-
-
-class _BasicResources(PDFResourceDictionary):
-    _text: bytes | None = None
-
-    def format(self, document):
-        if self._text is None:
-            self._text = super().format(document)
-        return self._text
-
-
-class _Form(PDFFormXObject):
-    """A face's form XObject that uses only fonts (end_form): the same bytes as ReportLab's
-    PDFFormXObject.format writes with pnp's settings (Flate, one line, no encryption), put together
-    directly; ReportLab's general formatting of its dictionary was a third of a 500-card PDF's time.
-    Any other setting: ReportLab's own."""
-
-    def format(self, document):
-        if (self.Annots or self.Contents or self.BBox or self.Matrix or not self.compression or not self.stream
-                or rl_config.useA85 or rl_config.pdfMultiLine or not isinstance(document.encrypt, NoEncryption)
-                or not isinstance(self.Resources, _BasicResources)):
-            return super().format(document)
-        data = deflate(self.stream)
-        box = fp_str(self.lowerx, self.lowery, self.upperx, self.uppery).encode("ascii")
-        return (b"<<\n/BBox [ " + box + b" ] /Filter [ /FlateDecode ] /FormType 1 /Length " + str(len(data)).encode()
-                + b" /Matrix [ 1 0 0 1 0 0 ] /Resources " + self.Resources.format(document)
-                + b" \n  /Subtype /Form /Type /XObject\n>>\nstream\n" + data + b"endstream\n")
 
 
 def _flush(c, out: list[str]) -> None:
@@ -310,9 +245,9 @@ def _text_code(c, name: str, size: float, x: float, y: float, text: str) -> str 
     written the way ReportLab's ttfonts module documents it: the text split into the font's
     subsets, each named by getSubsetInternalName (which registers the subset for embedding)."""
     font = getFont(name)
-    if not (getattr(font, "_dynamicFont", False) and hasattr(font, "splitString")):
+    if not rl.is_subsetting_font(font):
         return None
-    doc = c._doc  # the document the subsets belong to (what ReportLab's own text objects use)
+    doc = rl.document(c)  # the document the subsets belong to (what ReportLab's own text objects use)
     size_s = _fmt(size)
     parts = [f"{font.getSubsetInternalName(subset, doc)} {size_s} Tf ({escapePDF(chunk)}) Tj"
              for subset, chunk in font.splitString(text, doc)]
@@ -386,53 +321,13 @@ def defer_streams(canvas) -> None:
 
 def splice(pdf: bytes, canvas) -> bytes:
     """The saved `pdf` of a canvas given to `defer_streams`, with each placeholder replaced by its pixel data,
-    its /Length, the cross-reference table and startxref updated."""
-    import bisect
-
+    its /Length, the cross-reference table and startxref updated (rl.splice_streams)."""
     streams: dict[bytes, bytes] = getattr(canvas, "_pnp_streams", None) or {}
     if not streams:
         return pdf
-    edits: list[tuple[int, int, bytes]] = []
-    for placeholder, data in streams.items():
-        at = pdf.find(placeholder)
-        length = pdf.rfind(b"/Length ", max(0, at - 4096), at)
-        m = re.match(rb"/Length (\d+)", pdf[length:length + 32]) if at >= 0 and length >= 0 else None
-        if m is None or int(m.group(1)) != len(placeholder):
-            raise RuntimeError("svgpdf.splice: a deferred image stream is not where ReportLab should have put it")
-        edits.append((length, length + m.end(), b"/Length %d" % len(data)))
-        edits.append((at, at + len(placeholder), data))
-    edits.sort(key=lambda e: e[0])
-    starts = [e[0] for e in edits]
-    shift, total = [], 0
-    for start, end, new in edits:
-        total += len(new) - (end - start)
-        shift.append(total)
-
-    def moved(offset: int) -> int:
-        i = bisect.bisect_left(starts, offset)
-        return offset + (shift[i - 1] if i else 0)
-
-    xref = pdf.rindex(b"\nxref\n") + 1
-    head = re.match(rb"xref\n0 (\d+)\n", pdf[xref:xref + 32])
-    if head is None:  # ReportLab writes one xref section from object 0; anything else is not ours to edit
-        raise ValueError("unexpected PDF cross-reference table")
-    count = int(head.group(1))
-    table_at = xref + head.end()
-    entries = []
-    for i in range(count):
-        line = pdf[table_at + 20 * i:table_at + 20 * i + 20]
-        if line.endswith(b" n \n"):
-            line = b"%010d" % moved(int(line[:10])) + line[10:]
-        entries.append(line)
-    tail = pdf[table_at + 20 * count:]
-    tail = re.sub(rb"startxref\n\d+\n", b"startxref\n%d\n" % moved(xref), tail)
-    parts, pos = [], 0
-    for start, end, new in edits:
-        parts += [pdf[pos:start], new]
-        pos = end
-    parts += [pdf[pos:xref], pdf[xref:table_at], *entries, tail]
+    out = rl.splice_streams(pdf, streams)
     canvas._pnp_streams = {}
-    return b"".join(parts)
+    return out
 
 
 def _png_passthrough(c, key: str, data: bytes) -> bool:
@@ -442,45 +337,22 @@ def _png_passthrough(c, key: str, data: bytes) -> bool:
     found = png_stream(data)
     if found is None:
         return False
-    from reportlab.pdfbase import pdfdoc
-
     width, height, colours, stream = found
-
-    class _PngImage(pdfdoc.PDFImageXObject):
-        def format(self, document):
-            S = pdfdoc.PDFStream(content=self.streamContent)
-            d = S.dictionary
-            d["Type"] = pdfdoc.PDFName("XObject")
-            d["Subtype"] = pdfdoc.PDFName("Image")
-            d["Width"], d["Height"], d["BitsPerComponent"] = self.width, self.height, 8
-            d["ColorSpace"] = pdfdoc.PDFName(self.colorSpace)
-            d["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])
-            d["DecodeParms"] = pdfdoc.PDFArray([pdfdoc.PDFDictionary({  # one per filter, as Filter is an array
-                "Predictor": 15, "Colors": colours, "BitsPerComponent": 8, "Columns": self.width})])
-            d["Length"] = len(self.streamContent)
-            S.filters = []  # the content is already compressed: written as it is
-            return S.format(document)
-
     name = f"png{key}"
-    reg = c._doc.getXObjectName(name)
-    if c._doc.idToObject.get(reg) is None:
-        img = _PngImage(name)
-        img.width, img.height = width, height
-        img.colorSpace = "DeviceRGB" if colours == 3 else "DeviceGray"
+    reg = rl.xobject_name(c, name)
+    if not rl.has_xobject(c, reg):
         deferred = getattr(c, "_pnp_streams", None)
         if deferred is not None:  # the caller splices the pixels in after saving (defer_streams)
             placeholder = f"pnp-deferred-image-{key}-{len(deferred)}".encode()
             deferred[placeholder] = stream
             stream = placeholder
-        img.streamContent = stream
-        img.mask = None
-        c._setXObjects(img)
-        c._doc.Reference(img, reg)
-        c._doc.addForm(name, img)
+        img = rl.pass_through_png(name, width, height, colours, stream)
+        rl.register_xobject(c, img)
+        rl.add_xobject(c, name, img, reg)
     c.saveState()
-    c._code.append(f"/{reg} Do")
+    rl.page_code(c).append(f"/{reg} Do")
     c.restoreState()
-    c._formsinuse.append(name)
+    rl.use_form(c, name)
     return True
 
 
@@ -513,9 +385,5 @@ def form(canvas, compiled: Compiled, name: str) -> str:
         draw(compiled, canvas)
         end_form(canvas, name)
         return name
-    made = _Form(0, 0, compiled.width, compiled.height)
-    made.compression = canvas._pageCompression
-    made.setStreamList([canvas._preamble] + code)
-    made.Resources = _basic_resources(canvas._doc)
-    canvas._doc.addForm(name, made)
+    rl.add_xobject(canvas, name, rl.new_fonts_only_form(canvas, compiled.width, compiled.height, code))
     return name
