@@ -29,7 +29,8 @@ What is here, and why it is kept rather than replaced by code owning its PDF obj
   `_currentMatrix`, `_curr_tx_info`): the rulebook's NumberedCanvas keeps every page to draw "page N of M" and the
   contents' page numbers when the document is saved (ReportLab's multiBuild laid the rulebook out twice instead).
 - Fonts and platypus: `TTFont._dynamicFont` (a subsetting font), `KeepTogether._content`,
-  `TableOfContents._entries` and `_table` (the one-pass contents of pnp.rulebook.document).
+  `TableOfContents._entries` and `_table` (the one-pass contents of pnp.rulebook.document),
+  `Table._rowHeights` (a row taller than a page is split, pnp.rulebook.markdown).
 """
 
 from __future__ import annotations
@@ -375,3 +376,8 @@ def set_toc_table(toc, table) -> None:
 
 def toc_table(toc):
     return toc._table
+
+
+def row_heights(table) -> list[float]:
+    """The heights of a Table's rows, as its wrap measured them."""
+    return table._rowHeights

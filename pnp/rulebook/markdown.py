@@ -576,7 +576,7 @@ class _Table(Table):
 
     def wrap(self, aw, ah):
         size = super().wrap(aw, ah)
-        tallest = max(self._rowHeights, default=0)
+        tallest = max(rl.row_heights(self), default=0)
         if self.page_height is not None and self.page_height < tallest < 200 * self.page_height:
             self.splitInRow = 1  # (beyond 200 pages something is wrong: ReportLab's own error tells it)
         return size
