@@ -30,8 +30,8 @@ from pnp.loader import select_designs, templates_dir
 from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
 from pnp.parallel import cores, in_worker, prun, prun_each, succeeded
-from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces, design_faces, face_path
+from pnp.render.facespec import FaceSpec
 
 PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3"}
 
@@ -587,12 +587,12 @@ def _rulebook_key(design: Design, svgs: dict[str, str], paper: str) -> str:
 
 
 def _static_checks(design: Design):
-    """The validator's static checks (no simulation) for index.html: {"checks": None} if the game has none."""
-    from pnp.validate import check_design
+    """The game's static checks (no simulation) for index.html: {"checks": None} if the game has none."""
+    from pnp.engine.checks import static_checks
 
-    rep = check_design(design, games=0)
-    return {"checks": None if rep.note else [{"name": r.name, "ok": r.ok, "message": r.message,
-                                              "details": r.details} for r in rep.results]}
+    results = static_checks(design)
+    return {"checks": None if results is None else [{"name": r.name, "ok": r.ok, "message": r.message,
+                                                     "details": r.details} for r in results]}
 
 
 def apply_overrides(designs: list[Design], overrides: dict) -> None:

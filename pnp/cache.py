@@ -713,9 +713,6 @@ class Cache:
         """Whether this cache keeps anything in memory (a cache that keeps nothing memoises without a key)."""
         return self._memory is not None
 
-    def has_memo(self, kind: str, key: str) -> bool:
-        return self._memory is not None and (kind, key) in self._memory
-
     def made(self, kind: str) -> int:
         """How many products of this kind were made (cache misses) since the counters were reset."""
         return self.stats[f"{kind}.miss"]

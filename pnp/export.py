@@ -121,7 +121,7 @@ def _plain_back_face(cf: ComponentFaces, title: str, px, resources):
     """A plain back for a deck of cards that has none: dark grey with the game's title, at the cards' size."""
     from markupsafe import escape
 
-    from pnp.registry import FaceSpec
+    from pnp.render.facespec import FaceSpec
     from pnp.render.raster import Face
     from pnp.render.svg import wrap_fragment
 

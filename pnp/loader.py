@@ -295,16 +295,6 @@ def template_bases(design_folder: Path) -> list[Path]:
     return [Path(design_folder), Path(design_folder) / "templates", *allowed_dirs(), templates_dir()]
 
 
-def find_template(name: str, design_folder: Path) -> Path | None:
-    """The template `name` (see template_bases), None when missing or refused (pnp.confine)."""
-    from pnp.confine import FileRefused
-
-    try:
-        return DesignFiles(design_folder).locate(name, template_bases(design_folder), shared=True, what="template")
-    except FileRefused:
-        return None
-
-
 # --- pydantic errors as designer messages ------------------------------------------------
 
 

@@ -304,37 +304,6 @@ def _write_tmp(final: Path, raw: bytes, folder: int | None = None) -> Path:
     return tmp
 
 
-def write_atomic(path: Path, data: bytes | str, only_if_changed: bool = False) -> bool:
-    """Write one file through a temporary file and a rename (a file outside any design's output,
-    such as a plot the user named); False if it already held `data`."""
-    raw = _bytes(data)
-    if only_if_changed and _same(path, raw):
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        tmp = _write_tmp(path, raw)
-    except OSError as exc:
-        raise _fail(path, exc, "write") from None
-    try:
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise _fail(path, exc, "write") from None
-    return True
-
-
-def _same(path: Path | str, raw: bytes) -> bool:
-    """Whether `path` is a file holding `raw` (its folder reached by its path)."""
-    try:
-        folder = os.open(os.path.dirname(path) or ".", os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
-    except OSError:
-        return False
-    try:
-        return _same_at(folder, os.path.basename(path), raw)
-    finally:
-        os.close(folder)
-
-
 def _plain(name: str) -> bool:
     """A name pnp writes: relative, in plain parts (no '', '.', '..'), no backslash or NUL; as _relative, on the
     text alone (10,000 faces)."""

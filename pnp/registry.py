@@ -19,34 +19,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnp.errors import PnpError
+from pnp.render.facespec import FaceSpec
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from pnp.engine.api import Game as EngineGame
+    from pnp.engine.checks import CheckResult
     from pnp.model import Component, Design
     from pnp.render.svg import Canvas
-    from pnp.validate import CheckResult
-
-
-@dataclass
-class FaceSpec:
-    """One distinct face of a component, not yet drawn.
-
-    `paint()` returns the SVG text; it is called once per distinct face and the result
-    reused for all `count` copies.
-    """
-
-    key: str
-    width: float
-    height: float
-    bleed: float
-    paint: Callable[[], str]
-    count: int = 1
-    data: dict[str, Any] = field(default_factory=dict)
-    shape: str = "rect"
-    label: str = ""
-    cache_key: str = ""  # hash of everything the art is made from; "" = not cacheable
 
 
 @dataclass
@@ -106,7 +87,7 @@ def generator(name: str, params: type[BaseModel] | None = None) -> Callable[[Gen
 EngineFactory = Callable[["Design", int], "EngineGame"]
 """(design, players) -> a pnp.engine.api.Game; PnpError/DesignError when the design cannot be played."""
 ChecksFn = Callable[..., "Sequence[CheckResult]"]
-"""(design, *, games, seed, agent) -> the results of `pnp validate` (pnp.validate.CheckResult)."""
+"""(design, *, games, seed, agent) -> the results of `pnp validate` (pnp.engine.checks.CheckResult)."""
 FactsFn = Callable[["Design", str], Any]
 """(design, lang) -> what a rules text reads as `facts`."""
 DiagramFn = Callable[..., str]

@@ -414,10 +414,10 @@ GAME_CHECKS = '''\
 from __future__ import annotations
 
 from pnp.engine.agents import make_agent
+from pnp.engine.checks import CheckResult
 from pnp.engine.design import game_rules
 from pnp.engine.playout import play
 from pnp.model import Design
-from pnp.validate import CheckResult
 
 from {module}.engine import Rules, make_engine
 

@@ -21,30 +21,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from pnp.engine.checks import CheckResult
 from pnp.errors import DesignError, ErrorReport
 from pnp.loader import find_designs, load_designs, resolve_design
 from pnp.model import Design
 
 PLAYABILITY_GAMES = 50
 """At most this many of the requested seeds per player count for the playability check."""
-
-
-@dataclass
-class CheckResult:
-    """One check: its name, whether it passed, a one-line message and optional detail lines.
-
-    `proves` says what a pass establishes; `warning` marks a pass with a caveat the
-    designer should read (it does not change the exit status)."""
-
-    name: str
-    ok: bool
-    message: str
-    details: list[str] = field(default_factory=list)
-    proves: str = ""
-    warning: bool = False
 
 
 @dataclass

@@ -6,8 +6,8 @@ from hypothesis import given, settings, strategies as st
 
 from pnp.layout.sheets import SheetOptions, load_config, plan
 from pnp.model import Component
-from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces
+from pnp.render.facespec import FaceSpec
 
 
 def deck(w, h, bleed, n, back=True):

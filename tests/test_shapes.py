@@ -20,8 +20,8 @@ from pypdf.generic import ContentStream
 from pnp.cli import main
 from pnp.layout.sheets import SheetOptions, plan
 from pnp.model import Component
-from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces
+from pnp.render.facespec import FaceSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 SHAPED = ROOT / "tests" / "fixtures" / "shaped-tokens"

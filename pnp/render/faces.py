@@ -34,9 +34,10 @@ from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource
 from pnp.parallel import succeeded
-from pnp.registry import FaceSpec, GeneratorContext
+from pnp.registry import GeneratorContext
 from pnp.render import textbox as _textbox
 from pnp.render.art import ArtFiles, art_hash, check_art, check_art_names, has_images
+from pnp.render.facespec import FaceSpec
 from pnp.render.fonts import face_warnings
 from pnp.render.sanitise import VOCABULARY, clean_text, warnings_of
 from pnp.render.svg import wrap_fragment

@@ -92,7 +92,7 @@ class Face:
 
     @classmethod
     def of(cls, spec, svg: str, px: tuple[int, int] | None = None, resources=None) -> "Face":
-        """The face of a pnp.registry.FaceSpec and its SVG text: shaped pieces (shape other than
+        """The face of a pnp.render.facespec.FaceSpec and its SVG text: shaped pieces (shape other than
         "rect": triangle, hexagon, circle...) keep a transparent outside."""
         return cls(svg, float(spec.bleed), spec.shape != "rect", px, resources)
 

@@ -19,12 +19,12 @@ numbers stated once under the design's `rules:` and the seed's definitions:
 
 from __future__ import annotations
 
+from pnp.engine.checks import CheckResult
 from pnp.errors import DesignError
 from pnp.games.ishi_hama.components import BOARD_GENERATOR, TILES_GENERATOR
 from pnp.games.ishi_hama.engine import IshiHamaGame, Rules, design_grid, design_kinds, read_rules
 from pnp.games.ishi_hama.geometry import mask_name
 from pnp.model import Design
-from pnp.validate import CheckResult
 
 GREEDY_GAMES = 10
 SIMULATION_GAMES = 50

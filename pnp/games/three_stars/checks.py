@@ -21,6 +21,7 @@ from collections import Counter
 
 from pnp.engine import player_counts
 from pnp.engine.agents import make_agent
+from pnp.engine.checks import CheckResult
 from pnp.engine.playout import play
 from pnp.games.three_stars.engine import (
     PIECE_GENERATOR,
@@ -31,7 +32,6 @@ from pnp.games.three_stars.engine import (
 )
 from pnp.games.three_stars.geometry import placements
 from pnp.model import Design
-from pnp.validate import CheckResult
 
 SHOW = 12  # most arrangements named in one message
 SIMULATION_GAMES = 200

@@ -233,7 +233,6 @@ class ThreeStarsGame(Game):
         # masks[c][s]: the cells card c marks on star s; touched[c][s]: stars sharing a cell with them
         self.masks = [[sum(bit[sc[k]] for k in pos) for sc in star_cells] for pos in self.card_positions]
         self.touched = [[tuple(t for t in range(S) if self.star_masks[t] & m) for m in row] for row in self.masks]
-        self.full_mask = (1 << len(cells)) - 1
         deck_size = sum(self.card_copies)
         if deck_size < players * self.rules.hand_size:
             report = ErrorReport()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from pnp.distributed import GameRecord
 from pnp.engine.agents import make_agent
+from pnp.engine.checks import CheckResult
 from pnp.engine.playout import play
 from pnp.errors import DesignError
 from pnp.games.triloopite.components import design_varieties
@@ -28,7 +29,6 @@ from pnp.games.triloopite.geometry import BONUSES, Variety, line_problems
 from pnp.games.triloopite.scoring import read_rules
 from pnp.games.triloopite.witnesses import WITNESSES, build_witness
 from pnp.model import Design
-from pnp.validate import CheckResult
 
 SIMULATION_GAMES = 50
 """At most this many of the requested seeds (validate's -n) are played per setup, on every core; those of the

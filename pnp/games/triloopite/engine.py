@@ -51,7 +51,6 @@ from pnp.errors import ErrorReport
 from pnp.games.triloopite.components import design_varieties
 from pnp.games.triloopite.geometry import (
     BONUSES,
-    PORT_NAMES,
     Analysis,
     Board,
     Hex,
@@ -688,19 +687,6 @@ class TriloopiteState(State):
         return "\n".join(lines)
 
 
-def describe_port(k: int) -> str:
-    return f"{k} ({PORT_NAMES[k]})"
-
-
 def make_engine(design: Design, players: int) -> TriloopiteGame:
     """The registered engine factory: TriLOOPite for `design` at `players` players (rules.game decides the mode)."""
     return TriloopiteGame(design, players)
-
-
-def play_layout(game: TriloopiteGame, placements: Sequence[tuple[str, int, tuple[int, int]]]) -> Board:
-    """A board built from (variety id, rotation, (q, r)) placements under the placement rules (PlacementError)."""
-    b = game.new_board()
-    for vid, rot, h in placements:
-        v = game.varieties[game.variety_index(vid)]
-        b.place(b.cell_of(h), rotate_lines(v.lines, rot))
-    return b

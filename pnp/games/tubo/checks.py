@@ -19,6 +19,7 @@ numbers stated once under the design's `rules:` and the seed's definitions:
 from __future__ import annotations
 
 from pnp.engine.agents import make_agent
+from pnp.engine.checks import CheckResult
 from pnp.engine.playout import play
 from pnp.errors import DesignError
 from pnp.games.tubo.engine import (
@@ -33,7 +34,6 @@ from pnp.games.tubo.engine import (
 )
 from pnp.games.tubo.geometry import SIDE_NAMES, connector_name, pieces_to_reach
 from pnp.model import Design
-from pnp.validate import CheckResult
 
 
 def _stock_problems(stock, rules) -> list[str]:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from pnp.layout.sheets.config import LayoutConfig, Paper, SheetOptions, papers
 from pnp.layout.sheets.sheet import Box, Placed, Point
-from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces
+from pnp.render.facespec import FaceSpec
 
 
 def grid_fit(w: float, h: float, g: float, b: float, avail_w: float, avail_h: float,

@@ -7,7 +7,7 @@ import math
 from pnp.layout.sheets.config import LayoutConfig, Paper, SheetOptions, papers
 from pnp.layout.sheets.marks import crop_marks, rect_edges
 from pnp.layout.sheets.sheet import Placed, Sheet
-from pnp.registry import FaceSpec
+from pnp.render.facespec import FaceSpec
 
 TICK = 4.0  # mm: the alignment marks' length, beyond the part's art
 

@@ -24,8 +24,8 @@ from pnp.layout.sheets.outline import (
     turned,
 )
 from pnp.layout.sheets.sheet import Placed, Point, Segment, Sheet, shift_path
-from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces
+from pnp.render.facespec import FaceSpec
 
 Region = tuple[float, float, float, float]  # left, bottom, right, top: where pieces (and their bleed) go
 

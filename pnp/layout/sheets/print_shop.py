@@ -7,8 +7,8 @@ import io
 from dataclasses import dataclass
 
 from pnp.layout.sheets.sheet import Placed, Sheet
-from pnp.registry import FaceSpec
 from pnp.render.faces import ComponentFaces
+from pnp.render.facespec import FaceSpec
 
 
 @dataclass(frozen=True)
