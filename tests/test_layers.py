@@ -185,7 +185,7 @@ LAZY_IMPORTS = {
     "pnp.output": 1, "pnp.parallel": 4, "pnp.progress": 2, "pnp.registry": 5, "pnp.render.art": 5,
     "pnp.render.faces": 18, "pnp.render.fonts": 22, "pnp.render.markup": 1, "pnp.render.raster": 22,
     "pnp.render.sanitise": 2, "pnp.render.svgpdf": 3, "pnp.render.svgpdf.compiler": 6,
-    "pnp.render.svgpdf.player": 7, "pnp.render.svgpdf.text": 4, "pnp.render.svgpdf.values": 1,
+    "pnp.render.svgpdf.player": 4, "pnp.render.svgpdf.text": 4, "pnp.render.svgpdf.values": 1,
     "pnp.render.textbox": 22, "pnp.rulebook": 16, "pnp.rulebook.document": 2, "pnp.rulebook.layout": 1,
     "pnp.rulebook.markdown": 2, "pnp.rulebook.text": 5, "pnp.scaffold": 4, "pnp.simulate": 3, "pnp.sweep": 6,
     "pnp.tables": 3, "pnp.validate": 8, "pnp.watch": 1, "pnp.yamlio": 1,
