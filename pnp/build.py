@@ -588,7 +588,7 @@ def _rulebook_key(design: Design, svgs: dict[str, str], paper: str) -> str:
 
 def _static_checks(design: Design):
     """The game's static checks (no simulation) for index.html: {"checks": None} if the game has none."""
-    from pnp.engine.checks import static_checks
+    from pnp.engine.checks import static_checks  # here: 8.5 ms at the top (pnp.engine.api; python -X importtime)
 
     results = static_checks(design)
     return {"checks": None if results is None else [{"name": r.name, "ok": r.ok, "message": r.message,
