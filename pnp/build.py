@@ -450,7 +450,7 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
         bleed_warnings(design, components, f"{design.slug}-print-shop.pdf")
         if pdfx:
             pdfx_warnings(design, components, pdfx, f"{design.slug}-print-shop.pdf",
-                          bytes(built.extra_files[f"{design.slug}-print-shop.pdf"]))
+                          bytes(built.extra_files[f"{design.slug}-print-shop.pdf"]))  # type: ignore[arg-type]
         built.extra_files[f"{design.slug}-print-shop.csv"] = print_shop_report(components)
         built.notes.append(f"print-shop: {print_shop_summary(components)}; copies per page in "
                            f"{design.slug}-print-shop.csv")
@@ -545,9 +545,9 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     elif "kit" in exports or "kit-ink-saver" in exports:
         from pnp.rulebook import rulebook_name, rulebook_paper
 
-        books = {lang: built.extra_files[rulebook_name(design, lang, built.paper)] for lang in ("en", "fr")
+        books = {lang: built.extra_files[rulebook_name(design, lang, built.paper)] for lang in ("en", "fr")  # type: ignore[assignment]
                  if rulebook_name(design, lang, built.paper) in built.extra_files}
-        built.extra_files.update(export.kit_files(design, built.paper, built.sheet_plan, built.pdf, books, components,
+        built.extra_files.update(export.kit_files(design, built.paper, built.sheet_plan, built.pdf, books, components,  # type: ignore[arg-type]
                                                   svgs, face_path, cache, rules_paper=rulebook_paper(built.paper),
                                                   ink_saver="kit-ink-saver" in exports, resources=art))
     built.exports = sorted(exports)
@@ -571,11 +571,11 @@ def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str,
                  for lang in langs]
         for status, value in prun(tasks, min_items=2):  # (the workers' warnings are recorded here as they come)
             if succeeded(status, value, report):
-                out.update(value)
+                out.update(value)  # type: ignore[call-overload]
         report.raise_if_any()
     said = warnings_since(mark)
     if said:
-        out[WARNINGS_ENTRY] = portable_warnings(said, design.folder)
+        out[WARNINGS_ENTRY] = portable_warnings(said, design.folder)  # type: ignore[assignment]
     return out
 
 
@@ -635,7 +635,7 @@ def manifest(built: BuiltDesign) -> dict:
                 "trim_mm": [round(face.width, 3), round(face.height, 3)],
                 "bleed_mm": round(face.bleed, 3),
                 "face": face_path(cf.component_id, face),
-                "back": face_path(cf.component_id, cf.back_of(face)) if cf.back else None,
+                "back": face_path(cf.component_id, cf.back_of(face)) if cf.back else None,  # type: ignore[arg-type]
                 "data": face.data,
             })
     return {

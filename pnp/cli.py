@@ -49,7 +49,7 @@ _ALLOW_DIR = dict(type=click.Path(exists=True, file_okay=False, path_type=Path),
 
 def allow_dir_option(fn):
     """`--allow-dir PATH` on a command (the same as before the command name)."""
-    return click.option("--allow-dir", "allow_dir", expose_value=False, **_ALLOW_DIR)(fn)
+    return click.option("--allow-dir", "allow_dir", expose_value=False, **_ALLOW_DIR)(fn)  # type: ignore[arg-type]
 
 
 class _Group(click.Group):
@@ -122,7 +122,7 @@ _exit = os._exit  # tests that run the CLI in their own process replace it
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pnp")
 @click.option("--debug", is_flag=True, help="Show the traceback of an internal error (a bug in pnp).")
-@click.option("--allow-dir", "allow_dir", expose_value=False, **_ALLOW_DIR)
+@click.option("--allow-dir", "allow_dir", expose_value=False, **_ALLOW_DIR)  # type: ignore[arg-type]
 def main(debug: bool) -> None:
     """pnp: print-and-play components, print sheets and rules checks from YAML designs.
 

@@ -288,7 +288,7 @@ _NUMBER = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)")
 
 def _positive(text: str | None) -> bool:
     m = _NUMBER.match(text or "")
-    return bool(m) and 0 < float(m.group(1)) < float("inf")
+    return bool(m) and 0 < float(m.group(1)) < float("inf")  # type: ignore[union-attr]
 
 
 def _has_size(root) -> bool:

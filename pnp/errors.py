@@ -395,7 +395,7 @@ def _current_source() -> tuple[str, int | None]:
             found = _marked(value)
             if found:
                 return found
-        frame = frame.f_back
+        frame = frame.f_back  # type: ignore[assignment]
     return ("pnp", None)
 
 

@@ -727,7 +727,7 @@ def publish_more(target: Path, files: Mapping[str, bytes | str]) -> Published:
     manifest's record of it."""
     before = previous_manifest(target)
     by_paper = before.get("by_paper") if isinstance(before.get("by_paper"), dict) else {}
-    by_paper = {str(p): [f for f in v if isinstance(f, str)] for p, v in by_paper.items() if isinstance(v, list)}
+    by_paper = {str(p): [f for f in v if isinstance(f, str)] for p, v in by_paper.items() if isinstance(v, list)}  # type: ignore[union-attr]
     for name in files:
         m = _PAPER_FILE.search(name)
         if m and name not in by_paper.setdefault(m.group(1), []):

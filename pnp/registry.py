@@ -56,7 +56,7 @@ class GeneratorContext:
 
         cache_key = key_of(self.key_base, key, data or {}, width, height, b) if self.key_base else ""
         return FaceSpec(key=key, width=width, height=height, bleed=b, paint=paint, count=count,
-                        data=data or {}, shape=shape or self.component.shape, label=label, cache_key=cache_key)
+                        data=data or {}, shape=shape or self.component.shape, label=label, cache_key=cache_key)  # type: ignore[arg-type]
 
 
 GeneratorFn = Callable[[GeneratorContext], list[FaceSpec]]

@@ -140,7 +140,7 @@ def edited_text(text: str, combo: dict[str, Any], doc: str) -> str:
     spans = []
     for keys, value in combo.items():
         for key in keys.split("+"):
-            node = _find(root, key.split("."), key, doc)
+            node = _find(root, key.split("."), key, doc)  # type: ignore[arg-type]
             spans.append((node.start_mark.index, node.end_mark.index, _yaml_value(value), key))
     spans.sort()
     for (a0, a1, _, k1), (b0, _, _, k2) in zip(spans, spans[1:]):
@@ -264,7 +264,7 @@ class SweepResult:
         names = sorted({k for s in ok for f in s.players.values() for k in f.get("metrics", {})} - zero)
         for name in names:
             tables.append((f"{name} per game (mean, 95% interval)",
-                           lambda f, n, name=name: _mean_cell(f["metrics"][name]) if name in f.get("metrics", {})
+                           lambda f, n, name=name: _mean_cell(f["metrics"][name]) if name in f.get("metrics", {})  # type: ignore[misc]
                            else ""))
         return tables
 

@@ -431,7 +431,7 @@ def _table(raw_rows: list[tuple[list, int]], path: Path, count: CountSpec, repor
                 for (cells, _), v in zip(body, numbers):
                     cells[j] = v
     raw = [(dict(zip(header, cells)), line) for cells, line in body]
-    return _finish(raw, header, path, header_line, count, report, columns)
+    return _finish(raw, header, path, header_line, count, report, columns)  # type: ignore[arg-type]
 
 
 def _joined_long_rows(body: list[tuple[list, int]], long_rows: list[tuple[list, int]], header: list[str], path: Path,

@@ -74,7 +74,7 @@ def load_yaml(path: Path, files=None) -> Document:
     report = ErrorReport()
     text = read_text_utf8(path, report, files)
     report.raise_if_any()
-    return parse_yaml(text, path)
+    return parse_yaml(text, path)  # type: ignore[arg-type]
 
 
 _FAST = getattr(yaml, "CSafeLoader", None)  # LibYAML's parser (6x faster), when PyYAML was built with it
@@ -140,14 +140,14 @@ def _check_events(text: str, path: Path, loader_class: Any = yaml.SafeLoader) ->
             if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
                 depth += 1
                 if depth > most_depth:
-                    raise _bound(path, event.start_mark.line + 1, "yaml_depth", "lists and mappings nested more "
+                    raise _bound(path, event.start_mark.line + 1, "yaml_depth", "lists and mappings nested more "  # type: ignore[union-attr]
                                  f"than {most_depth} levels deep")
             elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 depth -= 1
             if isinstance(event, (yaml.NodeEvent,)):
                 nodes += 1
                 if nodes > most_nodes:
-                    raise _bound(path, event.start_mark.line + 1, "yaml_nodes", f"more than {most_nodes} values in "
+                    raise _bound(path, event.start_mark.line + 1, "yaml_nodes", f"more than {most_nodes} values in "  # type: ignore[union-attr]
                                  "the file")
     finally:
         loader.dispose()
@@ -170,7 +170,7 @@ def _check_graph(root: yaml.Node, path: Path) -> None:
     """Refuse recursive aliases, and values that aliases expand beyond the limits, without expanding them:
     one depth-first walk of the composed graph (each node once), sizes and depths memoised per node."""
     most_nodes, most_depth = limit("yaml_nodes"), limit("yaml_depth")
-    grey, done = set(), {}  # id -> (expanded values, depth)
+    grey, done = set(), {}  # type: ignore[var-annotated]  # id -> (expanded values, depth)
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
     while stack:
         node, post = stack.pop()

@@ -97,9 +97,9 @@ class MCTSAgent:
             game = self._game if self._game is not None else getattr(state, "game", None)
             if game is None:
                 raise PnpError(f"{self.name}: this engine's states do not name their game; pass the game to the agent")
-            self._searcher = (Searcher(game, self.simulations) if self._settings is None
+            self._searcher = (Searcher(game, self.simulations) if self._settings is None  # type: ignore[assignment]
                               else Searcher(game, self.simulations, self._settings))
-        return self._searcher.choose(state, rng)
+        return self._searcher.choose(state, rng)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)

@@ -182,8 +182,8 @@ class State(ABC):
             t = type(value)
             if t in shared:  # most attributes: copied inline, no call (clones are hot in search agents)
                 setattr(new, name, value)
-            elif t is list and shared.issuperset(map(type, value)):
-                setattr(new, name, value[:])
+            elif t is list and shared.issuperset(map(type, value)):  # type: ignore[call-overload]
+                setattr(new, name, value[:])  # type: ignore[index]
             elif value is not _UNSET:  # _UNSET: a slot never set
                 setattr(new, name, _copied(value))
         if hasattr(self, "__dict__"):

@@ -159,7 +159,7 @@ class PnpSpielState(pyspiel.State):
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> "PnpSpielState":
         rng = random.Random(sampler() if callable(sampler) else None)
-        return PnpSpielState(self._i.g, self._i.s.resample_from_infostate(player, rng))
+        return PnpSpielState(self._i.g, self._i.s.resample_from_infostate(player, rng))  # type: ignore[attr-defined]
 
 
 class _Observer:
@@ -229,7 +229,7 @@ class PnpSpielGame(pyspiel.Game):
 
     def info_string(self, s: State, player: int) -> str:
         """What `player` knows of `s` (everything, in a game without hidden information)."""
-        return repr(s.information_key(player)) if self.hidden else repr(s.key())
+        return repr(s.information_key(player)) if self.hidden else repr(s.key())  # type: ignore[attr-defined]
 
 
 def _registered(kind: str):
@@ -274,7 +274,7 @@ class LoadedGame(PnpSpielGame):
         design = load_design(resolve_design(str(params["design"])))
         players = int(params["players"]) or design.meta.players.min
         game = load_engine(design, players)
-        entry = _registered(design.game)
+        entry = _registered(design.game)  # type: ignore[arg-type]
         super().__init__(game, f"pnp_{design.game}", bool(entry and entry.cooperative), dict(params))
 
 
@@ -405,7 +405,7 @@ class WorldState(SearchState):
 
     def _draw(self, s: State, k: int) -> int:
         draws = self._draws
-        s.apply_legal_action(s.sample_chance(_Fixed(draws[k % len(draws)])))
+        s.apply_legal_action(s.sample_chance(_Fixed(draws[k % len(draws)])))  # type: ignore[arg-type]
         return k + 1
 
     def _play(self, s: State, action: int, draws: int) -> int:
@@ -465,7 +465,7 @@ class GuidedEvaluator(mcts.Evaluator):
                 self._step(s, rng, greedy=True)
             if not self.judge:
                 return self._play_out(s, greedy=True)
-        return s.returns() if s.is_terminal() else s.heuristic_returns()
+        return s.returns() if s.is_terminal() else s.heuristic_returns()  # type: ignore[attr-defined]
 
     def _step(self, s: State, rng: random.Random, greedy: bool) -> None:
         if s.current_player() == CHANCE:
@@ -554,7 +554,7 @@ class Searcher:
         votes = {a: [0.0, 0.0] for a in actions}
         for w in range(worlds):
             sims = self.simulations // worlds + (1 if w < self.simulations % worlds else 0)
-            dealt = state.resample_from_infostate(player, rng) if self.game.hidden else state.clone()
+            dealt = state.resample_from_infostate(player, rng) if self.game.hidden else state.clone()  # type: ignore[attr-defined]
             draws = [rng.random() for _ in range(64)]
             bot = mcts.MCTSBot(self.game, self.c, sims, evaluator, solve=True, random_state=np_rng,
                                child_selection_fn=self.select)

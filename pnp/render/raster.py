@@ -244,7 +244,7 @@ def _encode_page(page, dpi: int, fmt: str, trim: bool, alpha: bool, size: tuple[
         return png_bytes(memoryview(rows)[:frame.height * stride], frame.width, frame.height, alpha, dpi)
     from PIL import Image
 
-    image = Image.frombuffer("RGB", (frame.width, frame.height), memoryview(rows)[1:1 + frame.height * stride],
+    image = Image.frombuffer("RGB", (frame.width, frame.height), memoryview(rows)[1:1 + frame.height * stride],  # type: ignore[arg-type]
                              "raw", "RGB", stride, 1)
     return jpeg_bytes(image, dpi)
 
@@ -324,7 +324,7 @@ def _document(token: int):
     doc = _OPEN.get(token)
     if doc is None:
         for old in list(_OPEN):  # one open document per process
-            _OPEN.pop(old).close()
+            _OPEN.pop(old).close()  # type: ignore[attr-defined]
         doc = _OPEN[token] = pdfium.PdfDocument(_JOBS[token][0])
     return doc
 
@@ -373,7 +373,7 @@ def iter_pdf_pages(pdf: bytes, dpi: int = DPI, fmt: str = "png", *, trim: bool =
     finally:
         _JOBS.pop(token, None)
         if token in _OPEN:
-            _OPEN.pop(token).close()
+            _OPEN.pop(token).close()  # type: ignore[attr-defined]
 
 
 def _contiguous(indices: list[int]) -> list[list[int]]:
@@ -534,7 +534,7 @@ def _sheet_image(sheet: Sheet, dpi: int, fmt: str) -> bytes:
         return png_bytes(memoryview(buf)[:height * stride], width, height, False, dpi)
     from PIL import Image
 
-    image = Image.frombuffer("RGB", (width, height), memoryview(buf)[1:1 + height * stride], "raw", "RGB", stride, 1)
+    image = Image.frombuffer("RGB", (width, height), memoryview(buf)[1:1 + height * stride], "raw", "RGB", stride, 1)  # type: ignore[arg-type]
     return jpeg_bytes(image, dpi)
 
 

@@ -26,7 +26,7 @@ def symbol(c: Canvas, kind: str, x: float, y: float, r: float, fill: str = "#fff
         c.circle((x, y), r, fill=ink)
         c.circle((x, y), r * 0.5, fill=fill)
     elif kind == "square":
-        c.rect(x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7, **style)
+        c.rect(x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7, **style)  # type: ignore[arg-type]
     elif kind == "diamond":
         c.polygon([(x, y - r * 1.15), (x + r * 1.15, y), (x, y + r * 1.15), (x - r * 1.15, y)], **style)
     elif kind == "triangle":

@@ -45,7 +45,7 @@ def languages(design: Design) -> list[str]:
         raise DesignError([_meta_problem(design, f"meta.languages: {', '.join(declared)} declared but "
                                                  f"{', '.join(f'rules.{m}.md' for m in missing)} missing; "
                                                  "expected one rules file per declared language")])
-    return present
+    return present  # type: ignore[return-value]
 
 
 def _check_rules_files(design: Design) -> None:

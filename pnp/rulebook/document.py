@@ -310,7 +310,7 @@ def _block(block: Block, design: Design, lang: str, layout: Layout, components: 
         cells = [SvgFlowable(drawings.get(face_path(cf.component_id, f)), face_path(cf.component_id, f),
                              width=cell) for f in cf.fronts]
         rows = [cells[i:i + cols] for i in range(0, len(cells), cols)]
-        rows[-1] += [""] * (cols - len(rows[-1]))
+        rows[-1] += [""] * (cols - len(rows[-1]))  # type: ignore[list-item]
         t = Table(rows, colWidths=[cell + gap] * cols, hAlign="CENTER")
         t.setStyle(TableStyle([FONT_ALL, ("LEFTPADDING", (0, 0), (-1, -1), gap / 2),
                                ("RIGHTPADDING", (0, 0), (-1, -1), gap / 2),

@@ -281,7 +281,7 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
         message = exc.message if isinstance(exc, jinja2.TemplateError) else str(exc)
         if isinstance(exc, jinja2.TemplateError):
             message = f"{message}; expected a valid Jinja2 expression"
-        raise DesignError([Problem(display_path(file), line, message)]) from None
+        raise DesignError([Problem(display_path(file), line, message)]) from None  # type: ignore[arg-type]
     except sandbox.RENDER_ERRORS as exc:
         file, line = _template_line(exc, path)
         raise DesignError([Problem(display_path(file), line, sandbox.describe(exc))]) from None

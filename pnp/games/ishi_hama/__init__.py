@@ -14,6 +14,6 @@ GAME = GameSpec(
     name="ishi_hama", title="Ishi-Hama",
     generators=(components.tiles, components.board),
     engine=make_engine, checks=run_checks, rules=Rules,
-    diagrams=diagrams.DIAGRAMS, wordless_diagrams=diagrams.WORDLESS, rulebook_facts=facts.rulebook_facts,
+    diagrams=diagrams.DIAGRAMS, wordless_diagrams=diagrams.WORDLESS, rulebook_facts=facts.rulebook_facts,  # type: ignore[arg-type]
     default_agent="greedy",  # random players almost never join 5 tiles, so simulations default to greedy
 )

@@ -171,7 +171,7 @@ def design_kinds(design: Design) -> tuple[list[str], list[Kind]]:
                            bleed=design.bleed_of(comp))
     colours: list[str] = []
     counts: dict[tuple[str, str, int], int] = {}
-    for face in gen.fn(ctx):
+    for face in gen.fn(ctx):  # type: ignore[union-attr]
         d = face.data
         if d["colour"] not in colours:
             colours.append(d["colour"])
@@ -531,7 +531,7 @@ class IshiHamaState(State):
         a0 = self.sel
         bases: list[_Groups] = []
         tiles = []
-        lifted = None
+        lifted = None  # type: ignore[assignment]
         for a in actions:
             what, v, w = g.decode(a)
             if what == "move":
@@ -578,7 +578,7 @@ class IshiHamaState(State):
         near = max((len(gr) for gr in self.groups(self.game.rules.group_size - 1)), default=0)
         mover = self.current_player()
         if near and mover in (0, 1):
-            lead += 0.5 if mover == 0 else -0.5
+            lead += 0.5 if mover == 0 else -0.5  # type: ignore[assignment]
         p0 = 0.5 + 0.5 * math.tanh(lead / 2)
         return [p0, 1.0 - p0]
 
@@ -927,8 +927,8 @@ class IshiHamaState(State):
             return f"{who} scores with {a} {name}" if st == MARKER else f"{who} takes {a} {name} from the reserve"
         if kind == "rotate":
             target = self.other if st == ORIENT_OTHER else self.sel if st in (C_ROT, ORIENT_SELF) else -1
-            k = self.pend_kind if st == P_ROT else self.kind[target] if target >= 0 else -1
-            paths = f" with paths {mask_name(g.rot_mask[k][v])}" if k >= 0 else f" {v} quarter turn(s)"
+            k = self.pend_kind if st == P_ROT else self.kind[target] if target >= 0 else -1  # type: ignore[assignment]
+            paths = f" with paths {mask_name(g.rot_mask[k][v])}" if k >= 0 else f" {v} quarter turn(s)"  # type: ignore[call-overload, operator]
             what = "the swapped tile" if st == ORIENT_OTHER else "the tile"
             return f"{who} orients {what}{paths}"
         if kind == "move":
@@ -1079,7 +1079,7 @@ class _Groups:
                 linked = set(joined[i]) & set(joined[j])
                 if not linked and coli == colj:
                     side = nb[ci].index(cj) if cj in nb[ci] else -1
-                    linked = side >= 0 and mi >> side & 1 and mj >> ((side + 2) & 3) & 1
+                    linked = side >= 0 and mi >> side & 1 and mj >> ((side + 2) & 3) & 1  # type: ignore[assignment]
                 if linked:
                     old, new = comp[i], comp[j]
                     comp = [new if x == old else x for x in comp]

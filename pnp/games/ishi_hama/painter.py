@@ -99,7 +99,7 @@ class Painter:
         x, y = self.xy(game, cell)
         extra = {"stroke_dasharray": "1.2 0.8"} if dash else {}
         c.rect(x + width / 2, y + width / 2, self.unit - width, self.unit - width, stroke=colour,
-               stroke_width=width, **extra)
+               stroke_width=width, **extra)  # type: ignore[arg-type]
 
     def badge(self, c: Canvas, x: float, y: float, text: str, colour: str = HIGHLIGHT) -> None:
         badge(c, x, y, self.unit * 0.15, text, colour, line=0.45)

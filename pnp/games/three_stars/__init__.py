@@ -14,5 +14,5 @@ GAME = GameSpec(
     generators=(components.placement_cards, components.card_back, components.board, components.pieces,
                 lozenge.lozenge_board, circles.circle_board),
     engine=make_engine, checks=run_checks, rules=Rules,
-    diagrams=diagrams.DIAGRAMS, wordless_diagrams=diagrams.WORDLESS, rulebook_facts=facts.rulebook_facts,
+    diagrams=diagrams.DIAGRAMS, wordless_diagrams=diagrams.WORDLESS, rulebook_facts=facts.rulebook_facts,  # type: ignore[arg-type]
 )

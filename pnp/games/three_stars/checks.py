@@ -57,7 +57,7 @@ def _names(items) -> str:
 def check_cards(design: Design) -> CheckResult:
     lo, hi = read_rules(design).card_positions
     expected = placements(lo, hi)
-    have = Counter()
+    have = Counter()  # type: ignore[var-annotated]
     for face in design_cards(design):
         have[tuple(sorted(face.positions))] += face.count
     missing = [p for p in expected if p not in have]

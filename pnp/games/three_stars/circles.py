@@ -103,7 +103,7 @@ class CircleGeometry(TriangleGeometry):
 
 @board_geometry_for("three_stars.circle_board")
 def circle_geometry(params: CircleBoardParams) -> CircleGeometry:
-    return CircleGeometry(board_geometry(params))
+    return CircleGeometry(board_geometry(params))  # type: ignore[arg-type]
 
 
 # --- drawing shared by the board and the rulebook --------------------------------------------
@@ -132,9 +132,9 @@ def draw_board(c: Canvas, board: Board, radius: float, to_mm, unit: float, tints
         c.polygon([to_mm(*pt) for pt in triangle_xy(t)], fill=fill)
     for a, b in region_boundaries((owner[t], triangle_xy(t)) for t in tris):
         c.line(to_mm(*a), to_mm(*b), stroke=INK, stroke_width=1.0 * line, stroke_linecap="round")
-    for a, b in links(tris):
+    for a, b in links(tris):  # type: ignore[assignment]
         off = active is not None and not (a in active and b in active)
-        c.line(to_mm(*circle_xy(a)), to_mm(*circle_xy(b)), stroke="#cccccc" if off else LINK,
+        c.line(to_mm(*circle_xy(a)), to_mm(*circle_xy(b)), stroke="#cccccc" if off else LINK,  # type: ignore[arg-type]
                stroke_width=0.9 * line, stroke_linecap="round")
     r = radius * unit
     for t in tris:
@@ -143,7 +143,7 @@ def draw_board(c: Canvas, board: Board, radius: float, to_mm, unit: float, tints
                  stroke_width=0.45 * line)
     for v in board.star_positions(players):
         off = active is not None and not all(t in active for t in star_triangles(v))
-        star_mark(c, *to_mm(*vertex_xy(v)), 0.075 * unit, fill="#c4c4c4" if off else "#555555")
+        star_mark(c, *to_mm(*vertex_xy(v)), 0.075 * unit, fill="#c4c4c4" if off else "#555555")  # type: ignore[call-arg, misc]
     if numbers and len(board.regions) > 1:
         # each region's name in a free spot of its own: between circles, clear of every circle and star mark
         for reg in board.regions:
@@ -310,7 +310,7 @@ class CirclePainter(Painter):
         return self.b.params.radius
 
     def board(self, c: Canvas, region_numbers: bool = True) -> None:
-        geo = self.b.geo.board
+        geo = self.b.geo.board  # type: ignore[attr-defined]
         active = self.b.cells(self.players)
         shown = frozenset(self.shown)
         # draw only the shown part: a board of the shown cells' regions

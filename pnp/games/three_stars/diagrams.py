@@ -115,7 +115,7 @@ def cell_stars_diagram(design: Design, lang: str, players: int | None = None, si
     b = Board(design)
     n = players or min(b.counts)
     stars = b.stars(n)
-    share = {}
+    share = {}  # type: ignore[var-annotated]
     for v in stars:
         for cell in b.star_cells(v):
             share.setdefault(cell, []).append(v)

@@ -177,7 +177,7 @@ def design_cards(design: Design) -> list[CardFace]:
     gen = get_generator(CARD_GENERATOR)
     ctx = GeneratorContext(design=design, component_id=cid, component=comp, params=comp.params,
                            bleed=design.bleed_of(comp))
-    faces = gen.fn(ctx)
+    faces = gen.fn(ctx)  # type: ignore[union-attr]
     return [CardFace(i, tuple(f.data["positions"]), f.count) for i, f in enumerate(faces, start=1)]
 
 

@@ -48,9 +48,9 @@ class Board:
     def region(self, cell) -> tuple[str, int, str]:
         """(name, players, tint) of the region a cell first belongs to."""
         if self.kind == "lozenge":
-            name = self.geo.region_of(cell)
+            name = self.geo.region_of(cell)  # type: ignore[attr-defined]
         else:
-            name = self.geo.board.region_of(cell).name
+            name = self.geo.board.region_of(cell).name  # type: ignore[attr-defined]
         spec = self.params.regions[name]
         return name, spec.players, spec.tint
 

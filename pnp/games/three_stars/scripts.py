@@ -30,7 +30,7 @@ def blocking_facts(design: Design) -> dict | None:
     best = None
     for combo in combinations(range(len(stars)), k):
         taken: set = set()
-        if any(taken & cells[i] or taken.update(cells[i]) for i in combo):
+        if any(taken & cells[i] or taken.update(cells[i]) for i in combo):  # type: ignore[func-returns-value]
             continue
         left = [j for j in range(len(stars)) if j not in combo and not cells[j] & taken]
         if len(left) < rules.stars_to_win and (best is None or len(left) > len(best[1])):

@@ -17,7 +17,7 @@ GAME = GameSpec(
     name="triloopite", title="TriLOOPite",
     generators=(components.tiles, components.aid),
     engine=make_engine, checks=run_checks, rules=TriloopiteRules,
-    diagrams=diagrams.DIAGRAMS, wordless_diagrams=diagrams.WORDLESS, rulebook_facts=facts.rulebook_facts,
+    diagrams=diagrams.DIAGRAMS, wordless_diagrams=diagrams.WORDLESS, rulebook_facts=facts.rulebook_facts,  # type: ignore[arg-type]
     cooperative=True,  # the players win or lose together: simulate reports scores, not seats
     commands={"loops": loops_command},
 )

@@ -119,7 +119,7 @@ def check_bonuses(design: Design) -> CheckResult:
             built = build_witness(make(), start, bag, description=desc)
             if built.analysis is not None and built.analysis.bonuses[bonus]:
                 uses = ", ".join(f"{k} x{n}" for k, n in sorted(built.uses.items()))
-                details.append(f"{bonus}: {desc} ({len(built.board.lines)} tiles: start, {uses})")
+                details.append(f"{bonus}: {desc} ({len(built.board.lines)} tiles: start, {uses})")  # type: ignore[union-attr]
                 break
             tried.append(f"{desc}: {built.problem or 'laid, but the analysis awards no bonus'}")
         else:

@@ -84,7 +84,7 @@ def _mark_spot(shape: TileShape, lines, width: float) -> tuple[float, float]:
         if isinstance(g, Arc):
             pts += [g.point_at(t / 16) for t in range(17)]
         else:
-            pts += [(g.start[0] + (g.end[0] - g.start[0]) * t / 16, g.start[1] + (g.end[1] - g.start[1]) * t / 16)
+            pts += [(g.start[0] + (g.end[0] - g.start[0]) * t / 16, g.start[1] + (g.end[1] - g.start[1]) * t / 16)  # type: ignore[union-attr]
                     for t in range(17)]
     cx, cy = shape.centre
     best, spot = -1.0, (cx, cy)
@@ -220,9 +220,9 @@ def aid(ctx: GeneratorContext) -> list[FaceSpec]:
             y = y + 1.0 + rows * rh + 4.0
             pts = sorted(set(rules.bonuses.values()))
             c.text(m, y, "Bonus " + t["bonus"].format(n="/".join(map(str, pts))), size=2.2, weight="bold", fill=INK)
-            for k in rules.bonuses:
+            for k in rules.bonuses:  # type: ignore[assignment]
                 y += 2.9
-                c.text(m + 1.2, y, f"+{rules.bonuses[k]}  {BONUS_TEXT[k][lang]}", size=2.0, fill=INK)
+                c.text(m + 1.2, y, f"+{rules.bonuses[k]}  {BONUS_TEXT[k][lang]}", size=2.0, fill=INK)  # type: ignore[index]
             y += 4.0
             pw = rules.hand_penalty_power
             form = t["square"] if pw == 2 else t["power"].format(p=pw)

@@ -60,18 +60,18 @@ def witness_diagram(design: Design, lang: str, which: str = "loop_of_6", alterna
     """witness(which="loop_of_6", alternative=0): a layout showing a loop of 6 or a bonus (figure_eight...)."""
     name = which
     built = witness(design, name, alternative)
-    layout = built.board.layout()
+    layout = built.board.layout()  # type: ignore[union-attr]
     a = built.analysis
-    if name != "loop_of_6" and not a.bonuses.get(name):
+    if name != "loop_of_6" and not a.bonuses.get(name):  # type: ignore[union-attr]
         raise ValueError(f"the {name} witness does not score its bonus")  # pragma: no cover - checked by tests
-    loops, rings = _featured(a, layout, name)
+    loops, rings = _featured(a, layout, name)  # type: ignore[arg-type]
     p = Painter(design, side)
     c = Canvas(*p.fit(list(layout)))
     p.layout(c, layout, a, loops, marks=name != "loop_of_6")
     for cell in rings:
         p.ring(c, cell)
     if name == "loop_of_6":
-        for n, cell in enumerate(dict.fromkeys(a.loops[loops[0]].cells), start=1):
+        for n, cell in enumerate(dict.fromkeys(a.loops[loops[0]].cells), start=1):  # type: ignore[union-attr]
             p.number(c, cell, str(n))
     return c.to_string()
 

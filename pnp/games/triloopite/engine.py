@@ -380,7 +380,7 @@ class TriloopiteState(State):
         else:
             out["score"] = s.total
             for i, (lo, hi) in enumerate(SCORE_BUCKETS):
-                label = f"<{hi + 1}" if lo is None else (f"{lo}+" if hi is None else f"{lo}..{hi}")
+                label = f"<{hi + 1}" if lo is None else (f"{lo}+" if hi is None else f"{lo}..{hi}")  # type: ignore[operator]
                 inside = (lo is None or s.total >= lo) and (hi is None or s.total <= hi)
                 out[f"score_{i}:{label}"] = int(inside)
         return out
@@ -537,10 +537,10 @@ class TriloopiteState(State):
                 pool[v] -= 1
                 n -= 1
                 dealt[v] += 1
-            new.hands[q] = dealt
-        new.bag, new.bag_n = pool, n
-        new._final = None
-        return new
+            new.hands[q] = dealt  # type: ignore[attr-defined]
+        new.bag, new.bag_n = pool, n  # type: ignore[attr-defined]
+        new._final = None  # type: ignore[attr-defined]
+        return new  # type: ignore[return-value]
 
     def heuristic_returns(self) -> list[float]:
         """The team's expected final score, for search leaves: the score if the game stopped here

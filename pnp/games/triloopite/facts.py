@@ -62,11 +62,11 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     example_hands = [2, 3, 0]
     facts = {
         "tiles": {
-            "total": sum(v["count"] for v in varieties),
+            "total": sum(v["count"] for v in varieties),  # type: ignore[misc]
             "bag": sum(v.count for v in bag),
             "start": next(v["name"] for v in varieties if v["start"]),
-            "start_count": sum(v["count"] for v in varieties if v["start"]),
-            "crabs": sum(v["count"] for v in varieties if v["family"] == "crab" and not v["start"]),
+            "start_count": sum(v["count"] for v in varieties if v["start"]),  # type: ignore[misc]
+            "crabs": sum(v["count"] for v in varieties if v["family"] == "crab" and not v["start"]),  # type: ignore[misc]
             "crab_name": next((v["name"] for v in varieties if v["family"] == "crab" and not v["start"]), ""),
             "trilobites": [v for v in varieties if v["family"] == "trilobite"],
             "varieties": varieties,
@@ -149,7 +149,7 @@ def _standard_facts(design: Design, lang: str, rules) -> dict | None:
     hands = [sum(h) for h in st.hands]
     bonus_names = {b: BONUS_TEXT[b][lang if lang in ("en", "fr") else "en"] for b in BONUSES}
     return {
-        "players": STANDARD_GAME["players"], "names": list(PLAYERS[:STANDARD_GAME["players"]]),
+        "players": STANDARD_GAME["players"], "names": list(PLAYERS[:STANDARD_GAME["players"]]),  # type: ignore[index]
         "placed": len(st.board.lines), "loops": loops, "count": a.count, "longest": a.longest,
         "loop_points": s.loop_points, "longest_points": s.longest_points,
         "bonuses": [{"key": k, "name": bonus_names[k], "points": v} for k, v in s.bonuses.items()],

@@ -316,7 +316,7 @@ def join(partner: dict[int, int], mask: Mapping[int, int], off: Sequence[int], c
             else:
                 partner[e] = v
     else:
-        def get(e: int):
+        def get(e: int):  # type: ignore[misc]
             if e in overlay:
                 return overlay[e]
             return partner.get(e)
@@ -341,8 +341,8 @@ def join(partner: dict[int, int], mask: Mapping[int, int], off: Sequence[int], c
             if x == e:  # both ends of one curve meet: a loop closes
                 closed += 1
             else:
-                setp(x, y)
-                setp(y, x)
+                setp(x, y)  # type: ignore[arg-type]
+                setp(y, x)  # type: ignore[arg-type]
     return closed
 
 
@@ -468,7 +468,7 @@ def analyse(layout: Mapping[Hex, Sequence[Sequence[int]]], start: Hex | None = (
             for j in range(i + 1, len(lns)):
                 if not lines_cross(lns[i], lns[j]):
                     continue
-                a, b = owner.get((c, i)), owner.get((c, j))
+                a, b = owner.get((c, i)), owner.get((c, j))  # type: ignore[assignment]
                 if a is None or b is None:
                     continue
                 if a == b:

@@ -73,7 +73,7 @@ def layout_svg(layout: Mapping[Hex, Sequence[Line]], analysis: Analysis, side: f
         for i, ln in enumerate(layout[cell]):
             a, b = norm_line(ln)
             d = path_d(shape, Link(a, b), o)
-            k = owner.get((cell, i))
+            k = owner.get((cell, i))  # type: ignore[assignment]
             c.path(d, stroke=INK, stroke_width=lw + 0.7, stroke_linecap="butt")
             if k is None:
                 c.path(d, stroke="#d0d0d0", stroke_width=lw, stroke_linecap="butt")
@@ -174,7 +174,7 @@ def loops_command(design: Design, out: Path, layout_file: Path | None = None, se
         game = TriloopiteGame(design, n, mode=mode)
         res = play(game, [make_agent(agent) for _ in range(n)], seed, keep_state=True)
         state = res.state
-        layout, hands = state.board.layout(), [sum(h) for h in state.hands]
+        layout, hands = state.board.layout(), [sum(h) for h in state.hands]  # type: ignore[union-attr]
         head = f"{design.meta.title}: {game.mode} game, {n} player{'s' if n > 1 else ''}, {agent} agents, seed {seed}"
     a = analyse(layout, start=(0, 0) if (0, 0) in layout else None)
     s = score(a, hands, rules)

@@ -99,8 +99,8 @@ class FirstGame:
 def first_game(design: Design) -> FirstGame:
     """Play FIRST_GAME on the engine (first game, 3 players); ValueError if the design cannot."""
     built = witness(design, FIRST_GAME_WITNESS)
-    order = [built.board.hex_of(cl) for cl in built.board.order]
-    wlines = built.board.layout()
+    order = [built.board.hex_of(cl) for cl in built.board.order]  # type: ignore[union-attr]
+    wlines = built.board.layout()  # type: ignore[union-attr]
     game = TriloopiteGame(design, len(PLAYERS), mode="first")
     ids = [v.id for v in game.varieties]
     st = game.new_initial_state()
@@ -122,7 +122,7 @@ def first_game(design: Design) -> FirstGame:
                 lines = wlines[cell]
                 v = next(i for i, var in enumerate(game.varieties) if var.fits(lines) is not None)
                 rot = game.varieties[v].fits(lines)
-                st.apply_action(game.place_action(v, rot, st.board.cell_of(cell)))
+                st.apply_action(game.place_action(v, rot, st.board.cell_of(cell)))  # type: ignore[arg-type]
                 row["laid"] = ids[v]
                 turn_of[cell] = t
                 if ids[v] != draw:
@@ -137,9 +137,9 @@ def first_game(design: Design) -> FirstGame:
     a = analyse(layout, start=(0, 0))
     hands = [sum(h) for h in st.hands]
     rows = game.rules.verdicts
-    row = rows.row(sum(hands))
-    verdict = row.value if row is not None and isinstance(row.value, dict) else {"en": "", "fr": ""}
-    return FirstGame(layout, turn_of, turns, hands, a, verdict, row.label if row is not None else "")
+    row = rows.row(sum(hands))  # type: ignore[assignment]
+    verdict = row.value if row is not None and isinstance(row.value, dict) else {"en": "", "fr": ""}  # type: ignore[attr-defined]
+    return FirstGame(layout, turn_of, turns, hands, a, verdict, row.label if row is not None else "")  # type: ignore[attr-defined]
 
 
 @shared_by_languages
@@ -148,9 +148,9 @@ def standard_game(design: Design):
     from pnp.engine.agents import make_agent
     from pnp.engine.playout import play
 
-    game = TriloopiteGame(design, STANDARD_GAME["players"], mode="standard")
-    res = play(game, [make_agent(STANDARD_GAME["agent"]) for _ in range(game.players)], STANDARD_GAME["seed"],
+    game = TriloopiteGame(design, STANDARD_GAME["players"], mode="standard")  # type: ignore[arg-type]
+    res = play(game, [make_agent(STANDARD_GAME["agent"]) for _ in range(game.players)], STANDARD_GAME["seed"],  # type: ignore[arg-type]
                keep_state=True)
     st = res.state
-    a, s = st.final()
+    a, s = st.final()  # type: ignore[union-attr]
     return st, a, s

@@ -102,7 +102,7 @@ def build_witness(layout: dict[Hex, Sequence[Line]], start: Variety, bag: Sequen
         placed = transform(turned, 0, (-aq, -ar))
         if frozenset(placed[(0, 0)]) != frozenset(start.lines):  # pragma: no cover - by construction
             continue
-        assignment, problem = _assign(placed, bag)
+        assignment, problem = _assign(placed, bag)  # type: ignore[arg-type]
         if assignment is None:
             best_problem = problem
             continue

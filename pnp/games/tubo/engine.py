@@ -169,14 +169,14 @@ def design_stocks(design: Design) -> list[Stock]:
     ctx = GeneratorContext(design=design, component_id=cid, component=comp, params=comp.params,
                            bleed=design.bleed_of(comp))
     counts: dict[str, list[int]] = {}
-    for face in gen.fn(ctx):
+    for face in gen.fn(ctx):  # type: ignore[union-attr]
         d = face.data
         row = counts.setdefault(d["stock"], [0] * PIECE_TYPES)
         if d["piece"] == "close":
             row[CLOSE] += face.count
         else:
             sides = tuple(sorted(SIDE_NAMES.index(s) for s in d["sides"]))
-            row[CONNECTORS.index(sides)] += face.count
+            row[CONNECTORS.index(sides)] += face.count  # type: ignore[arg-type]
     return [Stock(name, tuple(row)) for name, row in counts.items()]
 
 
@@ -219,7 +219,7 @@ class TuboGame(Game):
                      f"'{self.rules.objective_zone}'; expected one of its zones: {', '.join(board.zone_cells)}",
                      report)
         report.raise_if_any()
-        self.objective_cells = sorted(board.index(c) for c in zone if c != board.start)
+        self.objective_cells = sorted(board.index(c) for c in zone if c != board.start)  # type: ignore[union-attr]
         self.start = board.index(board.start)
         # neighbour table: step[cell][side]
         self.step = [[board.index(board.step(board.cell(i), s)) for s in range(4)] for i in range(self.C)]
@@ -332,7 +332,7 @@ class TuboGame(Game):
             return self.place_ids[STUCK]
         if isinstance(piece, str):
             piece = connector_of(piece)
-        return self.place_ids[CONNECTORS.index(tuple(sorted(piece)))]
+        return self.place_ids[CONNECTORS.index(tuple(sorted(piece)))]  # type: ignore[arg-type]
 
     def decode(self, action: int) -> tuple[str, int, int]:
         """(kind, a, b): ('draft', stock, -1), ('objective', cell, -1), ('open', cell, side), ('place', type, -1)."""

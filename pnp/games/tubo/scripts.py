@@ -94,7 +94,7 @@ def play(design: Design, script: list[tuple], objective: tuple[int, int] | None 
             piece = args[0]
             drafted = st.drafted[p][st.round - 1]
             st.apply_action(game.place_action(piece))
-            idx = CLOSE if piece == "close" else CONNECTORS.index(tuple(sorted(connector_of(piece))))
+            idx = CLOSE if piece == "close" else CONNECTORS.index(tuple(sorted(connector_of(piece))))  # type: ignore[arg-type]
             out.laid.append(Laid(cell, idx, entry, stocks[drafted].colour,
                                  p, ev["round"], len(out.laid) + 1, entry))
             ev.update(kind="lay", cell=cell, piece=idx, entry=entry, passed_over=st.passed_over > before[3])
@@ -140,7 +140,7 @@ def score_values(game: TuboGame) -> dict[str, int]:
     kept = next((i for i in range(CLOSE) if hand[i] > 0), None)
     connector = "-".join("NESW"[s] for s in CONNECTORS[kept]) if kept is not None else None
     return {
-        "piece": base - game.position(objective, hands={0: {connector: hand[kept] - 1}}).scores()[0]
+        "piece": base - game.position(objective, hands={0: {connector: hand[kept] - 1}}).scores()[0]  # type: ignore[index]
         if connector else 1,
         "loop": game.position(objective, loops=[1, 0]).scores()[0] - base,
         "close": game.position(objective, closed=[1, 0]).scores()[0] - base,

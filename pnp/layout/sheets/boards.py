@@ -62,7 +62,7 @@ def tiled_board(face: FaceSpec, path: str, name: str, base: Paper, opts: SheetOp
         xs, ys = board_parts(w, h, uw, uh, o)
         if best is None or len(xs) * len(ys) < len(best[1]) * len(best[2]):
             best = (p, xs, ys, uw, uh)
-    p, xs, ys, uw, uh = best
+    p, xs, ys, uw, uh = best  # type: ignore[misc]
     rows, cols = len(ys), len(xs)
     total_parts = rows * cols
     sheets = [_board_overview(face, path, name, base, xs, ys, uw, uh, opts, cfg)]
@@ -109,7 +109,7 @@ def _board_overview(face: FaceSpec, path: str, name: str, base: Paper, xs, ys, u
         k = min(aw / w, ah / h, 1.0)
         if best is None or k > best[1]:
             best = (p, k)
-    p, k = best
+    p, k = best  # type: ignore[misc]
     x0 = (p.width - w * k) / 2
     y0 = cfg.footer + m + (p.height - cfg.footer - 2 * m - 8 - h * k) / 2
     sheet = Sheet(p.width, p.height, f"{name}: assembly map ({len(xs) * len(ys)} parts, scale {k:.0%})", "overview")

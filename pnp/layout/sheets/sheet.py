@@ -91,7 +91,7 @@ def shift_path(ops: tuple, dx: float, dy: float) -> tuple:
         if len(op) == 3:
             out.append((op[0], op[1] + dx, op[2] + dy))
         elif len(op) == 7:
-            out.append((op[0], op[1] + dx, op[2] + dy, op[3] + dx, op[4] + dy, op[5] + dx, op[6] + dy))
+            out.append((op[0], op[1] + dx, op[2] + dy, op[3] + dx, op[4] + dy, op[5] + dx, op[6] + dy))  # type: ignore[arg-type]
         else:
             out.append(op)
     return tuple(out)

@@ -43,7 +43,7 @@ def twosided_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, opts:
         done = last
         front.side, front.title = "front", f"{name}: fronts {first}-{last}"
         back = Sheet(p.width, p.height, f"{name}: backs {first}-{last} ({duplex_words(opts.duplex)})", "back")
-        back.placed = [back_of(pl, back_path[pl.face], cf.back.bleed, mirror) for pl in front.placed]
+        back.placed = [back_of(pl, back_path[pl.face], cf.back.bleed, mirror) for pl in front.placed]  # type: ignore[union-attr]
         back.cuts = [(mirror.point(*a), mirror.point(*b)) for a, b in front.cuts]
         back.cut_paths = [mirror.path(ops) for ops in front.cut_paths]
         backs.append(back)
@@ -80,7 +80,7 @@ def twosided_fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, 
         sheet.side, sheet.title = "fold", f"{name}: {done + 1}-{done + n}, fronts and backs (fold on the dashed line)"
         done += n
         sheet.placed = [q for pl in sheet.placed
-                        for q in (pl, back_of(pl, back_path[pl.face], cf.back.bleed, mirror))]
+                        for q in (pl, back_of(pl, back_path[pl.face], cf.back.bleed, mirror))]  # type: ignore[union-attr]
         sheet.cuts += [(mirror.point(*a), mirror.point(*b)) for a, b in sheet.cuts]
         sheet.cut_paths += [mirror.path(ops) for ops in sheet.cut_paths]
         sheet.folds.append(line)

