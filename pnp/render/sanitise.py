@@ -195,13 +195,21 @@ def css_value_ok(value: str, font: bool = False) -> bool:
     colour, a transform or arithmetic. Read with its escapes decoded, its comments both kept and left out."""
     if "(" not in value:
         return True
-    decoded = _unescape(value).lower()
+    return _decoded_css_ok(_unescape(value).lower(), font, _SAFE_FUNCTIONS)
+
+
+def _decoded_css_ok(decoded: str, font: bool, functions: frozenset[str] | set[str], bad: re.Pattern[str] | None = None
+                    ) -> bool:
+    """CSS with its escapes decoded, read with its comments both kept and left out: nothing `bad` matches, every
+    url() one `_url_ok` allows, every function among `functions`."""
     for text in (decoded, _CSS_COMMENT.sub("", decoded)):
+        if bad is not None and bad.search(text):
+            return False
         for m in _CSS_URL.finditer(text):
             if not _url_ok(m.group(1) or m.group(2) or m.group(3) or "", font):
                 return False
         bare = _CSS_URL.sub("url(", _CSS_STRING.sub('""', text))
-        if any(f not in _SAFE_FUNCTIONS for f in _CSS_FUNCTION.findall(bare)):
+        if any(f not in functions for f in _CSS_FUNCTION.findall(bare)):
             return False
     return True
 
@@ -378,17 +386,7 @@ def _sheet_clean(css: str) -> bool:
     if "(" not in css and "\\" not in css and "@" not in css:
         return True
     decoded = _unescape(css).lower()
-    font = "@font-face" in decoded
-    for text in (decoded, _CSS_COMMENT.sub("", decoded)):
-        if _SHEET_BAD.search(text):
-            return False
-        for m in _CSS_URL.finditer(text):
-            if not _url_ok(m.group(1) or m.group(2) or m.group(3) or "", font):
-                return False
-        bare = _CSS_URL.sub("url(", _CSS_STRING.sub('""', text))
-        if any(f not in _SHEET_FUNCTIONS for f in _CSS_FUNCTION.findall(bare)):
-            return False
-    return True
+    return _decoded_css_ok(decoded, "@font-face" in decoded, _SHEET_FUNCTIONS, _SHEET_BAD)
 
 
 def _shown(text: str, most: int = 60) -> str:
