@@ -20,20 +20,52 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pnp.cache import NO_CACHE, Cache, default_cache, key_of
+from pnp import products
+from pnp.cache import NO_CACHE, Cache, default_cache
 from pnp.errors import DesignError, ErrorReport, display_path, replay_warnings
 from pnp.loader import select_designs, templates_dir
 from pnp.model import Design
 from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
 from pnp.parallel import cores, in_worker, prun, prun_each, succeeded
-from pnp.render.faces import ComponentFaces, design_faces, face_path
+from pnp.render.faces import ComponentFaces, FaceStream, design_faces, face_path
 from pnp.render.facespec import FaceSpec
 
 PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3"}
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What the command line asks of a build, as one value (`pnp build`, `pnp export`, `pnp watch`, validate)."""
+
+    paper: str | None = None  # a4 | letter | a3; None: each design's print.paper
+    overrides: Mapping[str, Any] = field(default_factory=dict)  # print settings replacing the designs' own
+    print_shop: bool | str = False  # also the print-shop PDF; "x-1a" | "x-4": as PDF/X
+    exports: bool | frozenset[str] | None = None  # names of EXPORTS (True: all); None: those made before; False: none
+    rulebooks: bool = True  # False: the rulebooks are left for a second pass (pnp watch writes the sheets first)
+    tts_base_url: str | None = None  # where the Tabletop Simulator export's images will be hosted
+    show_progress: bool | None = None  # None: when the output is a terminal
+    scheduler: str = "auto"  # how the products are made: a name of SCHEDULERS, or "auto"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.exports, (set, list, tuple)):
+            object.__setattr__(self, "exports", frozenset(self.exports))
+        if self.scheduler != "auto" and self.scheduler not in SCHEDULERS:
+            raise ValueError(f"scheduler {self.scheduler!r}: expected auto or one of {', '.join(SCHEDULERS)}")
+
+
+@dataclass(frozen=True)
+class DesignJob:
+    """One design of a build, with what its folder adds to the options: the exports to make (those asked for and
+    those an earlier build made into the folder) and their options."""
+
+    design: Design
+    exports: frozenset[str] = frozenset()
+    export_options: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -54,7 +86,8 @@ class BuiltDesign:
     seconds: float = 0.0
     faces: int = 0  # distinct faces (fronts and backs)
     copies: int = 0  # components in the box
-    later: list[str] = field(default_factory=list)  # patterns of files a skipped stage makes (kept as they are)
+    deferred: list[str] = field(default_factory=list)  # patterns of the files of a stage left for a second pass
+    # (pnp watch: the rulebooks), which publishing keeps as they are
     exports: list[str] = field(default_factory=list)  # the exports made (kept up to date by later builds)
     export_options: dict = field(default_factory=dict)  # their options given once (tts_base_url), kept too
     sheet_plan: list = field(default_factory=list)  # the print sheets' layout (the kit redraws it)
@@ -63,10 +96,8 @@ class BuiltDesign:
     stage: Any = None  # svg/ files written ahead into the output folder (pnp.output.Stage), moved in when published
 
     def portable(self) -> "BuiltDesign":
-        """What a worker process sends back: everything but the face painters (closures)."""
-        self.components = []
-        self.sheet_plan = []
-        return self
+        """A copy for a worker process to send back: everything but the face painters (closures) and the plan."""
+        return replace(self, components=[], sheet_plan=[])
 
     def files(self) -> dict[str, bytes | str]:
         """Every output file but the manifest, by path under the design's folder."""
@@ -129,20 +160,27 @@ class BuildResult:
 
 
 def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport,
-                folder: Path | None = None, compiled: dict | None = None, stream: bool = False,
-                stage_to: Path | None = None) -> dict[str, str]:
+                folder: Path | None = None, compiled: dict | None = None) -> dict[str, str]:
     """Every face's SVG: from the cache, else painted (on all cores when there are many). With `compiled`
     (a dict), each face painted now is also compiled for the sheets where it was painted, into compiled[path]
-    (pnp.render.faces.paint_compiled). With `stream` too, and faces to paint (each with a cache key), a
-    pnp.render.faces.FaceStream: the faces while they are being painted (its finish() gives the dict). When its
-    workers paint them from the start, they also write the faces' svg/ files as they go, into a stage
-    (pnp.output.Stage, the FaceStream's `stage`) of the design's output folder `stage_to`."""
+    (pnp.render.faces.paint_compiled)."""
     svgs, todo = _cached_faces(components, cache, folder)
-    if stream and compiled is not None and todo and not report and all(face.cache_key for _, face in todo):
-        # (with problems found already, every face is painted now: the build reports all of them at once)
+    _paint([(0, path, face) for path, face in todo], [svgs], [report], cache,
+           None if compiled is None else [compiled])
+    return dict(sorted(svgs.items()))
+
+
+def stream_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorReport, folder: Path | None,
+                compiled: dict, stage_to: Path | None = None) -> dict[str, str] | FaceStream:
+    """render_svgs, streamed: with faces to paint (each with a cache key), a pnp.render.faces.FaceStream, the faces
+    while they are being painted and compiled (its finish() gives the dict); when its workers paint them from the
+    start, they also write the faces' svg/ files as they go, into a stage (pnp.output.Stage, the FaceStream's
+    `stage`) of the design's output folder `stage_to`. Else, or with problems found already (every face is then
+    painted now: the build reports all of them at once), the dict of render_svgs."""
+    svgs, todo = _cached_faces(components, cache, folder)
+    if todo and not report and all(face.cache_key for _, face in todo):
         from pnp.output import Stage
         from pnp.parallel import pooled
-        from pnp.render.faces import FaceStream
 
         stage = Stage(stage_to) if stage_to is not None and pooled(len(todo)) else None
         try:
@@ -151,8 +189,7 @@ def render_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
             if stage is not None:
                 stage.discard()
             raise
-    _paint([(0, path, face) for path, face in todo], [svgs], [report], cache,
-           None if compiled is None else [compiled])
+    _paint([(0, path, face) for path, face in todo], [svgs], [report], cache, [compiled])
     return dict(sorted(svgs.items()))
 
 
@@ -245,42 +282,48 @@ def known_export(name: str) -> bool:
     return name in EXPORTS
 
 
-def render_design(design: Design, paper: str | None = None, print_shop: bool | str = False, cache: Cache = NO_CACHE,
-                  exports: frozenset[str] | set[str] = frozenset(), bar=None, rulebooks: bool = True,
-                  export_options: dict | None = None,
-                  painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
-                  compiled: dict | None = None, out: Path | None = None, stage=None) -> BuiltDesign:
-    """Everything one design makes, in memory, stage by stage (each product through the cache):
+def render_design(job: DesignJob | Design, options: BuildOptions = BuildOptions(), cache: Cache = NO_CACHE, *,
+                  bar=None, painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
+                  compiled: dict | None = None, out: Path | None = None, stage=None, stream: bool = True) -> BuiltDesign:
+    """Everything one design makes, in memory, product by product (each through the cache, pnp.products):
 
     faces -> SVG texts -> print sheets (+ print-shop PDF) -> rulebooks -> contact sheet -> exports
-    (those of EXPORTS asked for) -> manifest. `rulebooks=False` leaves the rulebooks out (pnp watch
+    (those of EXPORTS the job asks for) -> manifest. `options.rulebooks=False` leaves the rulebooks out (pnp watch
     writes the sheets first, then them). `painted`: the faces and their SVG texts, when made already (and
-    `compiled`: those compiled where they were painted, face path -> drawing). `out`: where write_design will
-    publish it (the faces' workers may write svg/ files ahead into its folder: `built.stage`); or `stage`: a
-    stage (pnp.output.Stage) to write the svg/ files into, here (a worker of several designs' build).
+    `compiled`: those compiled where they were painted, face path -> drawing); else they are painted here, streamed
+    to the sheets as they come (`stream`) or all before them. `out`: where write_design will publish it (the faces'
+    workers may write svg/ files ahead into its folder: `built.stage`); or `stage`: a stage (pnp.output.Stage) to
+    write the svg/ files into, here (a worker of several designs' build).
     """
     from pnp.progress import _Quiet
 
+    job = job if isinstance(job, DesignJob) else DesignJob(job)
+    design = job.design
     bar = bar or _Quiet()
     started = time.perf_counter()
-    built = _faces_and_sheets(design, paper, print_shop, cache, bar, painted, compiled,
-                              None if out is None else Path(out) / design.slug)
+    built = _faces_and_sheets(design, options, cache, bar, painted, compiled,
+                              None if out is None else Path(out) / design.slug, stream)
     if stage is not None and built.stage is None:
         _write_ahead(built, stage)
     from pnp.rulebook import languages
 
     try:
-        if not rulebooks:
-            built.later.append(f"{design.slug}-rules-*.pdf")
+        if not options.rulebooks:
+            built.deferred.append(f"{design.slug}-rules-*.pdf")
         elif languages(design):  # a design without rules texts has no rulebook (yet)
             bar.step(f"{design.slug}: rulebooks")
             built.extra_files.update(_cached_rulebooks(built, cache))
-        _finish(built, cache, exports, export_options, bar)
+        _finish(built, cache, job.exports, job.export_options, bar)
     except BaseException:
         discard_stages([built])
         raise
     built.seconds = time.perf_counter() - started
     return built
+
+
+def _whole_design(job: DesignJob, options: BuildOptions, cache: Cache, painted, compiled: dict, stage) -> BuiltDesign:
+    """A pool's task: render_design of one design whose faces are painted, as a worker sends it back."""
+    return render_design(job, options, cache, painted=painted, compiled=compiled, stage=stage).portable()
 
 
 def discard_stages(built: list[BuiltDesign]) -> None:
@@ -291,29 +334,31 @@ def discard_stages(built: list[BuiltDesign]) -> None:
             b.stage = None
 
 
-def _faces_and_sheets(design: Design, paper: str | None, print_shop: bool | str, cache: Cache, bar,
+def _faces_and_sheets(design: Design, options: BuildOptions, cache: Cache, bar,
                       painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
-                      compiled: dict | None = None, target: Path | None = None) -> BuiltDesign:
-    """The first stages of render_design: faces, their SVG texts, the print sheets, svg/. Without `painted`, the
-    faces are painted (and compiled) in workers while the sheets are drawn (and, given the output folder
-    `target`, their svg/ files written ahead into a stage there); with it, `compiled`: the faces that were
-    compiled where they were painted (face path -> drawing)."""
+                      compiled: dict | None = None, target: Path | None = None, stream: bool = True) -> BuiltDesign:
+    """The first products of render_design: faces, their SVG texts, the print sheets, svg/. Without `painted`, the
+    faces are painted (and compiled) here, in workers while the sheets are drawn with `stream` (and, given the
+    output folder `target`, their svg/ files written ahead into a stage there); with it, `compiled`: the faces
+    that were compiled where they were painted (face path -> drawing)."""
     from pnp.progress import _Quiet
 
     bar = bar or _Quiet()
+    svgs: dict[str, str]
     if painted is None:
         report = ErrorReport()
         components = design_faces(design, report)
         bar.step(f"{design.slug}: faces")
         compiled = {}  # face path -> its drawing, compiled where it was painted
-        svgs = render_svgs(components, cache, report, design.folder, compiled, stream=True, stage_to=target)
+        svgs = (stream_svgs(components, cache, report, design.folder, compiled, stage_to=target) if stream
+                else render_svgs(components, cache, report, design.folder, compiled))
         report.raise_if_any()
     else:
         components, svgs = painted
-    built = BuiltDesign(design, components, svgs, stage=getattr(svgs, "stage", None))
+    built = BuiltDesign(design, components, svgs, stage=svgs.stage if isinstance(svgs, FaceStream) else None)
     try:
         bar.step(f"{design.slug}: print sheets")
-        _sheets_stage(built, paper, print_shop, cache, compiled)  # draws faces as they are painted (FaceStream)
+        _sheets_stage(built, options.paper, options.print_shop, cache, compiled)  # draws faces as they are painted
         if compiled is not None:
             compiled.clear()
         built.dirs["svg"] = _svg_files(design, built.svgs)
@@ -350,7 +395,7 @@ def _replayed(made: dict, design: Design) -> dict[str, bytes]:
     return {name: data for name, data in made.items() if name != WARNINGS_ENTRY}
 
 
-def _finish(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str], export_options: dict | None,
+def _finish(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str], export_options: Mapping | None,
             bar, index: bool = True) -> None:
     """The last stages of render_design: exports, contact sheet, counts, manifest."""
     from pnp.progress import _Quiet
@@ -404,7 +449,6 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
     from pnp.layout.sheets import SheetOptions, plan, plan_advice, print_shop_sheets, sheets_needed
     from pnp.render import fonts
     from pnp.render.art import ArtFiles
-    from pnp.render.faces import FaceStream
 
     design, components, svgs = built.design, built.components, built.svgs
     opts = SheetOptions.from_print(design.print, paper)
@@ -420,8 +464,8 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
     built.paper = opts.paper
     built.pdf_name = f"{design.slug}-{opts.paper}{'-proof' if opts.proof else ''}.pdf"
     built.pdf = cache.cached(
-        "sheets", key_of("sheets", plan_bytes(sheets), _faces_key(components, svgs), meta.title, meta.author, opts.paper,
-                         layout_file),
+        "sheets", products.SHEETS.key(plan=plan_bytes(sheets), face_keys=_faces_key(components, svgs), title=meta.title,
+                                     author=meta.author, paper=opts.paper, sheet_layout=layout_file),
         lambda: fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
             sheets, svgs, title=meta.title, author=meta.author, cache=cache, resources=art,
             subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})", compiled=compiled)))
@@ -443,7 +487,8 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
         shop = print_shop_sheets(components, face_path)
         pdfx = print_shop if isinstance(print_shop, str) else ""  # "x-1a" | "x-4": PDF/X (pnp.layout.pdfx)
         built.extra_files[f"{design.slug}-print-shop.pdf"] = cache.cached(
-            "sheets", key_of("print-shop", repr(shop), svgs, meta.title, meta.author, pdfx),
+            "sheets", products.PRINT_SHOP.key(shop_plan=repr(shop), face_svgs=svgs, title=meta.title, author=meta.author,
+                                             pdfx=pdfx),
             lambda: pdfx_of(fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
                 shop, svgs, title=meta.title, author=meta.author, cache=cache, resources=art,
                 subject=f"{meta.title}: one face per page")), pdfx, meta.title))
@@ -504,7 +549,7 @@ def _index_stage(built: BuiltDesign, cache: Cache, more: list[str] | None = None
     from pnp.index import render_index
 
     design = built.design
-    checks = cache.cached("checks", key_of("checks", design.fingerprint(), str(design.folder)),
+    checks = cache.cached("checks", products.CHECKS.key(design=design.fingerprint(), folder=str(design.folder)),
                           lambda: _static_checks(design))
     files = [built.pdf_name, *built.extra_files, *(more or [])]
     for folder, names in built.dirs.items():  # the exports' entry points: TTS saved object, print reports
@@ -540,8 +585,8 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
                                                       resources=art)
         built.dirs.setdefault("print", {}).update({n.removeprefix("print/"): b for n, b in files.items()})
         built.notes += problems
-    if ("kit" in exports or "kit-ink-saver" in exports) and any("-rules-" in pat for pat in built.later):
-        built.later.append(f"{design.slug}-kit-*.pdf")  # made with the rulebooks, in the second pass
+    if ("kit" in exports or "kit-ink-saver" in exports) and any("-rules-" in pat for pat in built.deferred):
+        built.deferred.append(f"{design.slug}-kit-*.pdf")  # made with the rulebooks, in the second pass
     elif "kit" in exports or "kit-ink-saver" in exports:
         from pnp.rulebook import rulebook_name, rulebook_paper
 
@@ -580,10 +625,10 @@ def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str,
 
 
 def _rulebook_key(design: Design, svgs: dict[str, str], paper: str) -> str:
-    texts = sorted((p.name, p.read_bytes()) for p in design.folder.glob("rules.*.md"))
+    texts = sorted((p.name, products.digest(p.read_bytes())) for p in design.folder.glob("rules.*.md"))
     shared = sorted((str(p), p.read_bytes()) for p in (templates_dir() / "rulebook").glob("**/*") if p.is_file())
-    return key_of("rulebooks", texts, [t for _, t in shared], design.fingerprint(), svgs, paper,
-                  str(design.folder))
+    return products.RULEBOOKS.key(rules_text=texts, rulebook_templates=products.digest(*[t for _, t in shared]),
+                                  design=design.fingerprint(), face_svgs=svgs, paper=paper, folder=str(design.folder))
 
 
 def _static_checks(design: Design):
@@ -669,15 +714,15 @@ def write_design(built: BuiltDesign, out: Path) -> BuildResult:
     # a file of a variant this build does not make (another paper, proof, print-shop) stays until a build of
     # that variant no longer makes it, or `pnp clean`
     keep = {f for f in before if f not in files and (v := variant_of(f, slug)) is not None and v not in variants}
-    if built.later:  # stages left for a second pass (pnp watch: rulebooks) keep the files they made before
-        keep |= {f for f in before if any(fnmatch.fnmatch(f, pat) for pat in built.later)}
+    if built.deferred:  # stages left for a second pass (pnp watch: rulebooks) keep the files they made before
+        keep |= {f for f in before if any(fnmatch.fnmatch(f, pat) for pat in built.deferred)}
     keep = {f for f in keep if (target / f).is_file()}
     by_paper: dict[str, list[str]] = {}
     for f in sorted(set(files) | keep):
         if (v := variant_of(f, slug)) is not None and v[0] != "print-shop":
             by_paper.setdefault(v[1], []).append(f)
     by_paper = dict(sorted(by_paper.items()))
-    kept = sorted(f for f in keep if not any(fnmatch.fnmatch(f, pat) for pat in built.later))
+    kept = sorted(f for f in keep if not any(fnmatch.fnmatch(f, pat) for pat in built.deferred))
 
     def manifest_text(listed: list[str]) -> str:
         data = {**built.manifest, "exports": built.exports, "files": listed, "by_paper": by_paper,
@@ -752,23 +797,20 @@ def manifest_json(data: dict) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
-def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"), paper: str | None = None,
-                  overrides: dict | None = None, print_shop: bool | str = False,
-                  exports: bool | set[str] | frozenset[str] | tuple[str, ...] | None = None,
-                  cache: Cache | None = None, show_progress: bool | None = None,
-                  rulebooks: bool = True, echo=None, tts_base_url: str | None = None) -> list[BuildResult]:
+def build_designs(args: tuple[str, ...] | list[str], out: Path = Path("output"), options: BuildOptions | None = None,
+                  *, cache: Cache | None = None, echo=None, **given: Any) -> list[BuildResult]:
     """Build every selected design; nothing is written unless all of them render.
 
-    `overrides` are print settings from the command line (orientation, duplex, back_offset,
-    marks, proof) that replace the designs' own. `cache` defaults to <out>/.cache on disk.
-    `exports`: exports to make (names of EXPORTS; True for all), besides those an earlier build
-    made into the design's folder, which are kept up to date; False: none at all (and those
-    made before are removed). `tts_base_url`: where the Tabletop Simulator export's images will be
-    hosted (kept for later builds); by default file:/// paths into the output folder.
+    `options` (BuildOptions; or its fields given by name) says what to make: `overrides` are print settings from
+    the command line (orientation, duplex, back_offset, marks, proof) that replace the designs' own; `exports`:
+    exports to make (names of EXPORTS; True for all), besides those an earlier build made into the design's folder,
+    which are kept up to date; False: none at all (and those made before are removed). `tts_base_url`: where the
+    Tabletop Simulator export's images will be hosted (kept for later builds); by default file:/// paths into the
+    output folder. `cache` defaults to <out>/.cache on disk.
     """
+    options = replace(options or BuildOptions(), **given)
     with _fewer_collections():
-        return _build_designs(args, out, paper, overrides, print_shop, exports, cache, show_progress, rulebooks,
-                              echo, tts_base_url)
+        return _build_designs(args, Path(out), options, cache, echo)
 
 
 @contextlib.contextmanager
@@ -785,50 +827,84 @@ def _fewer_collections():
         gc.set_threshold(*before)
 
 
-def _build_designs(args, out, paper, overrides, print_shop, exports, cache, show_progress, rulebooks, echo,
-                   tts_base_url) -> list[BuildResult]:
+def _build_designs(args, out: Path, options: BuildOptions, cache: Cache | None, echo) -> list[BuildResult]:
     from pnp.progress import progress
 
-    if tts_base_url is not None and not tts_base_url.lower().startswith(("http://", "https://")):
+    url = options.tts_base_url
+    if url is not None and not url.lower().startswith(("http://", "https://")):
         from pnp.errors import PnpError
 
-        raise PnpError(f"--base-url {tts_base_url!r}: not a web address; expected http(s)://... where the tts/ "
+        raise PnpError(f"--base-url {url!r}: not a web address; expected http(s)://... where the tts/ "
                        "folder will be hosted (without it, the saved object points at the output folder)")
     designs = select_designs(args)
-    check_out(Path(out), [d.folder for d in designs])
-    apply_overrides(designs, overrides or {})
+    check_out(out, [d.folder for d in designs])
+    apply_overrides(designs, dict(options.overrides))
     for design in designs:
         check_printed_names(design)
     if cache is None:
-        cache = default_cache(Path(out))
-    wanted = {d.slug: _exports_for(d, Path(out), exports) for d in designs}
-    options = {d.slug: _export_options(d, Path(out), tts_base_url) for d in designs}
+        cache = default_cache(out)
+    jobs = [DesignJob(d, _exports_for(d, out, options.exports), _export_options(d, out, url)) for d in designs]
     report = ErrorReport()
     built: list[BuiltDesign] = []
     stages: dict = {}  # svg/ files written ahead for designs not built (yet)
     try:
-        with progress(show_progress) as bar:
-            if len(designs) > 1 and cores() > 1:
-                built = _build_many(designs, paper, print_shop, cache, wanted, rulebooks, options, bar, report,
-                                    Path(out), stages)
-            else:
-                for design in designs:
-                    try:
-                        built.append(render_design(design, paper, print_shop, cache, wanted[design.slug], bar,
-                                                   rulebooks, options[design.slug], out=Path(out)))
-                    except DesignError as exc:
-                        report.extend(exc)
+        with progress(options.show_progress) as bar:
+            built = SCHEDULERS[scheduler_for(jobs, options)](jobs, options, cache, bar, report, out, stages)
         report.raise_if_any()
         slugs = [d.slug for d in designs]
         built.sort(key=lambda b: slugs.index(b.design.slug))  # workers finish in any order; report in the designs'
-        with OutputLock(Path(out), echo):
-            written = [write_design(b, Path(out)) for b in built]
+        with OutputLock(out, echo):
+            written = [write_design(b, out) for b in built]
     finally:  # (those not published: a design failed, or another's output could not be written)
         discard_stages(built)
         for stage in stages.values():
             stage.discard()
     cache.flush()
     return written
+
+
+def make_designs(designs: list[Design], options: BuildOptions = BuildOptions(), cache: Cache = NO_CACHE,
+                 out: Path | None = None) -> list[BuiltDesign]:
+    """Every product of these (loaded) designs, in memory, nothing written: what a build would publish (validate
+    proves a design builds with it). DesignError with every problem of every design."""
+    from pnp.progress import _Quiet
+
+    jobs = [DesignJob(d, frozenset() if out is None else _exports_for(d, out, options.exports)) for d in designs]
+    report = ErrorReport()
+    built = SCHEDULERS[scheduler_for(jobs, options)](jobs, options, cache, _Quiet(), report, None, None)
+    report.raise_if_any()
+    return built
+
+
+# How a build runs the products of its designs (the same products, the same bytes; only where and in which order
+# they are made differs). Each takes (jobs, options, cache, progress bar, report, out, stages) and returns the
+# designs built; a design's problems go into the report.
+def _serial(jobs: list[DesignJob], options: BuildOptions, cache: Cache, bar, report: ErrorReport,
+            out: Path | None, stages: dict | None, stream: bool = False) -> list[BuiltDesign]:
+    """One design after the other, each product after the one it is made from (a product's own work, such as
+    painting many faces, still goes over the cores)."""
+    built = []
+    for job in jobs:
+        try:
+            built.append(render_design(job, options, cache, bar=bar, out=out, stream=stream))
+        except DesignError as exc:
+            report.extend(exc)
+    return built
+
+
+def _streaming(jobs: list[DesignJob], options: BuildOptions, cache: Cache, bar, report: ErrorReport,
+               out: Path | None, stages: dict | None) -> list[BuiltDesign]:
+    """As _serial, but each design's faces are painted by workers while its print sheets are drawn from them, in
+    print order, and their svg/ files written ahead into a stage of the design's folder (the default for one
+    design: `pnp build DECK`, `pnp watch`)."""
+    return _serial(jobs, options, cache, bar, report, out, stages, stream=True)
+
+
+def scheduler_for(jobs: list[DesignJob], options: BuildOptions) -> str:
+    """The scheduler asked for, else: several designs on several cores as one pool of tasks, one design streamed."""
+    if options.scheduler != "auto":
+        return options.scheduler
+    return "pool" if len(jobs) > 1 and cores() > 1 else "stream"
 
 
 def _exports_for(design: Design, out: Path, asked) -> frozenset[str]:
@@ -866,43 +942,45 @@ def _origin(folder: Path) -> str:
     return display_path(folder) + "/"
 
 
-def _build_many(designs: list[Design], paper: str | None, print_shop: bool | str, cache: Cache, wanted: dict,
-                rulebooks: bool, options: dict, bar, report: ErrorReport, out: Path | None = None,
-                stages: dict | None = None) -> list[BuiltDesign]:
+def _pool(jobs: list[DesignJob], options: BuildOptions, cache: Cache, bar, report: ErrorReport,
+          out: Path | None = None, stages: dict | None = None) -> list[BuiltDesign]:
     """Several designs, as one pool of tasks over every core:
 
     1. (here) every design's faces; then the faces not in the cache, all designs' together, painted on all cores
        (each compiled for the sheets in the worker that painted it);
-    2. (workers, largest first) each design's print sheets, svg/ and contact sheet, and separately its rulebooks
-       (every language in one task: they share the compiled faces and diagrams) - a design with exports (TTS and
-       the kit need its rulebooks) is one task, as render_design makes it;
+    2. (workers, largest first) each design's print sheets, svg/ and contact sheet (_sheets_task), and separately
+       its rulebooks (_rulebooks: every language in one task, they share the compiled faces and diagrams) - a
+       design with exports (TTS and the kit need its rulebooks) is one task, as render_design makes it;
     3. (here) each design's manifest.
 
     With `out` and `stages` (a dict), the print sheets' task writes the design's svg/ files ahead into a stage of
-    its folder in `out` (see render_svgs), when some of its faces were painted now: stages[design index] until
+    its folder in `out` (see stream_svgs), when some of its faces were painted now: stages[design index] until
     the design is built, then its BuiltDesign's `stage`; the caller discards those left.
 
     The heavy modules are imported before the workers fork, so no worker imports them again.
     """
+    from functools import partial
+
     from pnp.layout.sheets import SheetOptions
     from pnp.output import Stage
     from pnp.rulebook import languages, rulebook_name, rulebook_paper
 
+    designs = [job.design for job in jobs]
     reports = [ErrorReport() for _ in designs]
     components = [design_faces(d, r) for d, r in zip(designs, reports)]
     compiled: list[dict] = [{} for _ in designs]  # per design: face path -> its drawing, compiled where painted
     svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache, compiled)
-    tasks: list[tuple[float, int, str, object]] = []  # (weight, design, what, task)
+    tasks: list[tuple[float, int, str, Any]] = []  # (weight, design, what, task)
     books: dict[int, tuple[str, dict | None]] = {}  # design -> (cache key, rulebooks if cached)
     book_langs: dict[int, list[str]] = {}
-    for i, design in enumerate(designs):
+    for i, job in enumerate(jobs):
+        design = job.design
         if reports[i]:
             report.extend(reports[i])
             continue
         painted = (components[i], svgs[i])
-        exports = wanted[design.slug]
         try:
-            langs = languages(design) if rulebooks else []
+            langs = languages(design) if options.rulebooks else []
         except DesignError as exc:
             report.extend(exc)
             continue
@@ -910,24 +988,21 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool | str
         stage = None
         if out is not None and stages is not None and compiled[i]:  # (faces painted now: most likely new files)
             stage = stages[i] = Stage(out / design.slug)
-        if exports or not langs:  # one task, as render_design makes it
-            tasks.append((faces_weight + _book_weight(design, langs) + len(exports), i, "design",
-                          lambda d=design, p=painted, e=exports, c=compiled[i], s=stage: render_design(
-                              d, paper, print_shop, cache, e, None, rulebooks, options[d.slug], p, c,
-                              stage=s).portable()))
+        if job.exports or not langs:  # one task, as render_design makes it
+            tasks.append((faces_weight + _book_weight(design, langs) + len(job.exports), i, "design",
+                          partial(_whole_design, job, options, cache, painted, compiled[i], stage)))
             continue
         book_langs[i] = langs
-        tasks.append((faces_weight, i, "sheets", lambda d=design, p=painted, ls=langs, c=compiled[i], s=stage:
-                      _head(d, paper, print_shop, cache, p, ls, c, s)))
-        book_paper = rulebook_paper(SheetOptions.from_print(design.print, paper).paper)
+        tasks.append((faces_weight, i, "sheets", partial(_sheets_task, design, options, cache, painted, langs,
+                                                         compiled[i], stage)))
+        book_paper = rulebook_paper(SheetOptions.from_print(design.print, options.paper).paper)
         key = _rulebook_key(design, svgs[i], book_paper)
         books[i] = (key, cache.get("rulebooks", key))
-        if books[i][1] is None:
+        if books[i][1] is None:  # (a copy of compiled[i]: the sheets task empties it when done)
             tasks.append((_book_weight(design, langs), i, "rulebooks",
-                          lambda d=design, c=components[i], s=svgs[i], p=book_paper, r=dict(compiled[i]): _rulebooks(
-                              d, c, s, p, cache, r)))  # (a copy: the sheets task empties compiled[i] when done)
+                          partial(_rulebooks, design, components[i], svgs[i], book_paper, cache, dict(compiled[i]))))
     tasks.sort(key=lambda t: -t[0])  # largest first, so the cores finish together
-    _import_for_workers(rulebooks and any(what != "sheets" for _, _, what, _ in tasks))
+    _import_for_workers(options.rulebooks and any(what != "sheets" for _, _, what, _ in tasks))
     bar.step(f"building {len(designs)} designs", len(tasks))
     done: dict[tuple[int, str], Any] = {}  # (design, what) -> the task's value
     for (_, i, what, _), (status, value) in zip(tasks, prun_each([t[3] for t in tasks])):
@@ -941,7 +1016,8 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool | str
             stages.pop(i)  # (the task's copy of it, with the names it wrote, is published with the design)
         built.append(b)
 
-    for i, design in enumerate(designs):
+    for i, job in enumerate(jobs):
+        design = job.design
         whole = done.get((i, "design"))
         if isinstance(whole, BuiltDesign):
             keep(i, whole)
@@ -961,21 +1037,25 @@ def _build_many(designs: list[Design], paper: str | None, print_shop: bool | str
         if not linked:  # the contact sheet names other files than the rulebooks made: made again here
             del head.extra_files["index.html"]
         head.extra_files.update(made)
-        _finish(head, cache, frozenset(), options[design.slug], bar, index=not linked)
+        _finish(head, cache, frozenset(), job.export_options, bar, index=not linked)
         keep(i, head)
     return built
 
 
-def _head(design: Design, paper: str | None, print_shop: bool | str, cache: Cache,
-          painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str],
-          compiled: dict | None = None, stage=None) -> BuiltDesign:
-    """A design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes), as a worker
-    sends it back: without the faces and their SVG texts, which the parent has. With `stage` (pnp.output.Stage),
-    the svg/ files are written ahead into it, and it comes back with their names."""
+SCHEDULERS = {"serial": _serial, "stream": _streaming, "pool": _pool}
+"""The interchangeable ways of running a build's products (BuildOptions.scheduler): each makes the same files."""
+
+
+def _sheets_task(design: Design, options: BuildOptions, cache: Cache,
+                 painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str],
+                 compiled: dict | None = None, stage=None) -> BuiltDesign:
+    """A pool's task: a design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes),
+    as a worker sends it back: without the faces and their SVG texts, which the parent has. With `stage`
+    (pnp.output.Stage), the svg/ files are written ahead into it, and it comes back with their names."""
     from pnp.rulebook import rulebook_name
 
     started = time.perf_counter()
-    built = _faces_and_sheets(design, paper, print_shop, cache, None, painted, compiled)
+    built = _faces_and_sheets(design, options, cache, None, painted, compiled)
     _write_ahead(built, stage)
     _index_stage(built, cache, [rulebook_name(design, lang, built.paper) for lang in langs])
     built.seconds = time.perf_counter() - started  # the rulebooks' task not counted
@@ -1016,6 +1096,59 @@ def _book_weight(design: Design, langs: list[str]) -> float:
         text = (design.folder / f"rules.{lang}.md").read_text(encoding="utf-8", errors="replace")
         total += len(text) / 10000 + (1.0 if "{% extends" in text or "{%- extends" in text else 0.0)
     return total
+
+
+def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"),
+                    lang: str | None = None, paper: str | None = None, cache: Cache | None = None) -> list[Path]:
+    """`pnp rules`: the rulebooks of every selected design, written to <out>/<slug>/: the same products as a
+    build's (the faces and the rulebooks through the cache of <out>), without the print sheets.
+
+    Designs named in `args` must have a rules text; with no `args`, the designs under designs/ that have none yet
+    are skipped. Nothing is written unless every rulebook renders; the rest of each design's output stays as the
+    last build left it.
+    """
+    from pnp.layout.sheets import SheetOptions
+    from pnp.output import publish_more
+    from pnp.rulebook import languages, no_edition, rulebook_name, rulebook_paper
+
+    designs = select_designs(args)
+    check_out(Path(out), [d.folder for d in designs])
+    cache = default_cache(Path(out)) if cache is None else cache
+    report = ErrorReport()
+    pending: list[tuple[Design, dict[str, bytes]]] = []
+    for design in designs:
+        try:
+            langs = languages(design)
+            if not langs and not args:
+                continue  # all designs: those without a rules text yet have no rulebook
+            if lang is not None and lang not in langs:
+                report.problems.append(no_edition(design, lang, langs))
+                continue
+            if not langs:
+                report.add(design.folder / f"rules.{design.meta.languages[0]}.md", None,
+                           "no rules text for this design; expected rules.<lang>.md for each of meta.languages "
+                           f"({', '.join(design.meta.languages)})")
+                continue
+            faces = ErrorReport()
+            components = design_faces(design, faces)
+            svgs = render_svgs(components, cache, faces, design.folder)
+            faces.raise_if_any()
+            built = BuiltDesign(design, components, svgs, paper=SheetOptions.from_print(design.print, paper).paper)
+            books = _cached_rulebooks(built, cache)
+            if lang is not None:
+                books = {n: b for n, b in books.items() if n == rulebook_name(design, lang, rulebook_paper(built.paper))}
+            pending.append((design, books))
+        except DesignError as exc:
+            report.extend(exc)
+    report.raise_if_any()
+    written = []
+    with OutputLock(Path(out)):
+        for design, books in pending:
+            target = Path(out) / design.slug
+            publish_more(target, books)
+            written += [target / name for name in books]
+    cache.flush()
+    return written
 
 
 def describe_designs(args: tuple[str, ...] | list[str]) -> str:

@@ -108,35 +108,6 @@ def code_fingerprint() -> bytes:
     return h.digest()
 
 
-def key_of(*parts: Any) -> str:
-    """A stable hash of JSON-able parts (dicts sorted, bytes and str hashed as they are)."""
-    return KeyBase(*parts).key()
-
-
-class KeyBase:
-    """The hash of key_of's first parts, made once for many keys that begin with them (a deck's faces):
-    `KeyBase(*a).key(*b) == key_of(*a, *b)`."""
-
-    def __init__(self, *parts: Any):
-        self._hash = hashlib.sha256(code_fingerprint())
-        _hash_parts(self._hash, parts)
-
-    def key(self, *parts: Any) -> str:
-        h = self._hash.copy()
-        _hash_parts(h, parts)
-        return h.hexdigest()
-
-
-def _hash_parts(h: Any, parts: tuple) -> None:
-    for part in parts:
-        if isinstance(part, bytes):
-            h.update(b"b" + hashlib.sha256(part).digest())
-        elif isinstance(part, str):
-            h.update(b"s" + hashlib.sha256(part.encode("utf-8")).digest())
-        else:
-            h.update(b"j" + json.dumps(part, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8"))
-
-
 class NotData(TypeError):
     """A value the disk cache cannot hold (only bytes, str, JSON values and {str: bytes | str})."""
 

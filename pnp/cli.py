@@ -179,7 +179,7 @@ def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: s
     DESIGN is a design folder, its design.yaml, or the name of a folder under designs/;
     with none, every design under ./designs. Options override the designs' print settings.
     """
-    from pnp.build import build_designs
+    from pnp.build import BuildOptions, build_designs
 
     if back_offset is not None:  # plain numbers are mm here
         back_offset = ",".join(p if any(c.isalpha() for c in p) else f"{p.strip()}mm" for p in back_offset.split(","))
@@ -191,9 +191,8 @@ def build(designs: tuple[str, ...], out: Path, paper: str | None, orientation: s
     cache = None if use_cache else Cache(None, memory=True)
     exports = set(export) | ({"kit"} if kit else set()) | ({"kit", "kit-ink-saver"} if ink_saver else set())
     shop: bool | str = (pdfx_version or "x-1a") if pdfx or pdfx_version else print_shop  # a version: PDF/X
-    for result in build_designs(designs, out=out, paper=paper, overrides=overrides, print_shop=shop,
-                                exports=False if no_exports else exports, cache=cache,
-                                echo=lambda m: click.echo(m, err=True)):
+    options = BuildOptions(paper=paper, overrides=overrides, print_shop=shop, exports=False if no_exports else frozenset(exports))
+    for result in build_designs(designs, out, options, cache=cache, echo=lambda m: click.echo(m, err=True)):
         click.echo(result.summary())
 
 
@@ -250,11 +249,11 @@ def _export_command(kind: str, summary: str, *options):
     build's exports and settings."""
 
     def command(designs: tuple[str, ...], out: Path, paper: str | None, **values) -> None:
-        from pnp.build import build_designs
+        from pnp.build import BuildOptions, build_designs
 
         exports, settings = _exports(kind, **values)
-        for result in build_designs(designs, out=out, paper=paper, exports=exports,
-                                    echo=lambda m: click.echo(m, err=True), **settings):
+        options = BuildOptions(paper=paper, exports=frozenset(exports), **settings)
+        for result in build_designs(designs, out, options, echo=lambda m: click.echo(m, err=True)):
             click.echo(result.summary())
 
     command.__name__ = kind.replace("-", "_")
@@ -408,7 +407,7 @@ def rules(designs: tuple[str, ...], lang: str | None, out: Path, paper: str | No
 
     Writes OUT/<design>/<design>-rules-<lang>-<paper>.pdf (pnp build writes them too).
     """
-    from pnp.rulebook import build_rulebooks
+    from pnp.build import build_rulebooks
 
     for path in build_rulebooks(designs, out=out, lang=lang, paper=paper):
         click.echo(str(path))

@@ -26,7 +26,8 @@ import io
 import json
 from functools import partial
 
-from pnp.cache import Cache, key_of
+from pnp import products
+from pnp.cache import Cache
 from pnp.render.faces import ComponentFaces
 
 TTS_DPI = 150
@@ -169,8 +170,9 @@ def print_service_export(manifest: dict, components: list[ComponentFaces], svgs:
     for dpi, faces in sorted(by_dpi.items()):
         for path, image in raster_faces(faces, dpi, cache=cache):
             f, bx, by = placing[path]
-            out[folder + path] = cache.cached("print-service", key_of("print-service", image, f.px, f.trim_box,
-                                                                      f.rotate, f.dpi, bx, by),
+            out[folder + path] = cache.cached("print-service", products.PRINT_SERVICE_IMAGE.key(
+                                                  raster=image, px=f.px, trim_box=f.trim_box, rotate=f.rotate,
+                                                  dpi=f.dpi, bleed_x=bx, bleed_y=by),
                                               partial(_service_image, image, f, bx, by))
     svc = load_services()[service]
     report = {
@@ -263,7 +265,8 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
         return [saver(f) for f in faces] if ink else faces
     pdfs = {False: sheets_pdf}
     if ink_saver:
-        pdfs[True] = cache.cached("sheets", key_of("sheets-ink-saver", repr(sheets), svgs, meta.title, meta.author),
+        pdfs[True] = cache.cached("sheets", products.INK_SAVER_SHEETS.key(
+                                      plan=repr(sheets), face_svgs=svgs, title=meta.title, author=meta.author),
                                   lambda: fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
                                       sheets, svgs, title=meta.title, author=meta.author, cache=cache,
                                       subject=f"{meta.title} print-and-play sheets, ink saver ({paper.upper()})",
@@ -281,12 +284,11 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                              names={_short(cf.component.display_name("en")): _short(cf.component.display_name(lang))
                                     for cf in components if cf.component.display_name(lang)})
             name = f"{design.slug}-kit-{'ink-saver-' if ink else ''}{lang}-{paper}.pdf"
-            out[name] = cache.cached("kit", key_of("kit", pdfs[ink], rules, titles, parts.sheet_sides, parts.title,
-                                                   parts.author,
-                                                   parts.players, parts.version, parts.duplex, parts.marks, lang,
-                                                   sorted(parts.names.items()),
-                                                   ink, [svgs[face_path(cf.component_id, cf.fronts[0])]
-                                                         for cf in components if cf.fronts]),
+            out[name] = cache.cached("kit", products.KIT.key(
+                sheets_pdf=pdfs[ink], rulebook=rules, titles=titles, sides=parts.sheet_sides, title=parts.title,
+                author=parts.author, players=parts.players, version=parts.version, duplex=parts.duplex,
+                marks=parts.marks, lang=lang, names=sorted(parts.names.items()), ink_saver=ink,
+                thumbnails=[svgs[face_path(cf.component_id, cf.fronts[0])] for cf in components if cf.fronts]),
                                      partial(_kit, parts, thumbs, ink, design))
     return out
 

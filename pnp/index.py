@@ -22,7 +22,7 @@ import jinja2
 from lxml import etree
 from markupsafe import Markup
 
-from pnp.cache import key_of
+from pnp import products
 from pnp.loader import templates_dir
 from pnp.render.sanitise import SVG_NS, XLINK_HREF, clean, drop
 from pnp.units import parse_length
@@ -91,7 +91,7 @@ def _page_faces(components, face_path, face_svgs: Mapping[str, Any], cache) -> d
         return {}
     if cache is None:
         return page_faces(texts)
-    return cache.cached("index-faces", key_of("index-faces", sorted(texts.items())), lambda: page_faces(texts))
+    return cache.cached("index-faces", products.INDEX_FACES.key(face_svgs=sorted(texts.items())), lambda: page_faces(texts))
 
 
 def page_faces(texts: Mapping[str, str]) -> dict[str, str]:

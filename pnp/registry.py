@@ -37,7 +37,7 @@ class GeneratorContext:
     component: "Component"
     params: Any  # the generator's params model instance, or the raw dict
     bleed: float
-    key_base: str = ""  # hash of the generator's inputs in the design (set by pnp.render.faces)
+    key_base: Any = None  # pnp.products.KeyBase: the generator's inputs in the design hashed (set by pnp.render.faces)
 
     def face(self, key: str, width: float, height: float, draw: Callable[[Canvas], None], *,
              count: int = 1, data: dict | None = None, shape: str | None = None, label: str = "",
@@ -52,9 +52,8 @@ class GeneratorContext:
             draw(canvas)
             return canvas.to_string()
 
-        from pnp.cache import key_of
-
-        cache_key = key_of(self.key_base, key, data or {}, width, height, b) if self.key_base else ""
+        cache_key = self.key_base.key(face=key, data=data or {}, width=width, height=height, bleed=b) \
+            if self.key_base is not None else ""
         return FaceSpec(key=key, width=width, height=height, bleed=b, paint=paint, count=count,
                         data=data or {}, shape=shape or self.component.shape, label=label, cache_key=cache_key)  # type: ignore[arg-type]
 

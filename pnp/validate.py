@@ -72,13 +72,13 @@ def validate(designs: Sequence[str] = (), games: int = 200, seed: int = 1, agent
 
 def build_check(design: Design) -> CheckResult:
     """Make every face, the sheets and the rulebooks in memory; DesignError (file:line) if the design does not build."""
-    from pnp.build import render_design
+    from pnp.build import BuildOptions, make_designs
     from pnp.cache import CACHE_DIR, Cache
     from pnp.rulebook import languages
 
     cache = Cache(Path(os.environ.get("PNP_CACHE_DIR") or Path("output") / CACHE_DIR))
     try:
-        built = render_design(design, cache=cache, exports=frozenset(), rulebooks=True)
+        [built] = make_designs([design], BuildOptions(exports=False), cache)
     except DesignError:
         raise
     except Exception as exc:  # whatever stops the build stops validate too: bad input, exit 2, never "pass"

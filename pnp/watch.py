@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pnp.build import build_designs
+from pnp.build import BuildOptions, build_designs
 from pnp.cache import Cache, default_cache
 from pnp.errors import PnpError
 from pnp.loader import find_designs, resolve_design, templates_dir
@@ -57,11 +57,11 @@ class Watcher:
         started = time.perf_counter()
         args = [str(d) for d in designs]
         try:
-            results = build_designs(args, out=self.out, paper=self.paper, cache=self.cache, show_progress=False,
-                                    rulebooks=False)
+            sheets_first = BuildOptions(paper=self.paper, show_progress=False, rulebooks=False)
+            results = build_designs(args, self.out, sheets_first, cache=self.cache)
             sheets_done = self.last_sheets_seconds = time.perf_counter() - started
             made, hits, sheets = self.cache.made("svg"), self.cache.stats["svg.hit"], self.cache.made("sheets")
-            build_designs(args, out=self.out, paper=self.paper, cache=self.cache, show_progress=False)
+            build_designs(args, self.out, replace(sheets_first, rulebooks=True), cache=self.cache)
         except PnpError as exc:
             self.echo(str(exc))
             self.echo(f"[{time.strftime('%H:%M:%S')}] build failed; fix and save again (still watching)")

@@ -104,12 +104,13 @@ def test_an_unwritable_cache_only_makes_the_build_slower(tmp_path):
 
 def test_library_versions_are_part_of_every_key(monkeypatch):
     from pnp import cache as cache_mod
+    from pnp.products import CHECKS
 
-    before = cache_mod.key_of("x")
+    before = CHECKS.key(design={}, folder="x")
     monkeypatch.setattr(cache_mod, "library_versions", lambda: {"reportlab": "99.0"})
     cache_mod.code_fingerprint.cache_clear()
     try:
-        assert cache_mod.key_of("x") != before
+        assert CHECKS.key(design={}, folder="x") != before
     finally:
         monkeypatch.undo()
         cache_mod.code_fingerprint.cache_clear()

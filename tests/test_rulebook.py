@@ -14,10 +14,11 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
+from pnp.build import build_rulebooks
 from pnp.cli import main
 from pnp.loader import load_design
 from pnp.render.faces import design_faces
-from pnp.rulebook import build_rulebooks, languages, render_rulebooks
+from pnp.rulebook import languages, render_rulebooks
 from pnp.rulebook.markdown import parser
 from pnp.rulebook.run import one_run
 from pnp.rulebook.text import render_text

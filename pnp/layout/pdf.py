@@ -16,7 +16,8 @@ from reportlab.lib.colors import Color, black, white
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
-from pnp.cache import NO_CACHE, Cache, key_of
+from pnp import products
+from pnp.cache import NO_CACHE, Cache
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
 from pnp.render import fonts, reportlab_internals as rl
 from pnp.render.svgpdf import Compiled, Resources, SvgWarning, compile_svg, form
@@ -40,7 +41,7 @@ def compile_face(svg_text: str, cache: Cache = NO_CACHE, resources: Resources | 
 
     if not cache.remembers:
         return cache.memo("compiled", "", make)
-    return cache.memo("compiled", key_of("compiled", svg_text), make)
+    return cache.memo("compiled", products.COMPILED_FACE.key(face_svg=svg_text), make)
 
 
 def define_form(c: Canvas, name: str, compiled: Compiled) -> str:

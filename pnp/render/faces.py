@@ -17,8 +17,7 @@ from typing import Any
 import jinja2
 from lxml import etree
 
-from pnp import decks, registry, sandbox
-from pnp.cache import KeyBase, key_of
+from pnp import decks, products, registry, sandbox
 from pnp.confine import DesignFiles, FileRefused, check_parsed
 from pnp.errors import (
     DesignError,
@@ -220,9 +219,11 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
     if src.generate:
         gen = registry.get_generator(src.generate)
         # a generator's faces depend on its component, the print settings, the rules and the metadata
-        key_base = key_of("generate", src.generate, cid, comp.model_dump(mode="json", exclude={"params", "back"}, warnings=False),
-                          src.params.model_dump(mode="json") if hasattr(src.params, "model_dump") else src.params,
-                          design.print.model_dump(mode="json"), design.rules, design.meta.model_dump(mode="json"))
+        key_base = products.GENERATED_FACE.key_base(
+            generator=src.generate, component=[cid, comp.model_dump(mode="json", exclude={"params", "back"},
+                                                                    warnings=False)],
+            params=src.params.model_dump(mode="json") if hasattr(src.params, "model_dump") else src.params,
+            print=design.print.model_dump(mode="json"), rules=design.rules, meta=design.meta.model_dump(mode="json"))
         ctx = GeneratorContext(design, cid, comp, src.params, bleed, key_base)
         faces = gen.fn(ctx)  # type: ignore[union-attr]
         return _checked_keys(faces, cid, doc, loc, report)
@@ -254,9 +255,10 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         used = _columns_read(reads, table) if is_back and reads is not None else None
         with_count = table is not None and table.count_column is not None and (
             reads is None or "row" in reads or table.count_column in _columns_read(reads, table))
-        face_keys = KeyBase("template", hashes["templates"], hashes["art"], hashes["fonts"], src.template,
-                            size.width, size.height, bleed, design.folder.name,  # type: ignore[union-attr]
-                            lookups.hash if lookups is not None else "")  # (what every face's key begins
+        face_keys = products.TEMPLATE_FACE.key_base(
+            templates=hashes["templates"], art=hashes["art"], fonts=hashes["fonts"], template=src.template,
+            width=size.width, height=size.height, bleed=bleed, folder=design.folder.name,  # type: ignore[union-attr]
+            lookups=lookups.hash if lookups is not None else "")  # (what every face's key begins
         # with, hashed once; the folder's name too: the SVG's source comment names it, so two designs with the same
         # templates and rows, in folders of other names, do not share their faces)
         fixed = {"component": cid, "design": design.meta, "width": size.width, "height": size.height,  # type: ignore[union-attr]
@@ -285,7 +287,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
                 label = _plain(values.get(naming[0], ""))
                 if naming[1] and decks.slug(label):
                     key += "-" + decks.slug(label)
-            cache_key = face_keys.key(_jsonable(keyed, dumped))
+            cache_key = face_keys.key(row=_jsonable(keyed, dumped))
             if lookups is not None:
                 context["tables"] = lookups.tables
             faces.append(FaceSpec(
@@ -314,11 +316,11 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         hashes["art"] = art_hash(design.folder, files.extra)
     if "fonts" not in hashes:
         hashes["fonts"] = font_css(design, files)
-    extra = [v for v in (hashes["art"] if has_images(text) else "", hashes["fonts"]) if v]
     return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,  # type: ignore[union-attr]
                      paint=_svg_painter(design.folder, files.extra, path, text, hashes["fonts"],
                                         warnings_of(removed, path)), count=comp.count,
-                     shape=comp.shape, cache_key=key_of("svg", text, *extra))]  # type: ignore[arg-type]
+                     shape=comp.shape, cache_key=products.SVG_FACE.key(  # type: ignore[arg-type]
+                         svg_file=text, art=hashes["art"] if has_images(text) else "", fonts=hashes["fonts"]))]
 
 
 def paint_compiled(face: FaceSpec, cache: Any = None) -> tuple[str, Any]:
@@ -700,7 +702,7 @@ def _lookups(design: Design, files: DesignFiles, report: ErrorReport) -> Lookups
             seen.setdefault(k, r.line)
         out[name] = lookup
         parts += [name, key, [r.values for r in table.rows]]
-    return Lookups(out, key_of("tables", *parts))
+    return Lookups(out, products.digest("tables", *parts))
 
 
 def _shared_backs(fronts: list[FaceSpec], backs: list[FaceSpec]) -> dict[str, FaceSpec]:
@@ -757,13 +759,13 @@ def templates_hash(design_folder: Path, files: DesignFiles | None = None) -> str
         for path in _template_files(base):
             seen += 1
             if seen > limit("design_files"):
-                return key_of(*parts, "too many files")
+                return products.digest(*parts, "too many files")
             try:
                 data = files.read_bytes(path, "template_bytes", shared=True)
             except FileRefused as exc:
                 data = exc.message.encode("utf-8")
             parts += [n, str(path.relative_to(base)), data]
-    return key_of(*parts)
+    return products.digest(*parts)
 
 
 def _template_files(base: Path) -> list[Path]:

@@ -64,7 +64,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
-from pnp.cache import NO_CACHE, Cache, key_of
+from pnp import products
+from pnp.cache import NO_CACHE, Cache
 
 DPI = 300
 TTS_DPI = 150
@@ -97,7 +98,8 @@ class Face:
         return cls(svg, float(spec.bleed), spec.shape != "rect", px, resources)
 
     def key(self, dpi: int, fmt: str, trim: bool) -> str:
-        return key_of("raster", self.svg, self.bleed, self.transparent, self.px, dpi, fmt, trim)
+        return products.RASTER.key(face_svg=self.svg, bleed=self.bleed, transparent=self.transparent, px=self.px, dpi=dpi,
+                                   format=fmt, trim=trim)
 
 
 @dataclass(frozen=True)
@@ -111,8 +113,8 @@ class Sheet:
     cell_px: tuple[int, int]
 
     def key(self, dpi: int, fmt: str) -> str:
-        return key_of("sheet", [c.key(dpi, fmt, True) if c else None for c in self.cells], self.cols, self.rows,
-                      self.cell_px, dpi, fmt)
+        return products.DECK_SHEET.key(cells=[c.key(dpi, fmt, True) if c else None for c in self.cells], cols=self.cols,
+                                       rows=self.rows, cell_px=self.cell_px, dpi=dpi, format=fmt)
 
 
 @dataclass(frozen=True)

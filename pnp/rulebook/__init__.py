@@ -11,14 +11,12 @@ likes, a `rulebook_facts(design, lang)` function whose result the text reads as 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from pnp.cache import Cache
 from pnp.errors import DesignError, ErrorReport, Problem, display_path
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces, face_path
 
-__all__ = ["render_rulebooks", "build_rulebooks", "rulebook_name", "rulebook_paper", "languages"]
+__all__ = ["render_rulebooks", "rulebook_name", "rulebook_paper", "languages"]
 
 
 def rulebook_paper(paper: str) -> str:
@@ -72,7 +70,7 @@ def _check_rules_files(design: Design) -> None:
 _LANGUAGE_NAMES = {"en": "English", "fr": "French"}
 
 
-def _no_edition(design: Design, lang: str, langs: list[str]) -> Problem:
+def no_edition(design: Design, lang: str, langs: list[str]) -> Problem:
     """`--lang fr` for a design without a French rulebook: what it lacks, the language named."""
     name = _LANGUAGE_NAMES.get(lang, lang)
     declared = list(design.meta.languages)
@@ -182,48 +180,3 @@ def _source_line(text, line: int | None) -> int | None:
     """The rules-text line of a line of the rendered Markdown: the same when Jinja moved nothing, else the first
     source line with the same text."""
     return text.line(line)  # (pnp.rulebook.text.RulesText.line)
-
-
-def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"),
-                    lang: str | None = None, paper: str | None = None) -> list[Path]:
-    """`pnp rules`: the rulebooks of every selected design, written to <out>/<slug>/.
-
-    Designs named in `args` must have a rules text; with no `args`, the designs under
-    designs/ that have none yet are skipped. Nothing is written unless every rulebook renders;
-    the rest of each design's output stays as the last build left it.
-    """
-    from pnp.loader import select_designs
-    from pnp.output import OutputLock, check_out, publish_more
-    from pnp.render.faces import design_faces
-
-    designs = select_designs(args)
-    check_out(Path(out), [d.folder for d in designs])
-    report = ErrorReport()
-    pending: list[tuple[Design, dict[str, bytes]]] = []
-    for design in designs:
-        try:
-            langs = languages(design)
-            if not langs and not args:
-                continue  # all designs: those without a rules text yet have no rulebook
-            if lang is not None and lang not in langs:
-                report.problems.append(_no_edition(design, lang, langs))
-                continue
-            if not langs:
-                report.add(design.folder / f"rules.{design.meta.languages[0]}.md", None,
-                           "no rules text for this design; expected rules.<lang>.md for each of meta.languages "
-                           f"({', '.join(design.meta.languages)})")
-                continue
-            if lang is not None:
-                langs = [lang]
-            components = design_faces(design)
-            pending.append((design, render_rulebooks(design, components, paper=paper, langs=langs)))
-        except DesignError as exc:
-            report.extend(exc)
-    report.raise_if_any()
-    written = []
-    with OutputLock(Path(out)):
-        for design, books in pending:
-            target = Path(out) / design.slug
-            publish_more(target, books)
-            written += [target / name for name in books]
-    return written
