@@ -140,7 +140,7 @@ PRODUCTS: dict[str, Product] = {p.name: p for p in (
                                "width", "height", "bleed"),
             "svg/<component>-<face>.svg", kind="svg", about="a face a game's generator draws"),
     Product("template_face", ("templates", "art", "fonts", "template", "width", "height", "bleed", "folder",
-                              "lookups", "row"),
+                              "lookups", "context"),
             "svg/<component>-<face>.svg", kind="svg", about="a template filled with a table row (or none)"),
     Product("svg_face", ("svg_file", "art", "fonts"), "svg/<component>-face.svg", kind="svg",
             about="a ready SVG file, cleaned"),
@@ -182,7 +182,8 @@ PRODUCTS: dict[str, Product] = {p.name: p for p in (
 MADE_FROM: dict[str, tuple[str, ...]] = {
     "generator": ("component",), "params": ("component",), "face": ("component",), "data": ("component",),
     "width": ("component",), "height": ("component",), "bleed": ("component", "print"),
-    "template": ("component",), "row": ("row",),
+    "template": ("component",),
+    "context": ("row", "meta", "print", "component"),  # what the template sees: the row, the design, the sizes
     "face_svg": ("generated_face", "template_face", "svg_face"),
     "face_svgs": ("generated_face", "template_face", "svg_face"),
     "face_keys": ("generated_face", "template_face", "svg_face"),

@@ -33,9 +33,9 @@ def test_a_key_base_gives_the_key_of_all_its_inputs():
     p = products.TEMPLATE_FACE
     first = dict(templates="t", art="a", fonts="", template="front.svg.j2", width=63.0, height=88.0, bleed=3.0,
                  folder="deck", lookups="")
-    assert p.key_base(**first).key(row={"name": "Water"}) == p.key(**first, row={"name": "Water"})
-    assert p.key_base(**first).key(row={"name": "Fire"}) != p.key(**first, row={"name": "Water"})
-    assert products.SVG_FACE.key(svg_file="<svg/>", art="", fonts="") != p.key(**first, row={})
+    assert p.key_base(**first).key(context={"name": "Water"}) == p.key(**first, context={"name": "Water"})
+    assert p.key_base(**first).key(context={"name": "Fire"}) != p.key(**first, context={"name": "Water"})
+    assert products.SVG_FACE.key(svg_file="<svg/>", art="", fonts="") != p.key(**first, context={})
 
 
 @pytest.mark.parametrize("value", [Path("x"), object(), {1, 2}, {("a", 1): 2}, [b"bytes in a list"], 1j])
@@ -132,6 +132,10 @@ def test_what_the_graph_says_a_change_rebuilds_is_what_a_build_makes_again(deck,
     template = deck / "templates" / "front.svg.j2"
     template.write_text(template.read_text() + "<!-- edited -->\n")
     assert _made(deck, out, cache, paper="letter") == _expected("templates", everything)
+
+    yaml = deck / "design.yaml"
+    yaml.write_text(yaml.read_text().replace("title: Table Deck", "title: Table Deck II"))
+    assert _made(deck, out, cache, paper="letter") == _expected("meta", everything) == everything
 
 
 def _tree(folder: Path) -> dict[str, bytes]:

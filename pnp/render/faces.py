@@ -287,7 +287,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
                 label = _plain(values.get(naming[0], ""))
                 if naming[1] and decks.slug(label):
                     key += "-" + decks.slug(label)
-            cache_key = face_keys.key(row=_jsonable(keyed, dumped))
+            cache_key = face_keys.key(context=_jsonable(keyed, dumped))
             if lookups is not None:
                 context["tables"] = lookups.tables
             faces.append(FaceSpec(
