@@ -13,7 +13,7 @@ encoded files in memory, best of `--runs` (the old path: one run):
 - PDF -> PNG     `rasterise_pdf_pages` of a ready PDF of the faces (one page each): the
                  raster step alone, what remains once the PDF is made anyway;
 - old: cairosvg  `svg_to_png` (cairosvg + Pillow PNG level 1) through pnp.parallel.prun,
-                 as pnp.export.png_faces does it.
+                 as pnp.exports.files.png_faces does it.
 
 MP/s = megapixels / wall seconds; "cpu s" is the process's and its workers' CPU seconds;
 "free MP/s" = megapixels / (cpu s / cores), the rate had the cores been free of other work

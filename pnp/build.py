@@ -559,8 +559,8 @@ def _index_stage(built: BuiltDesign, cache: Cache, more: list[str] | None = None
 
 
 def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str]) -> None:
-    """PNG faces, Tabletop Simulator, print services and the print-and-play kit, as asked (pnp.export)."""
-    from pnp import export
+    """PNG faces, Tabletop Simulator, print services and the print-and-play kit, as asked (pnp.exports.files)."""
+    from pnp.exports import files as export
     from pnp.render.art import ArtFiles
 
     components, svgs, design = built.components, built.svgs, built.design

@@ -420,7 +420,7 @@ def test_the_cli_offers_every_shipped_service():
 def test_a_turned_face_lands_on_its_trim_box():
     """Landscape product, portrait face: the face's top-left corner goes to the product's top-right (a quarter
     turn clockwise), its trim exactly on the trim box, and bleed the art lacks repeats its edge."""
-    from pnp.export import _service_image
+    from pnp.exports.files import _service_image
     from pnp.exports.print_service import PlannedFile
 
     page = Image.new("RGB", (46, 66), "white")  # upright face: 40 x 60 px trim + 3 px of art bleed

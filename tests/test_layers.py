@@ -21,12 +21,14 @@ DATA = {"pnp.errors", "pnp.units", "pnp.limits", "pnp.yamlio", "pnp.confine", "p
         "pnp.model", "pnp.params", "pnp.loader", "pnp.output", "pnp.cache", "pnp.parallel", "pnp.progress", "pnp.data",
         "pnp.products"}
 # what sits above the drawing layers: commands and the products made from the drawings
-ABOVE_DRAWING = {"pnp.rulebook", "pnp.build", "pnp.export", "pnp.index", "pnp.validate", "pnp.simulate",
+ABOVE_DRAWING = {"pnp.rulebook", "pnp.build", "pnp.exports.files", "pnp.index", "pnp.validate", "pnp.simulate",
                  "pnp.sweep", "pnp.distributed", "pnp.watch", "pnp.scaffold", "pnp.cli"}
 ENGINE_USERS = {"pnp.validate", "pnp.simulate", "pnp.sweep", "pnp.distributed", "pnp.cli"}
 # the shipped fonts' table: the data layer checks a design's fonts: section against it (a family may not take a
 # generic name; a font file must be one the PDF can embed), as it checks colours and lengths
 SHARED = {"pnp.render.fonts"}
+# the exports' planners (pnp/exports/ but `files`, which makes the export files from a built design with them)
+PLANNERS = {"pnp.exports.tts", "pnp.exports.print_service", "pnp.exports.kit"}
 
 # (importing modules, the prefixes they must not import, why)
 RULES = [
@@ -38,14 +40,16 @@ RULES = [
      "the rulebook layer is called by build and never calls it back"),
     ({"pnp.engine"}, {"pnp.render", "pnp.layout", "pnp.games"} | ABOVE_DRAWING,
      "an engine plays a design's rules; what prints them is not its business"),
-    ({"pnp.export", "pnp.exports", "pnp.index"}, {"pnp.games", "pnp.build", "pnp.rulebook"} | ENGINE_USERS,
+    ({"pnp.exports", "pnp.index"}, {"pnp.games", "pnp.build", "pnp.rulebook"} | ENGINE_USERS,
      "products of a build are made from its faces and sheets"),
+    (PLANNERS, {"pnp.exports.files", "pnp.cache", "pnp.products", "pnp.output", "pnp.confine", "pnp.render.raster"},
+     "a planner takes plain data and returns what to make; the cache, pixels and files are pnp.exports.files's"),
     ({"pnp.build"}, {"pnp.validate"}, "validate builds a design; build reads a game's checks from pnp.engine.checks"),
 ]
 
 # the command modules: what a game, or a designer's package made by `pnp new --engine`, never imports (a game
 # gives pnp its parts through pnp.registry and uses the engine, render and rulebook layers)
-COMMANDS = {"pnp.build", "pnp.validate", "pnp.cli", "pnp.export", "pnp.simulate", "pnp.watch", "pnp.sweep",
+COMMANDS = {"pnp.build", "pnp.validate", "pnp.cli", "pnp.exports.files", "pnp.simulate", "pnp.watch", "pnp.sweep",
             "pnp.distributed", "pnp.scaffold", "pnp.index"}
 # the crossings games still make (issue 31: the seeded-game runner pnp.simulate.game_records and its record type
 # are still to move down to the engine layer); a new one fails test_no_game_imports_a_command
@@ -122,6 +126,8 @@ def test_the_package_keeps_its_layers():
     sources = package_sources()
     assert len(sources) > 50 and "pnp.games.tubo.engine" in sources  # the scan sees the whole package
     assert violations(sources) == []
+    # a new module in pnp/exports/ is a planner (listed in PLANNERS) or goes beside `files` in these rules
+    assert {m for m in sources if under(m, "pnp.exports")} == PLANNERS | {"pnp.exports", "pnp.exports.files"}
 
 
 def commands_imported(sources: dict[str, tuple[str, bool]]) -> set[tuple[str, str]]:
@@ -177,7 +183,7 @@ def lazy_imports(source: str) -> int:
 LAZY_IMPORTS = {
     "pnp.build": 49, "pnp.cache": 3, "pnp.cli": 22, "pnp.confine": 4, "pnp.decks": 2, "pnp.distributed": 11,
     "pnp.engine": 1, "pnp.engine.agents": 2, "pnp.engine.design": 2, "pnp.engine.openspiel_adapter": 5,
-    "pnp.engine.registered": 1, "pnp.errors": 9, "pnp.export": 20, "pnp.exports.kit": 10,
+    "pnp.engine.registered": 1, "pnp.errors": 9, "pnp.exports.files": 20, "pnp.exports.kit": 10,
     "pnp.fonts.make_subset": 1, "pnp.games.ishi_hama.checks": 1, "pnp.games.three_stars.checks": 2,
     "pnp.games.three_stars.components": 3, "pnp.games.three_stars.geometry": 1, "pnp.games.three_stars.painter": 2,
     "pnp.games.triloopite.checks": 2, "pnp.games.triloopite.components": 1, "pnp.games.triloopite.diagrams": 1,
@@ -236,6 +242,11 @@ def _all_imports(source: str) -> set[str]:
     ("pnp.build", "from pnp.cli import main\n", "pnp.build imports pnp.cli (pnp.cli): the CLI only parses"),
     ("pnp.build", "def f():\n    from pnp.validate import check_design\n",
      "pnp.build imports pnp.validate (pnp.validate): validate builds"),
+    ("pnp.exports.tts", "from pnp.cache import Cache\n", "pnp.exports.tts imports pnp.cache (pnp.cache): a planner"),
+    ("pnp.exports.kit", "def f():\n    from pnp.exports.files import kit_files\n",
+     "pnp.exports.kit imports pnp.exports.files (pnp.exports.files): a planner"),
+    ("pnp.exports.files", "from pnp.build import BuiltDesign\n",
+     "pnp.exports.files imports pnp.build (pnp.build): products of a build"),
 ])
 def test_a_crossing_import_is_named(module, source, expected):
     found = violations({module: (source, False)})
@@ -249,6 +260,8 @@ def test_allowed_imports_pass():
         "pnp.registry": ("def discover():\n    import pnp.games as games_pkg\n", False),
         "pnp.build": ("from pnp.rulebook import build_rulebooks\nfrom pnp.layout.pdf import x\n", False),
         "pnp.rulebook.figures": ("from pnp.render.svg import Canvas\nfrom pnp.rulebook.words import w\n", False),
+        "pnp.exports.files": ("from pnp.cache import Cache\nfrom pnp.exports.tts import plan_tts\n", False),
+        "pnp.exports.kit": ("from pnp.render import fonts\nfrom pnp.units import mm_to_pt\n", False),
     }
     assert violations(allowed) == []
 

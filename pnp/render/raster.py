@@ -572,7 +572,7 @@ def render_sheets(sheets: Sequence[Sheet], dpi: int = TTS_DPI, fmt: str = "png",
 
 def tts_sheets(copies: Sequence[Face], back: Face, dpi: int = TTS_DPI, fmt: str = "png", *,
                cache: Cache = NO_CACHE) -> Iterator[TtsSheet]:
-    """Tabletop Simulator deck sheets as pnp.export lays them today: one slot per card copy, up to 69
+    """Tabletop Simulator deck sheets as pnp.exports.files lays them today: one slot per card copy, up to 69
     a sheet, the back in each sheet's last slot; cells of the back's trim at `dpi`."""
     import pypdfium2 as pdfium
 

@@ -1,4 +1,4 @@
-"""Exports beside the print sheets: PNG faces, Tabletop Simulator, print services, the print-and-play kit.
+"""The export files of a built design: PNG faces, Tabletop Simulator, print services, the print-and-play kit.
 
 Made on demand (`pnp export png|tts|print-service|kit`, or `pnp build --export ... / --kit`),
 each from what the build already made (faces' SVG, sheets, rulebooks), through the cache:
