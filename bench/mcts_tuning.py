@@ -24,8 +24,8 @@ from pnp.engine import load_engine
 from pnp.engine.agents import GreedyAgent, MCTSAgent
 from pnp.engine.openspiel_adapter import SearchSettings
 from pnp.engine.playout import play
-from pnp.engine.registered import registered
 from pnp.loader import load_design, resolve_design
+from pnp.registry import get_game
 from pnp.simulate import wilson
 
 
@@ -70,8 +70,8 @@ def main() -> None:
     args = ap.parse_args()
     design = load_design(resolve_design(args.design))
     players = args.players or design.meta.players.min
-    entry = registered(design.game)
-    coop = bool(entry and entry.cooperative)
+    spec = get_game(design.game)
+    coop = bool(spec and spec.cooperative)
     print(f"{args.design}, {players} players, mcts:{args.sims} " + ("on every seat (team result)" if coop else
           "against greedy, seats alternating") + f", {args.games} games from seed {args.seed}", flush=True)
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:

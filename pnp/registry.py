@@ -138,6 +138,11 @@ class GameSpec:
         object.__setattr__(self, "generators", tuple(self.generators))
         object.__setattr__(self, "diagrams", types.MappingProxyType(dict(self.diagrams)))
         object.__setattr__(self, "commands", types.MappingProxyType(dict(self.commands)))
+        if not isinstance(self.default_agent, str) or not self.default_agent:
+            raise TypeError(f"{self.name}: default_agent is {self.default_agent!r}; expected an agent such as "
+                            "'random', 'greedy' or 'mcts:200'")
+        if not isinstance(self.cooperative, bool):
+            raise TypeError(f"{self.name}: cooperative is {self.cooperative!r}; expected True or False")
         if isinstance(self.wordless_diagrams, str):
             raise TypeError(f"{self.name}: wordless_diagrams is {self.wordless_diagrams!r}; expected a collection of "
                             "diagram names")
@@ -235,7 +240,10 @@ def get_generator(name: str) -> Generator | None:
     return GENERATORS.get(name)
 
 
-def get_game(name: str) -> GameSpec | None:
+def get_game(name: str | None) -> GameSpec | None:
+    """The spec of the game a design names (`game:`); None for no name or an unknown one."""
+    if not name:
+        return None
     discover()
     return GAMES.get(name)
 

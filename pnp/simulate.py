@@ -29,9 +29,9 @@ from typing import Any
 from pnp.distributed import DesignFiles, GameRecord, RunInfo, batches, run_batches
 from pnp.engine import load_engine
 from pnp.engine.agents import describe, parse_agents
-from pnp.engine.registered import registered
 from pnp.errors import PnpError
 from pnp.loader import load_design, resolve_design
+from pnp.registry import get_game
 from pnp.render.svg import Canvas
 
 CAP_MOST = 0.5
@@ -187,8 +187,8 @@ def resolve_agent(design_game: str | None, agent: str | None) -> tuple[str, str]
     """(agent spec, 'asked' or 'default'): None means the game's registered default ('random' if none)."""
     if agent is not None:
         return agent, "asked"
-    entry = registered(design_game)
-    return (entry.default_agent if entry else "random"), "default"
+    spec = get_game(design_game)
+    return (spec.default_agent if spec else "random"), "default"
 
 
 def summarize(records: Sequence[GameRecord], players: int) -> dict[str, Any]:
@@ -275,7 +275,7 @@ def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 
         raise PnpError(f"-n {games}: expected at least 1 game")
     folder = resolve_design(game_arg)
     design = load_design(folder)
-    entry = registered(design.game)
+    spec = get_game(design.game)
     agent, source = resolve_agent(design.game, agent)
     players = design.meta.players.min if players is None else players
     game = load_engine(design, players)  # a wrong player count or a game without engine stops here
@@ -288,7 +288,7 @@ def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 
     agg = summarize([r for recs in per_batch for r in recs], players)
     return SimulationResult(design=design.slug, title=design.meta.title, players=players, games=games, seed=seed,
                             agent=name, seat_names=[game.player_name(p) for p in range(players)],
-                            cooperative=bool(entry and entry.cooperative), agent_source=source,
+                            cooperative=bool(spec and spec.cooperative), agent_source=source,
                             seat_agents=[s.name for s in specs], run=run, **agg)
 
 

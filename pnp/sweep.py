@@ -307,14 +307,14 @@ def sweep(design_arg: str, settings: Sequence[str], players: Sequence[int] | Non
           progress: Callable[[int], None] | None = None) -> SweepResult:
     """Simulate every combination of `settings` at every player count, each on a checked copy of the design."""
     from pnp.engine import load_engine
-    from pnp.engine.registered import registered
+    from pnp.registry import get_game
     from pnp.validate import check_design
 
     if games < 1:
         raise PnpError(f"-n {games}: expected at least 1 game")
     folder = resolve_design(design_arg).resolve()
     base = load_design(folder)  # the design itself must load: its own problems come first
-    entry = registered(base.game)
+    entry = get_game(base.game)
     if entry is None or entry.engine is None:
         raise PnpError(f"{base.slug}: the design names no game with a rules engine; a sweep plays the game "
                        "(expected 'game:' naming one of the registered games)")

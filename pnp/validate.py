@@ -100,10 +100,10 @@ def check_design(design: Design, games: int = 200, seed: int = 1, agent: str | N
     if not design.game:
         return DesignReport(design, [], note="no rules checks: this design names no game (add 'game:' to check "
                                              "its rules)")
-    from pnp.engine.registered import registered
+    from pnp.registry import get_game
     from pnp.simulate import resolve_agent, shared_games  # here: a deck without a game needs neither
 
-    entry = registered(design.game)
+    entry = get_game(design.game)
     if entry is None or entry.checks is None:
         return DesignReport(design, [], note=f"no rules checks: game '{design.game}' registers none")
     agent, source = resolve_agent(design.game, agent)

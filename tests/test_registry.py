@@ -49,6 +49,25 @@ def test_a_spec_is_frozen_and_checks_its_names():
         GameSpec(name="toy", title="Toy", rules=dict)
 
 
+def test_a_spec_names_its_default_agent_and_says_whether_it_is_cooperative():
+    """The commands read these two from the spec itself (`registry.get_game`), so the spec refuses what they
+    could not use."""
+    spec = GameSpec(name="toy", title="Toy")
+    assert (spec.default_agent, spec.cooperative) == ("random", False)
+    for agent in (None, ""):
+        with pytest.raises(TypeError, match="toy: default_agent is .*; expected an agent such as 'random'"):
+            GameSpec(name="toy", title="Toy", default_agent=agent)
+    with pytest.raises(TypeError, match="toy: cooperative is 1; expected True or False"):
+        GameSpec(name="toy", title="Toy", cooperative=1)
+
+
+def test_get_game_is_none_for_no_game_or_an_unknown_one():
+    assert registry.get_game(None) is None and registry.get_game("") is None
+    assert registry.get_game("no_such_game") is None
+    assert registry.get_game("ishi_hama").default_agent == "greedy"
+    assert registry.get_game("triloopite").cooperative is True
+
+
 def test_register_game_is_one_call_and_refuses_a_second_spec_of_a_name(clean_registry):
     spec = GameSpec(name="toy", title="Toy", generators=[dots], diagrams={"d": lambda design, lang: "<svg/>"})
     assert registry.register_game(spec) is spec and registry.register_game(spec) is spec

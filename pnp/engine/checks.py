@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pnp.engine.registered import registered
+from pnp.registry import get_game
 
 if TYPE_CHECKING:
     from pnp.model import Design
@@ -35,7 +35,7 @@ class CheckResult:
 def static_checks(design: Design) -> list[CheckResult] | None:
     """The game's checks without simulation (games=0, the game's default agent); None when the design names no
     game or its game registers no checks."""
-    entry = registered(design.game) if design.game else None
+    entry = get_game(design.game)
     if entry is None or entry.checks is None:
         return None
     return list(entry.checks(design, games=0, seed=1, agent=entry.default_agent))

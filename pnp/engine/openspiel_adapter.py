@@ -36,6 +36,7 @@ from typing import Any
 from pnp.engine.agents import action_values
 from pnp.engine.api import CHANCE, TERMINAL, Game, State
 from pnp.errors import PnpError
+from pnp.registry import get_game
 
 EXTRA = 'pip install -e ".[ai]"'
 
@@ -232,12 +233,6 @@ class PnpSpielGame(pyspiel.Game):
         return repr(s.information_key(player)) if self.hidden else repr(s.key())  # type: ignore[attr-defined]
 
 
-def _registered(kind: str):
-    from pnp.engine.registered import registered
-
-    return registered(kind)
-
-
 _GAMES: "weakref.WeakKeyDictionary[Game, PnpSpielGame]" = weakref.WeakKeyDictionary()
 _REGISTERED: set[str] = set()
 
@@ -251,8 +246,8 @@ def spiel_game(game: Game, kind: str | None = None, cooperative: bool | None = N
     if kind is None:
         kind = getattr(design, "game", None) or game.info.name.split(":")[0]
     if cooperative is None:
-        entry = _registered(kind)
-        cooperative = bool(entry and entry.cooperative)
+        spec = get_game(kind)
+        cooperative = bool(spec and spec.cooperative)
     short = f"pnp_{kind}"
     folder = getattr(design, "folder", None)
     made = PnpSpielGame(game, short, cooperative,
@@ -274,8 +269,8 @@ class LoadedGame(PnpSpielGame):
         design = load_design(resolve_design(str(params["design"])))
         players = int(params["players"]) or design.meta.players.min
         game = load_engine(design, players)
-        entry = _registered(design.game)  # type: ignore[arg-type]
-        super().__init__(game, f"pnp_{design.game}", bool(entry and entry.cooperative), dict(params))
+        spec = get_game(design.game)
+        super().__init__(game, f"pnp_{design.game}", bool(spec and spec.cooperative), dict(params))
 
 
 # --- search ---------------------------------------------------------------------------------
