@@ -599,6 +599,13 @@ class CacheWriter:
             self._start_writer(in_place=True)  # (waited for anyway: no writer process to start)
             self._reap(block=True)
 
+    def close(self) -> None:
+        """`flush`, and forget the exit handler (the end of its build context: a test session makes thousands)."""
+        self.flush()
+        if self._flush_at_exit and self.owner == os.getpid():
+            atexit.unregister(self.flush)
+            self._flush_at_exit = False
+
 
 def _writer() -> CacheWriter:
     from pnp.context import current  # (pnp.context holds a CacheWriter: it imports this module)

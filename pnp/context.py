@@ -32,7 +32,7 @@ class BuildContext:
             yield self
         finally:
             _CURRENT.reset(token)
-            self.writer.flush()
+            self.writer.close()
 
 
 _CURRENT: contextvars.ContextVar[BuildContext] = contextvars.ContextVar("pnp_build_context")
