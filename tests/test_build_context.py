@@ -4,9 +4,10 @@ warnings and the cache writes of one build are not seen by the next (issue 31, "
 from __future__ import annotations
 
 import ast
-import atexit
+import gc
 import os
 import shutil
+import weakref
 from pathlib import Path
 
 from clirun import run
@@ -75,17 +76,19 @@ def test_a_warning_of_one_build_is_not_printed_by_the_next(tmp_path):
 def test_a_build_contexts_cache_writes_are_flushed_and_the_next_starts_empty(tmp_path, monkeypatch):
     monkeypatch.setenv("PNP_CACHE_KEY", "k" * 40)
     cache = Cache(tmp_path / "cache")
-    handlers = atexit._ncallbacks()
     with BuildContext().active() as first:
         cache.put_many("face", [(f"key{i}", f"<svg>{i}</svg>") for i in range(40)])  # enough for a writer process
         assert first.writer.pending or not hasattr(os, "fork")
     assert not first.writer.pending and not first.writer.queue and not first.writer.writers
-    assert atexit._ncallbacks() == handlers, "the ended context's writer is still held by an exit handler"
     assert sorted(os.listdir(tmp_path / "cache" / "face")) == sorted(f"key{i}" for i in range(40))
     with BuildContext().active() as second:
         assert second.writer is not first.writer
         assert not second.writer.pending and not second.writer.queue and not second.writer.writers
         assert Cache(tmp_path / "cache").get("face", "key7") == "<svg>7</svg>"  # read back from disk
+    ended = weakref.ref(first.writer)
+    del first
+    gc.collect()
+    assert ended() is None, "an ended context's cache writer is still held (by an exit handler)"
 
 
 # Module-level mutable containers (a dict, list or set literal or constructor assigned at module level) and
