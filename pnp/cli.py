@@ -39,7 +39,7 @@ def _allow_dirs(ctx: click.Context, param: click.Parameter, value: tuple[Path, .
     from pnp.confine import with_roots
     from pnp.context import current
 
-    build = current()  # the command's own build context (made active by _Group.make_context)
+    build = current()  # the command line's own build context (made active by _Group.main)
     build.roots = with_roots(build.roots, value)
     return value
 
