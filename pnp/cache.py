@@ -482,33 +482,9 @@ def _disk(root: str) -> _Disk:
 # `Cache.flush()` and the end of the process wait for all of them. A pnp worker process, or a system without
 # fork, writes in place.
 _Entry = tuple[str, str, str]  # (cache folder, kind, key)
-_PENDING: dict[_Entry, bytes] = {}  # entries put in this process and not yet known to be on disk
-_QUEUE: dict[_Entry, None] = {}  # ... of which not yet handed to a writer, in order
-_HELD_BYTES = [0]  # their size
-_WRITERS: list[tuple[int, list[_Entry]]] = []  # (pid, its entries) of the writers not yet reaped
-_OWNER = [0]  # the process these lists belong to (a forked child's inherited copies are not its own)
 _BATCH = 512  # entries queued before a writer starts without being asked
 _HELD = 64 << 20  # bytes of pending entries before the build waits for the oldest writer (memory stays bounded)
 _IN_PLACE = 16  # fewer queued entries are written in place (cheaper than a fork)
-
-
-def _mine() -> bool:
-    """Whether this process writes through writers (else in place); resets inherited state in a forked child."""
-    pid = os.getpid()
-    if _OWNER[0] != pid:
-        from pnp.parallel import in_worker
-
-        if in_worker() or not hasattr(os, "fork"):
-            return False
-        if _OWNER[0]:  # inherited from the process that forked this one: not ours to write or wait for
-            _PENDING.clear()
-            _QUEUE.clear()
-            _WRITERS.clear()
-            _HELD_BYTES[0] = 0
-        else:
-            atexit.register(_flush_all)
-        _OWNER[0] = pid
-    return True
 
 
 def _write(entry: _Entry, raw: bytes) -> None:
@@ -516,69 +492,125 @@ def _write(entry: _Entry, raw: bytes) -> None:
     _disk(root).write(kind, key, raw)
 
 
-def _hold(entry: _Entry, raw: bytes) -> None:
-    _release(entry)
-    _PENDING[entry] = raw
-    _HELD_BYTES[0] += len(raw)
-    _QUEUE[entry] = None
+class CacheWriter:
+    """The disk writes of one build context: the entries put and not yet known to be on disk, those not yet handed
+    to a writer process, and the writer processes not yet reaped; they belong to the process that made the first
+    write (a forked child's inherited copies are not its own)."""
 
+    def __init__(self) -> None:
+        self.pending: dict[_Entry, bytes] = {}  # entries put in this process and not yet known to be on disk
+        self.queue: dict[_Entry, None] = {}  # ... of which not yet handed to a writer, in order
+        self.held_bytes = 0  # their size
+        self.writers: list[tuple[int, list[_Entry]]] = []  # (pid, its entries) of the writers not yet reaped
+        self.owner = 0  # the process these belong to
+        self._flush_at_exit = False
 
-def _release(entry: _Entry) -> None:
-    raw = _PENDING.pop(entry, None)
-    if raw is not None:
-        _HELD_BYTES[0] -= len(raw)
+    def owned_here(self) -> bool:
+        """Whether this process's writes go through writer processes (else in place: a pnp worker, no fork);
+        forgets the state inherited from the process that forked this one."""
+        pid = os.getpid()
+        if self.owner != pid:
+            from pnp.parallel import in_worker
 
+            if in_worker() or not hasattr(os, "fork"):
+                return False
+            if self.owner:  # inherited from the process that forked this one: not ours to write or wait for
+                self.pending.clear()
+                self.queue.clear()
+                self.writers.clear()
+                self.held_bytes = 0
+            if not self._flush_at_exit:
+                atexit.register(self.flush)
+                self._flush_at_exit = True
+            self.owner = pid
+        return True
 
-def _start_writer(in_place: bool = False) -> None:
-    """Hand the queued entries to a new writer process, or write them here (`in_place`, or only a few)."""
-    if not _QUEUE:
-        return
-    batch = list(_QUEUE)
-    _QUEUE.clear()
-    if in_place or len(batch) < _IN_PLACE:
-        for entry in batch:
-            _write(entry, _PENDING[entry])
-            _release(entry)
-        return
-    items = [(entry, _PENDING[entry]) for entry in batch]
-    pid = os.fork()
-    if pid == 0:  # the writer: writes, then leaves at once (no atexit handlers, no buffered output of the parent)
-        try:
-            for entry, raw in items:
-                _write(entry, raw)
-        finally:
-            os._exit(0)
-    _WRITERS.append((pid, batch))
+    def pending_here(self, entry: _Entry) -> bytes | None:
+        return self.pending.get(entry) if self.owner == os.getpid() else None
 
-
-def _reap(block: bool) -> None:
-    """Forget the entries of writers that have finished (with `block`: wait for all of them)."""
-    while _WRITERS:
-        pid, batch = _WRITERS[0]
-        try:
-            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
-        except ChildProcessError:  # reaped by someone else: it has finished
-            done = pid
-        if not done:
+    def put(self, entry: _Entry, raw: bytes, start: bool) -> None:
+        if not self.owned_here():  # a pnp worker process: the parent's writers are not its own
+            _write(entry, raw)
             return
-        _WRITERS.pop(0)
-        for entry in batch:
-            if entry not in _QUEUE:  # not put again since
-                _release(entry)
+        self._hold(entry, raw)
+        self._reap(block=False)
+        if start or len(self.queue) >= _BATCH or self.held_bytes > _HELD:
+            self._start_writer()
+        while self.writers and self.held_bytes > _HELD:  # bounded: the bytes waiting to be written stay few
+            self._reap_oldest()
+
+    def _hold(self, entry: _Entry, raw: bytes) -> None:
+        self._release(entry)
+        self.pending[entry] = raw
+        self.held_bytes += len(raw)
+        self.queue[entry] = None
+
+    def _release(self, entry: _Entry) -> None:
+        raw = self.pending.pop(entry, None)
+        if raw is not None:
+            self.held_bytes -= len(raw)
+
+    def _start_writer(self, in_place: bool = False) -> None:
+        """Hand the queued entries to a new writer process, or write them here (`in_place`, or only a few)."""
+        if not self.queue:
+            return
+        batch = list(self.queue)
+        self.queue.clear()
+        if in_place or len(batch) < _IN_PLACE:
+            for entry in batch:
+                _write(entry, self.pending[entry])
+                self._release(entry)
+            return
+        items = [(entry, self.pending[entry]) for entry in batch]
+        pid = os.fork()
+        if pid == 0:  # the writer: writes, then leaves at once (no atexit handlers, no buffered output of the parent)
+            try:
+                for entry, raw in items:
+                    _write(entry, raw)
+            finally:
+                os._exit(0)
+        self.writers.append((pid, batch))
+
+    def _reap(self, block: bool) -> None:
+        """Forget the entries of writers that have finished (with `block`: wait for all of them)."""
+        while self.writers:
+            pid, batch = self.writers[0]
+            try:
+                done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:  # reaped by someone else: it has finished
+                done = pid
+            if not done:
+                return
+            self.writers.pop(0)
+            for entry in batch:
+                if entry not in self.queue:  # not put again since
+                    self._release(entry)
+
+    def _reap_oldest(self) -> None:
+        try:
+            os.waitpid(self.writers[0][0], 0)
+        except ChildProcessError:
+            pass
+        self._reap(block=False)  # the oldest is reaped now (ChildProcessError there), and any other that has finished
+
+    def flush(self) -> None:
+        """Wait until every entry put is on disk (what is still queued is written here)."""
+        if self.owner == os.getpid():
+            self._start_writer(in_place=True)  # (waited for anyway: no writer process to start)
+            self._reap(block=True)
+
+    def close(self) -> None:
+        """`flush`, and forget the exit handler (the end of its build context: a test session makes thousands)."""
+        self.flush()
+        if self._flush_at_exit and self.owner == os.getpid():
+            atexit.unregister(self.flush)
+            self._flush_at_exit = False
 
 
-def _reap_oldest() -> None:
-    try:
-        os.waitpid(_WRITERS[0][0], 0)
-    except ChildProcessError:
-        pass
-    _reap(block=False)  # the oldest is reaped now (ChildProcessError there), and any other that has finished
+def _writer() -> CacheWriter:
+    from pnp.context import current  # (pnp.context holds a CacheWriter: it imports this module)
 
-
-def _flush_all() -> None:
-    if _OWNER[0] == os.getpid():
-        _start_writer(in_place=True)  # (waited for anyway: no writer process to start)
-        _reap(block=True)
+    return current().writer
 
 
 class Cache:
@@ -614,7 +646,7 @@ class Cache:
         signing = secret()
         if signing is None:  # (no key: the disk cache is not used)
             return None
-        pending = _PENDING.get((self._disk, kind, key)) if _OWNER[0] == os.getpid() else None
+        pending = _writer().pending_here((self._disk, kind, key))
         if pending is not None:  # put by this process (any Cache on this folder), maybe not written yet
             return decode(kind, key, pending, signing)
         value, bad = _disk(self._disk).read(kind, key, signing)
@@ -633,16 +665,7 @@ class Cache:
         if signing is None:  # (no key: the disk cache is not used)
             return
         raw = encode(kind, key, value, signing)
-        entry = (self._disk, kind, key)
-        if not _mine():  # a pnp worker process: the parent's writers are not its own
-            _write(entry, raw)
-            return
-        _hold(entry, raw)
-        _reap(block=False)
-        if start or len(_QUEUE) >= _BATCH or _HELD_BYTES[0] > _HELD:
-            _start_writer()
-        while _WRITERS and _HELD_BYTES[0] > _HELD:  # bounded: the bytes waiting to be written stay few
-            _reap_oldest()
+        _writer().put((self._disk, kind, key), raw, start)
 
     def remember(self, kind: str, key: str, value: Any) -> None:
         """Keep `value` in memory only: what a worker process has put on disk itself."""
@@ -657,7 +680,7 @@ class Cache:
     def flush(self) -> None:
         """Wait until every entry given to `put` is on disk (or given up: a cache that cannot be written is
         only slower)."""
-        _flush_all()
+        _writer().flush()
 
     def cached(self, kind: str, key: str, make: Callable[[], Any]) -> Any:
         """The product under (kind, key), made by `make()` and stored if it is not there yet."""

@@ -36,9 +36,11 @@ BUG_EXIT = 3
 
 
 def _allow_dirs(ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]) -> tuple[Path, ...]:
-    from pnp.confine import allow_dirs
+    from pnp.confine import with_roots
+    from pnp.context import current
 
-    allow_dirs(value)
+    build = current()  # the command line's own build context (made active by _Group.main)
+    build.roots = with_roots(build.roots, value)
     return value
 
 
@@ -53,10 +55,13 @@ def allow_dir_option(fn):
 
 
 class _Group(click.Group):
-    def make_context(self, info_name, args, parent=None, **extra):
-        from pnp.confine import reset_allowed_dirs
+    def main(self, *args, **kwargs):
+        from pnp.context import BuildContext
 
-        reset_allowed_dirs()  # each command line names its own (tests run many in one process)
+        with BuildContext().active():  # each command line runs in a build context of its own (roots, warnings...)
+            return super().main(*args, **kwargs)
+
+    def make_context(self, info_name, args, parent=None, **extra):
         given = list(args)
         ctx = super().make_context(info_name, args, parent, **extra)
         ctx.meta["pnp.args"] = given

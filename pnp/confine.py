@@ -29,23 +29,23 @@ from pnp.limits import LIMITS, limit
 Where = tuple[Path | str, int | None]
 """The file and line that name a file (design.yaml:12, rules.en.md:40...)."""
 
-_EXTRA_ROOTS: list[Path] = []
 
 
-def allow_dirs(paths: Iterable[Path | str]) -> None:
-    """Folders (besides each design's own) whose files designs may read: `--allow-dir PATH`."""
+def with_roots(roots: tuple[Path, ...], paths: Iterable[Path | str]) -> tuple[Path, ...]:
+    """`roots` and the folders `paths` (resolved, each once): what `--allow-dir PATH` adds to a build context."""
+    out = list(roots)
     for p in paths:
         real = Path(os.path.realpath(p))
-        if real not in _EXTRA_ROOTS:
-            _EXTRA_ROOTS.append(real)
+        if real not in out:
+            out.append(real)
+    return tuple(out)
 
 
 def allowed_dirs() -> tuple[Path, ...]:
-    return tuple(_EXTRA_ROOTS)
+    """Folders (besides each design's own) whose files designs may read: the active build context's roots."""
+    from pnp.context import current  # (pnp.context imports this module)
 
-
-def reset_allowed_dirs() -> None:
-    _EXTRA_ROOTS.clear()
+    return current().roots
 
 
 class FileRefused(PnpError):
@@ -312,6 +312,7 @@ _NUMBERS = {"opacity", "fill-opacity", "stroke-opacity"}
 
 
 _CHECKED = _LENGTH_ATTRS | _LENGTH_LISTS | _NUMBERS
+# memo of a pure check (a (name, value) pair is drawable or not in any build): safe across builds
 _GOOD: dict[tuple[str, str], None] = {}  # (name, value) pairs found drawable (a template's faces repeat most)
 _GOOD_MOST = 65_536
 

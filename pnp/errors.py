@@ -174,8 +174,19 @@ def _display(path: str, cwd: str) -> str:
 # `file:line: warning: what`. Work done in forked workers sends its warnings back
 # with its results (pnp.parallel).
 
-_WARNINGS: dict[Problem, None] = {}  # insertion-ordered set
-_SOURCE: list[tuple[str, int | None]] = []  # stack of what is being worked on, for library messages
+class WarningLog:
+    """The warnings of one build context, and what library messages are about while it runs."""
+
+    def __init__(self) -> None:
+        self.warnings: dict[Problem, None] = {}  # insertion-ordered set
+        self.sources: list[tuple[str, int | None]] = []  # stack of what is being worked on, for library messages
+        self.design_folders: dict[str, Path] = {}  # design folder name -> folder, to read source comments back
+
+
+def _log() -> WarningLog:
+    from pnp.context import current  # (pnp.context holds a WarningLog: it imports this module)
+
+    return current().warnings
 
 LIBRARY_LOGGERS = ("svglib", "cairosvg", "cssselect2", "tinycss2", "reportlab", "PIL", "fontTools")
 
@@ -190,18 +201,20 @@ def close_match(word: str, names) -> str | None:
 
 def warn(file: str | Path, line: int | None, message: str) -> None:
     """Record a warning about `file:line`."""
-    _WARNINGS.setdefault(Problem(display_path(file), line, message), None)
+    _log().warnings.setdefault(Problem(display_path(file), line, message), None)
 
 
 def add_warnings(problems: list[Problem]) -> None:
+    log = _log().warnings
     for p in problems:
-        _WARNINGS.setdefault(p, None)
+        log.setdefault(p, None)
 
 
 def drain_warnings() -> list[Problem]:
     """Every warning recorded so far, in order, and forget them."""
-    out = list(_WARNINGS)
-    _WARNINGS.clear()
+    log = _log().warnings
+    out = list(log)
+    log.clear()
     return out
 
 
@@ -237,19 +250,16 @@ class warnings_from:
         self.where = (display_path(file), line)
 
     def __enter__(self):
-        _SOURCE.append(self.where)
+        _log().sources.append(self.where)
         return self
 
     def __exit__(self, *exc) -> None:
-        _SOURCE.pop()
-
-
-_DESIGN_FOLDERS: dict[str, Path] = {}  # design folder name -> folder, to read source comments back
+        _log().sources.pop()
 
 
 def remember_design_folder(folder: Path) -> None:
     """So that warnings about this design's faces show its paths as messages do (call before forking workers)."""
-    _DESIGN_FOLDERS[Path(folder).name] = Path(folder)
+    _log().design_folders[Path(folder).name] = Path(folder)
 
 
 def source_comment(folder: Path, file: str | Path, row: tuple[str | Path, int | None] | None = None) -> str:
@@ -258,7 +268,7 @@ def source_comment(folder: Path, file: str | Path, row: tuple[str | Path, int | 
     parent (the same wherever pnp runs): a designer opening the SVG sees it, and a library warning about this SVG
     is reported against it."""
     base = os.fspath(folder)
-    known = _DESIGN_FOLDERS.get(os.path.basename(base))
+    known = _log().design_folders.get(os.path.basename(base))
     if known is None or os.fspath(known) != base:  # (a deck's faces share it: no Path made for each)
         remember_design_folder(Path(base))
     text = _from_folder(base, os.fspath(file)) + (f" (row {_from_folder(base, os.fspath(row[0]))}:{row[1]})"
@@ -315,11 +325,11 @@ def _in_design(file: str, here: str) -> str:
 
 def warnings_mark() -> int:
     """Where the warnings recorded so far end: `warnings_since(mark)` gives those recorded after."""
-    return len(_WARNINGS)
+    return len(_log().warnings)
 
 
 def warnings_since(mark: int) -> list[Problem]:
-    return list(_WARNINGS)[mark:]
+    return list(_log().warnings)[mark:]
 
 
 def portable_warnings(problems: Iterable[Problem], folder: str | Path) -> str:
@@ -363,7 +373,7 @@ def _shown(path: str) -> str:
     """A path of a source comment as messages show it (relative to the working directory)."""
     path = path.replace("%2D%2D", "--")
     head, _, rest = path.partition("/")
-    folder = _DESIGN_FOLDERS.get(head)
+    folder = _log().design_folders.get(head)
     return display_path(folder / rest) if folder is not None and rest else path
 
 
@@ -385,8 +395,9 @@ def _marked(value: object) -> tuple[str, int | None] | None:
 def _current_source() -> tuple[str, int | None]:
     """What the warning is about: the innermost `warnings_from`, else the face whose SVG a library is reading (its
     source comment, found among the callers' arguments), else pnp itself."""
-    if _SOURCE:
-        return _SOURCE[-1]
+    sources = _log().sources
+    if sources:
+        return sources[-1]
     frame = sys._getframe(1)
     for _ in range(60):
         if frame is None:

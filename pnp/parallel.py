@@ -21,12 +21,24 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-_WORKER = [False]  # set by _worker_init in every worker pnp starts
+class WorkerPool:
+    """A build context's worker state: the tasks its forked workers run (they inherit the list), and whether this
+    process is one of those workers (set by _worker_init)."""
+
+    def __init__(self) -> None:
+        self.tasks: list = []
+        self.in_worker = False
+
+
+def _pool() -> WorkerPool:
+    from pnp.context import current  # (pnp.context holds a WorkerPool: it imports this module)
+
+    return current().pool
 
 
 def in_worker() -> bool:
     """True inside a worker process: its work runs serially (a worker cannot start workers)."""
-    return _WORKER[0] or multiprocessing.current_process().daemon
+    return _pool().in_worker or multiprocessing.current_process().daemon
 
 
 def _flush() -> None:
@@ -39,7 +51,7 @@ def _flush() -> None:
 def _worker_init() -> None:
     """Workers leave Ctrl-C to the parent (which stops them and reports once) and die quietly when stopped. They
     are forked with both signals held back (`forking`): one sent meanwhile is ignored or ends the worker now."""
-    _WORKER[0] = True
+    _pool().in_worker = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
@@ -109,12 +121,9 @@ def pmap(fn: Callable[[T], R], items: Sequence[T], min_items: int = 64) -> list[
     return results
 
 
-_TASKS: list = []
-
-
 def _run_task(i: int):
     try:
-        return ("ok", _TASKS[i]())
+        return ("ok", _pool().tasks[i]())
     except Exception as exc:  # carried back to the parent, which decides what it means
         return ("error", exc)
 
@@ -122,12 +131,12 @@ def _run_task(i: int):
 def prun(tasks: list, min_items: int = 24) -> list[tuple[str, object]]:
     """Call every zero-argument callable in `tasks` (closures welcome: workers are forked, so they
     inherit them), on all cores when there are enough. Each result is ("ok", value) or ("error", exc)."""
-    global _TASKS
-    outer, _TASKS = _TASKS, list(tasks)  # a task of prun_each may call prun: restore its list after
+    pool = _pool()
+    outer, pool.tasks = pool.tasks, list(tasks)  # a task of prun_each may call prun: restore its list after
     try:
-        return pmap(_run_task, list(range(len(_TASKS))), min_items=min_items)
+        return pmap(_run_task, list(range(len(pool.tasks))), min_items=min_items)
     finally:
-        _TASKS = outer
+        pool.tasks = outer
 
 
 ALONE = 0.05  # seconds of tasks (after the first, which warms caches up) pstream's caller runs before starting workers
@@ -193,14 +202,14 @@ class _PoolStream:
     order; `close()` (or the last result) stops the workers."""
 
     def __init__(self, tasks: list, chunksize: int, first: tuple[str, object] | None = None):
-        global _TASKS
         self._first = first  # a result to give before the workers' (the caller ran its task)
-        self._outer, _TASKS = _TASKS, list(tasks)  # what the forked workers run (put back by close)
+        self._state = _pool()
+        self._outer, self._state.tasks = self._state.tasks, list(tasks)  # what the forked workers run (put back by close)
         _flush()
         try:
             self._pool: Any = worker_pool(cores())
         except BaseException:
-            _TASKS = self._outer
+            self._state.tasks = self._outer
             raise
         self._results = self._pool.imap(_run_task_in_worker, range(len(tasks)), chunksize=chunksize)
 
@@ -220,11 +229,10 @@ class _PoolStream:
             raise
 
     def close(self) -> None:
-        global _TASKS
         if getattr(self, "_pool", None) is not None:  # (None too when the pool could not start)
             self._pool.terminate()
             self._pool = None
-            _TASKS = self._outer
+            self._state.tasks = self._outer
 
     def __del__(self) -> None:
         self.close()
@@ -233,17 +241,17 @@ class _PoolStream:
 def prun_each(tasks: list) -> list[tuple[str, object]]:
     """Like prun, for a few large tasks of uneven size (whole designs): each core takes the next
     task as soon as it is free. Inside a task, pmap and prun run serially."""
-    global _TASKS
     n = min(cores(), len(tasks))
     if n < 2 or not can_fork():
         return [_call(t) for t in tasks]
-    outer, _TASKS = _TASKS, list(tasks)
+    state = _pool()
+    outer, state.tasks = state.tasks, list(tasks)
     _flush()
     try:
         with worker_pool(n) as pool:
-            return [_gather(r) for r in pool.imap(_run_task_in_worker, range(len(_TASKS)), chunksize=1)]
+            return [_gather(r) for r in pool.imap(_run_task_in_worker, range(len(tasks)), chunksize=1)]
     finally:
-        _TASKS = outer
+        state.tasks = outer
 
 
 def _run_task_in_worker(i: int):

@@ -19,7 +19,7 @@ PNP = Path(__file__).resolve().parent.parent / "pnp"
 # the data layer: reading and checking a design; it knows nothing of what is made from it
 DATA = {"pnp.errors", "pnp.units", "pnp.limits", "pnp.yamlio", "pnp.confine", "pnp.sandbox", "pnp.tables", "pnp.decks",
         "pnp.model", "pnp.params", "pnp.loader", "pnp.output", "pnp.cache", "pnp.parallel", "pnp.progress", "pnp.data",
-        "pnp.products"}
+        "pnp.products", "pnp.context"}
 # what sits above the drawing layers: commands and the products made from the drawings
 ABOVE_DRAWING = {"pnp.rulebook", "pnp.build", "pnp.exports.files", "pnp.index", "pnp.validate", "pnp.simulate",
                  "pnp.sweep", "pnp.distributed", "pnp.watch", "pnp.scaffold", "pnp.cli"}
@@ -181,15 +181,15 @@ def lazy_imports(source: str) -> int:
 # only where its cost at the top was measured, with the figure in a comment beside it; a new one fails the test
 # below until it is moved to the top or measured and counted here; one removed lowers its count here.
 LAZY_IMPORTS = {
-    "pnp.build": 49, "pnp.cache": 3, "pnp.cli": 22, "pnp.confine": 4, "pnp.decks": 2, "pnp.distributed": 11,
+    "pnp.build": 49, "pnp.cache": 4, "pnp.cli": 23, "pnp.confine": 5, "pnp.decks": 2, "pnp.distributed": 11,
     "pnp.engine": 1, "pnp.engine.agents": 2, "pnp.engine.design": 2, "pnp.engine.openspiel_adapter": 4,
-    "pnp.errors": 9, "pnp.exports.files": 20, "pnp.exports.kit": 10,
+    "pnp.errors": 10, "pnp.exports.files": 20, "pnp.exports.kit": 10,
     "pnp.fonts.make_subset": 1, "pnp.games.ishi_hama.checks": 1, "pnp.games.three_stars.checks": 2,
     "pnp.games.three_stars.components": 3, "pnp.games.three_stars.geometry": 1, "pnp.games.three_stars.painter": 2,
     "pnp.games.triloopite.checks": 2, "pnp.games.triloopite.components": 1, "pnp.games.triloopite.diagrams": 1,
     "pnp.games.triloopite.picture": 6, "pnp.games.triloopite.scripts": 2, "pnp.layout.pdfx": 3,
     "pnp.layout.sheets.outline": 2, "pnp.layout.sheets.print_shop": 4, "pnp.loader": 4, "pnp.model": 2,
-    "pnp.output": 1, "pnp.parallel": 4, "pnp.progress": 2, "pnp.registry": 4, "pnp.render.art": 5,
+    "pnp.output": 1, "pnp.parallel": 5, "pnp.progress": 2, "pnp.registry": 4, "pnp.render.art": 5,
     "pnp.render.faces": 18, "pnp.render.fonts": 22, "pnp.render.markup": 1, "pnp.render.raster": 22,
     "pnp.render.sanitise": 2, "pnp.render.svgpdf": 3, "pnp.render.svgpdf.compiler": 6,
     "pnp.render.svgpdf.player": 4, "pnp.render.svgpdf.text": 4, "pnp.render.svgpdf.values": 1,

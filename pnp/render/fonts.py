@@ -76,6 +76,7 @@ PLACEHOLDER = "\u25a1"
 """What a character no font of its chain has is drawn as: U+25A1 WHITE SQUARE, which every Latin face has."""
 
 _lock = threading.Lock()
+# the fonts registered with ReportLab, whose registry is process-wide: filled once per font
 _registered: set[str] = set()
 
 
@@ -171,6 +172,7 @@ def register() -> None:
 # means the same ReportLab font in every process, and ReportLab embeds a subset of it like the shipped ones.
 
 FONT_EXTENSIONS = (".ttf", ".otf")
+# a registry keyed by content (a name made from the file's bytes): the same entry in any build
 _DATA: dict[str, bytes] = {}  # registered design fonts: name -> the file's bytes
 
 
@@ -333,6 +335,7 @@ def split(text: str, fonts: tuple[str, ...]) -> tuple[Runs, tuple[str, ...]]:
     return _split(text, fonts)
 
 
+# memo of a pure read (a shipped font file's character map): safe across builds
 _CMAPS: dict[str, dict[int, int]] = {}
 
 

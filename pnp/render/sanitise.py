@@ -447,6 +447,7 @@ def _attributes_fine(el, tag: str, page: bool) -> bool:
     return True
 
 
+# memo of a pure check (the verdict depends on (tag, name, value) only): safe across builds
 _ATTRIBUTE_OK: dict[tuple[str, str, str], bool] = {}  # (tag, name, value) -> verdict: a deck's faces repeat theirs
 _ATTRIBUTE_OK_MOST = 65_536
 
@@ -685,6 +686,7 @@ def _prolog(svg: str) -> str:
         i = m.end()
 
 
+# memo of a pure function of a file's content (keyed by its hash): safe across builds
 _FILES: dict[str, tuple[bytes | None, tuple[Removed, ...]]] = {}  # content hash -> (cleaned bytes, what went)
 _FILES_MOST = 256
 _KEPT_BYTES = 1 << 20  # cleaned copies above this are made again when asked for, not held

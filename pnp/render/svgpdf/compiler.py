@@ -107,6 +107,7 @@ ROOT_STYLE = {
 
 _EMPTY: dict = {}
 _MISSING = object()
+# memo of a pure parse ((property, text) -> value, the same in any build): safe across builds
 _PARSED: dict = {}  # (property, text) -> parsed value, shared by all compiles in the process
 _FONT_SIZES = {"xx-small": 9.0, "x-small": 10.0, "small": 13.0, "medium": 16.0, "large": 18.0,
                "x-large": 24.0, "xx-large": 32.0}
@@ -286,6 +287,7 @@ def _parser() -> etree.XMLParser:
 
 _NO_PAINT = ("none", None)
 _CA_ONE, _CAS_ONE = ("ca", 1.0), ("CA", 1.0)
+# memos of pure functions of their keys (a drawing's operations): safe across builds
 _LINE_MEMO: dict = {}
 _OPS_MEMO: dict = {}
 
