@@ -10,7 +10,7 @@ Cooperative games (TriLOOPite) have no seats to win: each agent plays every seat
 agents are compared game by game on the same seeds (a game's seed fixes every tile drawn,
 whoever plays): the stronger agent's share of the games where the two team results differ,
 with its 95% Wilson interval, and the mean difference of the team results with its 95%
-interval. Those games are played through pnp.simulate.game_records (the games `pnp simulate`
+interval. Those games are played through pnp.engine.records.game_records (the games `pnp simulate`
 plays for the command printed), each game's result kept under --out.
 Every command and its JSON are kept under --out; the summary is printed as a table.
 Needs the [ai] extra for the mcts rows. Takes about an hour on 2 cores (--quick: minutes).
@@ -25,8 +25,9 @@ import sys
 import time
 from pathlib import Path
 
+from pnp.engine.records import game_records
 from pnp.loader import resolve_design
-from pnp.simulate import game_records, mean_interval, wilson
+from pnp.simulate import mean_interval, wilson
 
 # (design, players, games for random/greedy rows, games per seat order for greedy vs random, mcts budget,
 #  mcts games per seat order against greedy (half that against random), mcts games on every seat;

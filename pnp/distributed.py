@@ -1,11 +1,7 @@
-"""Seeded games on every core, or on a Dask cluster: the same results whatever runs them.
+"""Seeded games on a Dask cluster, or on every core: the same results whatever runs them.
 
-Work is cut into `Batch`es of consecutive seeds (a fixed size, never depending on the
-number of workers); a batch carries the design's files, so any process — a forked
-worker here or a Dask worker on another machine with pnp installed — loads the same
-design and plays the same games. Game i of a batch uses seed `first + i`, its chance
-and its agents drawing only from that seed (pnp.engine.playout), so the results, put
-back in seed order, are identical for 1 core, 16 cores or a cluster.
+The batches, the worker side (`play_batch`) and the local runner live in the engine layer
+(pnp.engine.records), where a game's checks use them; this module adds Dask.
 
 `run_batches(batches, workers=None, scheduler=None)`:
 * no scheduler: local processes, one per core by default (`workers` to choose);
@@ -17,161 +13,26 @@ Dask is the optional extra `[cluster]`.
 
 from __future__ import annotations
 
-import atexit
-import hashlib
-import multiprocessing
-import shutil
-import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
+from pnp.engine.records import (
+    BATCH_GAMES,
+    Batch,
+    DesignFiles,
+    GameRecord,
+    RunInfo,
+    batches,
+    cleanup,
+    play_batch,
+    run_local,
+)
 from pnp.errors import PnpError
-from pnp.parallel import cores, in_worker
+from pnp.parallel import cores
 
-BATCH_GAMES = 25
-"""Games per batch: small enough to spread over many workers, large enough to pay for a task."""
-MAX_DESIGN_BYTES = 64 * 1024 * 1024
+__all__ = ["BATCH_GAMES", "Batch", "DesignFiles", "GameRecord", "RunInfo", "batches", "cleanup", "play_batch",
+           "require_dask", "run_batches"]
+
 EXTRA = 'pip install -e ".[cluster]"'
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """What one seeded game leaves for the statistics."""
-
-    seed: int
-    returns: tuple[float, ...]
-    length: int
-    """In the game's own turns (its `turns` metric) when it counts them, else player actions."""
-    actions: int
-    """Player actions (decisions) taken."""
-    kinds: dict[str, int]
-    metrics: dict[str, int]
-
-
-@dataclass(frozen=True)
-class DesignFiles:
-    """Where a worker finds the design: its folder on this machine, and for workers elsewhere (a Dask
-    cluster) its files as data (relative path -> bytes), written once per worker process."""
-
-    slug: str
-    folder: str
-    digest: str
-    files: tuple[tuple[str, bytes], ...] = ()
-
-    @classmethod
-    def read(cls, folder: Path, ship: bool = False) -> "DesignFiles":
-        folder = Path(folder).resolve()
-        files, size = [], 0
-        h = hashlib.sha256()
-        for p in sorted(folder.rglob("*")):
-            if p.is_file() and not p.is_symlink():
-                data = p.read_bytes()
-                size += len(data)
-                if size > MAX_DESIGN_BYTES:
-                    raise PnpError(f"{folder}: the design folder holds more than {MAX_DESIGN_BYTES >> 20} MB; "
-                                   "expected a design small enough to send to the workers")
-                name = p.relative_to(folder).as_posix()
-                h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
-                if ship:
-                    files.append((name, data))
-        return cls(folder.name, str(folder), h.hexdigest()[:20], tuple(files))
-
-    def shipped(self) -> "DesignFiles":
-        """The same design with its files inside (for workers on other machines)."""
-        return self if self.files else DesignFiles.read(Path(self.folder), ship=True)
-
-
-@dataclass(frozen=True)
-class Batch:
-    design: DesignFiles
-    players: int
-    agents: str
-    first_seed: int
-    games: int
-    label: Any = None
-    """The caller's name for the setting this batch belongs to (a sweep's combination)."""
-
-
-# --- in a worker ------------------------------------------------------------------------------
-
-_LOADED: dict[tuple[str, int], Any] = {}
-_FOLDERS: dict[str, Path] = {}
-
-
-def _folder(files: DesignFiles) -> Path:
-    """The design's folder: the caller's own, or its shipped files written once per process."""
-    if not files.files:
-        return Path(files.folder)
-    found = _FOLDERS.get(files.digest)
-    if found is not None and found.is_dir():
-        return found
-    if not _FOLDERS:
-        atexit.register(cleanup)
-    root = Path(tempfile.mkdtemp(prefix=f"pnp-{files.digest}-"))
-    folder = root / files.slug
-    for name, data in files.files:
-        path = (folder / name).resolve()
-        if not path.is_relative_to(folder.resolve()):
-            raise PnpError(f"{files.slug}: file {name!r} lies outside the design; expected paths inside it")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    _FOLDERS[files.digest] = folder
-    return folder
-
-
-def _engine(files: DesignFiles, players: int):
-    key = (files.digest, players)
-    game = _LOADED.get(key)
-    if game is None:
-        from pnp.engine import load_engine
-        from pnp.loader import load_design
-
-        game = load_engine(load_design(_folder(files)), players)
-        _LOADED[key] = game
-    return game
-
-
-def play_batch(batch: Batch) -> list[GameRecord]:
-    """Play a batch's games (module level: a Dask or multiprocessing task)."""
-    from pnp.engine.agents import make_agents
-    from pnp.engine.playout import play
-
-    game = _engine(batch.design, batch.players)
-    out = []
-    for seed in range(batch.first_seed, batch.first_seed + batch.games):
-        res = play(game, make_agents(batch.agents, game), seed)
-        out.append(GameRecord(seed=seed, returns=tuple(res.returns), length=res.metrics.get("turns", res.length),
-                              actions=res.length, kinds=dict(res.kinds), metrics=dict(res.metrics)))
-    return out
-
-
-def cleanup() -> None:
-    """Remove the folders this process wrote designs into."""
-    for folder in _FOLDERS.values():
-        shutil.rmtree(folder.parent, ignore_errors=True)
-    _FOLDERS.clear()
-    _LOADED.clear()
-
-
-# --- the driver -------------------------------------------------------------------------------
-
-
-def batches(design: DesignFiles, players: int, agents: str, first_seed: int, games: int,
-            label: Any = None, size: int = BATCH_GAMES) -> list[Batch]:
-    """`games` seeded games from `first_seed` on, cut into batches of `size` (never by worker count)."""
-    return [Batch(design, players, agents, s, min(size, first_seed + games - s), label)
-            for s in range(first_seed, first_seed + games, size)]
-
-
-@dataclass
-class RunInfo:
-    """How the games were run, for reports."""
-
-    workers: int
-    where: str
-    extra: dict = field(default_factory=dict)
 
 
 def require_dask(what: str) -> None:
@@ -190,43 +51,7 @@ def run_batches(work: Sequence[Batch], workers: int | None = None, scheduler: st
         raise PnpError(f"--workers {workers}: expected at least 1")
     if scheduler is not None:
         return _run_dask(work, workers, scheduler, progress)
-    n = min(workers or cores(), len(work)) or 1
-    if n < 2 or in_worker() or "fork" not in multiprocessing.get_all_start_methods():
-        out = []
-        for b in work:
-            out.append(play_batch(b))
-            if progress:
-                progress(b.games)
-        return out, RunInfo(1, "this process")
-    import sys
-
-    for stream in (sys.stdout, sys.stderr):
-        stream.flush()
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    from pnp.parallel import _worker_init, forking
-
-    out = []
-    # an executor, not multiprocessing.Pool: a worker that dies (killed, out of memory) is an error here,
-    # where Pool.imap would wait for its results forever
-    with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork"), initializer=_worker_init) as pool:
-        try:
-            with forking():  # (the executor forks its workers when the first batch is submitted)
-                results = pool.map(play_batch, work)
-            for b, records in zip(work, results):
-                out.append(records)
-                if progress:
-                    progress(b.games)
-        except BrokenProcessPool:
-            raise PnpError("a worker process stopped before its games were played (killed, or out of memory?); "
-                           "expected it to finish: run again, or with --workers 1") from None
-        except BaseException:  # Ctrl-C: the workers ignore it (the parent reports once); stop them now
-            for proc in list(getattr(pool, "_processes", {}).values()):
-                proc.kill()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-    return out, RunInfo(n, f"{n} local processes")
+    return run_local(work, workers, progress)
 
 
 def _run_dask(work: Sequence[Batch], workers: int | None, scheduler: str,

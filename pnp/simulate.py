@@ -21,14 +21,14 @@ import statistics
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.distributed import DesignFiles, GameRecord, RunInfo, batches, run_batches
+from pnp.distributed import run_batches
 from pnp.engine import load_engine
 from pnp.engine.agents import describe, parse_agents
+from pnp.engine.records import DesignFiles, GameRecord, RunInfo, batches
 from pnp.errors import PnpError
 from pnp.loader import load_design, resolve_design
 from pnp.registry import get_game
@@ -218,46 +218,6 @@ def summarize(records: Sequence[GameRecord], players: int) -> dict[str, Any]:
             agg["games"] += 1 if v else 0
     return {"wins": wins, "draws": draws, "lengths": lengths, "kinds": kinds, "metrics": metrics,
             "returns": returns, "capped": capped}
-
-
-_SHARED: dict | None = None
-
-
-@contextmanager
-def shared_games():
-    """Within this block a seeded game already played (same design folder, player count, agents and seed) is
-    not played again: `pnp validate`'s game checks and its playability check ask for the same seeds."""
-    global _SHARED
-    outer = _SHARED
-    if outer is None:
-        _SHARED = {}
-    try:
-        yield
-    finally:
-        _SHARED = outer
-
-
-def game_records(folder: Path, players: int, agent: str, seed: int, games: int,
-                 workers: int | None = None) -> list[GameRecord]:
-    """The records of seeded games `seed`..`seed + games - 1` of a design folder at a player count, played on
-    every core (`workers` processes) like `simulate`'s, in seed order; inside `shared_games()`, games already
-    played are reused. A broken engine's exception propagates."""
-    name = describe(parse_agents(agent, players))
-    known = _SHARED.setdefault((str(folder), players, name), {}) if _SHARED is not None else {}
-    missing = [s for s in range(seed, seed + games) if s not in known]
-    if missing:
-        files = DesignFiles.read(folder)
-        work, start = [], missing[0]
-        for i, s in enumerate(missing):  # contiguous runs of missing seeds, each cut into batches
-            if i + 1 == len(missing) or missing[i + 1] != s + 1:
-                work += batches(files, players, name, start, s - start + 1)
-                if i + 1 < len(missing):
-                    start = missing[i + 1]
-        per_batch, _ = run_batches(work, workers)
-        for recs in per_batch:
-            for r in recs:
-                known[r.seed] = r
-    return [known[s] for s in range(seed, seed + games)]
 
 
 def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 1, agent: str | None = None,

@@ -100,8 +100,9 @@ def check_design(design: Design, games: int = 200, seed: int = 1, agent: str | N
     if not design.game:
         return DesignReport(design, [], note="no rules checks: this design names no game (add 'game:' to check "
                                              "its rules)")
+    from pnp.engine.records import shared_games
     from pnp.registry import get_game
-    from pnp.simulate import resolve_agent, shared_games  # here: a deck without a game needs neither
+    from pnp.simulate import resolve_agent  # here: a deck without a game needs neither
 
     entry = get_game(design.game)
     if entry is None or entry.checks is None:
@@ -117,8 +118,9 @@ def check_design(design: Design, games: int = 200, seed: int = 1, agent: str | N
 def playability(design: Design, games: int, seed: int, agent: str) -> CheckResult:
     """Seeded games at every player count end by the rules, not by the engine's safety cap."""
     from pnp.engine import load_engine, player_counts
+    from pnp.engine.records import game_records
     from pnp.errors import PnpError
-    from pnp.simulate import CAP_MOST, game_records
+    from pnp.simulate import CAP_MOST
 
     details, failed, warned = [], False, False
     for n in player_counts(design):

@@ -105,8 +105,10 @@ ALLOWED = {
                 "handlers), cleared by each command"},
     "pnp.confine": {"_GOOD": MEMO, "_LENGTH_ATTRS": TABLE, "_LENGTH_LISTS": TABLE, "_NUMBERS": TABLE},
     "pnp.data.services": {"NAMING_FIELDS": TABLE},
-    "pnp.distributed": {"_FOLDERS": REGISTRY, "_LOADED": "a memo of loaded designs by (folder, seed) for the "
-                        "forked game workers of one distributed run"},
+    "pnp.distributed": {"__all__": NAMES},
+    "pnp.engine.records": {"_FOLDERS": REGISTRY, "_LOADED": "a memo of loaded designs by (folder, seed) for the "
+                           "forked game workers of one distributed run",
+                           "global _SHARED": "the games played within one `shared_games()` block (put back after it)"},
     "pnp.engine": {"__all__": NAMES},
     "pnp.engine.agents": {"AGENTS": REGISTRY},
     "pnp.engine.openspiel_adapter": {"_GAMES": MEMO + " (weak keys)", "_REGISTERED": REGISTRY},
@@ -180,7 +182,6 @@ ALLOWED = {
                                               "SIDE_LETTERS", "SYMBOLS"), TABLE),
     "pnp.sandbox": {"_PRINTF_KIND": TABLE, "_STR_WIDTH": TABLE},
     "pnp.scaffold": {"GAME_RULES": TABLE, "RULES": TABLE},
-    "pnp.simulate": {"global _SHARED": "the games played within one `shared_games()` block (put back after it)"},
     "pnp.sweep": {"SEAT_COLOURS": TABLE},
     "pnp.tables": {"_ODS": TABLE, "_SEPARATOR_NAMES": TABLE},
     "pnp.units": {"MM_PER_UNIT": TABLE},

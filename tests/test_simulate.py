@@ -91,14 +91,14 @@ def test_two_hundred_games_per_player_count():
 def test_validate_checks_share_their_seeded_games(monkeypatch):
     """Inside shared_games() a seed played once is not played again (validate's game check and its
     playability check ask for the same seeds), and the records are those a fresh run gives."""
-    import pnp.simulate as sim
+    import pnp.engine.records as sim
     from pnp.loader import resolve_design
 
     folder = resolve_design("tubo")
     fresh = sim.game_records(folder, 2, "greedy", 1, 6, workers=1)
     played = []
-    real = sim.run_batches
-    monkeypatch.setattr(sim, "run_batches", lambda work, workers=None: played.extend(
+    real = sim.run_local
+    monkeypatch.setattr(sim, "run_local", lambda work, workers=None: played.extend(
         s for b in work for s in range(b.first_seed, b.first_seed + b.games)) or real(work, workers))
     with sim.shared_games():
         a = sim.game_records(folder, 2, "greedy", 3, 4, workers=1)  # seeds 3..6
@@ -123,9 +123,10 @@ def _dies(batch):
 def test_a_worker_that_dies_is_an_error_not_a_hang(monkeypatch):
     """multiprocessing.Pool.imap waited forever for a lost worker's results (seen once, 14 minutes)."""
     from pnp import distributed
+    from pnp.engine import records
     from pnp.errors import PnpError
 
-    monkeypatch.setattr(distributed, "play_batch", _dies)
+    monkeypatch.setattr(records, "play_batch", _dies)
     assert distributed.run_batches([1, 2], workers=2)[0] == [[1], [2]]
     with pytest.raises(PnpError, match="a worker process stopped before its games were played"):
         distributed.run_batches([1, 2, 3, 4], workers=2)

@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-import pnp.distributed
 import pnp.engine.playout
+import pnp.engine.records
 import pnp.games.three_stars.checks as three_stars_checks
 import pnp.games.triloopite.checks as triloopite_checks
 import pnp.parallel
@@ -35,7 +35,7 @@ def played(monkeypatch) -> Counter:
     monkeypatch.setattr(three_stars_checks, "play", counting)
     monkeypatch.setattr(triloopite_checks, "play", counting)
     monkeypatch.setattr(pnp.parallel, "cores", lambda: 1)
-    monkeypatch.setattr(pnp.distributed, "cores", lambda: 1)
+    monkeypatch.setattr(pnp.engine.records, "cores", lambda: 1)
     return counts
 
 

@@ -20,6 +20,7 @@ numbers stated once under the design's `rules:` and the seed's definitions:
 from __future__ import annotations
 
 from pnp.engine.checks import CheckResult
+from pnp.engine.records import game_records
 from pnp.errors import DesignError
 from pnp.games.ishi_hama.components import BOARD_GENERATOR, TILES_GENERATOR
 from pnp.games.ishi_hama.engine import IshiHamaGame, Rules, design_grid, design_kinds, read_rules
@@ -127,8 +128,7 @@ def check_scoring(design: Design, rules: Rules) -> CheckResult:
 
 
 def _play(design: Design, agent: str, games: int, seed: int) -> tuple[list, list[str]]:
-    """Seeded 2-player games on every core (pnp.simulate.game_records; shared with validate's playability)."""
-    from pnp.simulate import game_records
+    """Seeded 2-player games on every core (pnp.engine.records.game_records; shared with validate's playability)."""
 
     try:
         return game_records(design.folder, 2, agent, seed, games), []

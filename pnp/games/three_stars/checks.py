@@ -23,6 +23,7 @@ from pnp.engine import player_counts
 from pnp.engine.agents import make_agent
 from pnp.engine.checks import CheckResult
 from pnp.engine.playout import play
+from pnp.engine.records import game_records
 from pnp.games.three_stars.engine import (
     PIECE_GENERATOR,
     ThreeStarsGame,
@@ -136,8 +137,7 @@ def check_deck(design: Design, rules) -> CheckResult:
 
 
 def _records(design: Design, players: int, games: int, seed: int, agent: str) -> list:
-    """Seeded games on every core (pnp.simulate.game_records), shared with validate's playability check."""
-    from pnp.simulate import game_records
+    """Seeded games on every core (pnp.engine.records.game_records), shared with validate's playability check."""
 
     return game_records(design.folder, players, agent, seed, games)
 

@@ -18,10 +18,10 @@ tables under `rules:`:
 
 from __future__ import annotations
 
-from pnp.distributed import GameRecord
 from pnp.engine.agents import make_agent
 from pnp.engine.checks import CheckResult
 from pnp.engine.playout import play
+from pnp.engine.records import GameRecord, game_records
 from pnp.errors import DesignError
 from pnp.games.triloopite.components import design_varieties
 from pnp.games.triloopite.engine import TILES_GENERATOR, TriloopiteGame, design_tiles
@@ -140,11 +140,10 @@ def _games(game: TriloopiteGame, design: Design, games: int, seed: int,
            agent: str) -> list[tuple[int, GameRecord | BaseException]]:
     """(seed, GameRecord or the exception it raised) for seeds `seed`..`seed + games - 1`, on every core.
 
-    The design's own mode goes through pnp.simulate.game_records, so validate's playability check (which
+    The design's own mode goes through pnp.engine.records.game_records, so validate's playability check (which
     plays the registered engine, in that mode) reuses these games; the other mode, or a seed whose game
     raised, is played seed by seed (pnp.parallel.prun) so each failure names its seed."""
     from pnp.parallel import prun
-    from pnp.simulate import game_records
 
     if game.mode == game.rules.mode:
         try:
