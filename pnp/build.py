@@ -863,13 +863,13 @@ def _build_designs(args, out: Path, options: BuildOptions, cache: Cache | None, 
     return written
 
 
-def make_designs(designs: list[Design], options: BuildOptions = BuildOptions(), cache: Cache = NO_CACHE,
-                 out: Path | None = None) -> list[BuiltDesign]:
-    """Every product of these (loaded) designs, in memory, nothing written: what a build would publish (validate
-    proves a design builds with it). DesignError with every problem of every design."""
+def make_designs(designs: list[Design], options: BuildOptions = BuildOptions(),
+                 cache: Cache = NO_CACHE) -> list[BuiltDesign]:
+    """Every product of these (loaded) designs but the exports, in memory, nothing written: what a build would
+    publish (validate proves a design builds with it). DesignError with every problem of every design."""
     from pnp.progress import _Quiet
 
-    jobs = [DesignJob(d, frozenset() if out is None else _exports_for(d, out, options.exports)) for d in designs]
+    jobs = [DesignJob(d) for d in designs]
     report = ErrorReport()
     built = SCHEDULERS[scheduler_for(jobs, options)](jobs, options, cache, _Quiet(), report, None, None)
     report.raise_if_any()
@@ -1109,7 +1109,7 @@ def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"
     """
     from pnp.layout.sheets import SheetOptions
     from pnp.output import publish_more
-    from pnp.rulebook import languages, no_edition, rulebook_name, rulebook_paper
+    from pnp.rulebook import languages, no_edition, rulebook_name
 
     designs = select_designs(args)
     check_out(Path(out), [d.folder for d in designs])
@@ -1136,7 +1136,7 @@ def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"
             built = BuiltDesign(design, components, svgs, paper=SheetOptions.from_print(design.print, paper).paper)
             books = _cached_rulebooks(built, cache)
             if lang is not None:
-                books = {n: b for n, b in books.items() if n == rulebook_name(design, lang, rulebook_paper(built.paper))}
+                books = {n: b for n, b in books.items() if n == rulebook_name(design, lang, built.paper)}
             pending.append((design, books))
         except DesignError as exc:
             report.extend(exc)
