@@ -18,21 +18,39 @@ import fnmatch
 import gc
 import json
 import os
+import pickle
 import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from pydantic_core import ValidationError
+
 from pnp import products
 from pnp.cache import NO_CACHE, Cache, default_cache
-from pnp.errors import DesignError, ErrorReport, display_path, replay_warnings
-from pnp.loader import select_designs, templates_dir
-from pnp.model import Design
-from pnp.output import OutputLock, check_out, previous_files, previous_manifest, publish
-from pnp.parallel import cores, in_worker, prun, prun_each, succeeded
-from pnp.render.faces import ComponentFaces, FaceStream, design_faces, face_path
+from pnp.errors import (
+    DesignError,
+    ErrorReport,
+    PnpError,
+    display_path,
+    portable_warnings,
+    replay_portable,
+    replay_warnings,
+    warn,
+    warnings_mark,
+    warnings_since,
+)
+from pnp.loader import describe_error, package_root, select_designs, templates_dir
+from pnp.model import Design, PrintSettings
+from pnp.output import OutputLock, Stage, check_out, previous_files, previous_manifest, publish, publish_more
+from pnp.parallel import cores, in_worker, pooled, prun, prun_each, succeeded
+from pnp.progress import _Quiet, progress
+from pnp.render import fonts
+from pnp.render.art import ArtFiles, output_svg
+from pnp.render.faces import ComponentFaces, FaceStream, design_faces, face_path, paint_compiled, prepare_compile
 from pnp.render.facespec import FaceSpec
 
 PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3"}
@@ -179,9 +197,6 @@ def stream_svgs(components: list[ComponentFaces], cache: Cache, report: ErrorRep
     painted now: the build reports all of them at once), the dict of render_svgs."""
     svgs, todo = _cached_faces(components, cache, folder)
     if todo and not report and all(face.cache_key for _, face in todo):
-        from pnp.output import Stage
-        from pnp.parallel import pooled
-
         stage = Stage(stage_to) if stage_to is not None and pooled(len(todo)) else None
         try:
             return FaceStream(svgs, todo, cache, report, compiled, stage)
@@ -245,10 +260,6 @@ def _paint(todo: list[tuple[int, str, FaceSpec]], out: list[dict[str, str]], rep
     """Paint (design, face path, face) each on all cores into out[design], its problems into reports[design];
     with `compiled`, each also compiled where it was painted, into compiled[design]."""
     if compiled is not None and todo:
-        from functools import partial
-
-        from pnp.render.faces import paint_compiled, prepare_compile
-
         prepare_compile()
         tasks: list = [partial(paint_compiled, face) for _, _, face in todo]
     else:
@@ -276,7 +287,7 @@ PRINT_SERVICE = "print-service:"
 
 def known_export(name: str) -> bool:
     if name.startswith(PRINT_SERVICE):
-        from pnp.data.services import load_services
+        from pnp.data.services import load_services  # lazy: 89 ms (pnp.data.services)
 
         return name.removeprefix(PRINT_SERVICE) in load_services()
     return name in EXPORTS
@@ -295,8 +306,6 @@ def render_design(job: DesignJob | Design, options: BuildOptions = BuildOptions(
     workers may write svg/ files ahead into its folder: `built.stage`); or `stage`: a stage (pnp.output.Stage) to
     write the svg/ files into, here (a worker of several designs' build).
     """
-    from pnp.progress import _Quiet
-
     job = job if isinstance(job, DesignJob) else DesignJob(job)
     design = job.design
     bar = bar or _Quiet()
@@ -305,7 +314,7 @@ def render_design(job: DesignJob | Design, options: BuildOptions = BuildOptions(
                               None if out is None else Path(out) / design.slug, stream)
     if stage is not None and built.stage is None:
         _write_ahead(built, stage)
-    from pnp.rulebook import languages
+    from pnp.rulebook import languages  # lazy: 1.9 ms (pnp.rulebook)
 
     try:
         if not options.rulebooks:
@@ -341,8 +350,6 @@ def _faces_and_sheets(design: Design, options: BuildOptions, cache: Cache, bar,
     faces are painted (and compiled) here, in workers while the sheets are drawn with `stream` (and, given the
     output folder `target`, their svg/ files written ahead into a stage there); with it, `compiled`: the faces
     that were compiled where they were painted (face path -> drawing)."""
-    from pnp.progress import _Quiet
-
     bar = bar or _Quiet()
     svgs: dict[str, str]
     if painted is None:
@@ -370,7 +377,7 @@ def _faces_and_sheets(design: Design, options: BuildOptions, cache: Cache, bar,
 
 def _cached_rulebooks(built: BuiltDesign, cache: Cache) -> dict[str, bytes]:
     """The design's rulebooks, through the cache, on the paper that goes with its print sheets."""
-    from pnp.rulebook import rulebook_paper
+    from pnp.rulebook import rulebook_paper  # lazy: 1.9 ms (pnp.rulebook)
 
     design, components, svgs = built.design, built.components, built.svgs
     book_paper = rulebook_paper(built.paper)
@@ -387,8 +394,6 @@ from the cache says them again."""
 
 def _replayed(made: dict, design: Design) -> dict[str, bytes]:
     """A rulebooks product without its warnings entry, the warnings recorded again."""
-    from pnp.errors import replay_portable
-
     if WARNINGS_ENTRY not in made:
         return made
     replay_portable(made[WARNINGS_ENTRY], design.folder)
@@ -398,8 +403,6 @@ def _replayed(made: dict, design: Design) -> dict[str, bytes]:
 def _finish(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str], export_options: Mapping | None,
             bar, index: bool = True) -> None:
     """The last stages of render_design: exports, contact sheet, counts, manifest."""
-    from pnp.progress import _Quiet
-
     bar = bar or _Quiet()
     built.export_options = dict(export_options or {})
     if exports:
@@ -433,8 +436,6 @@ def _first_of(components: list[ComponentFaces], cf: ComponentFaces) -> Component
 
 def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
     """svg/: every face, standing alone (the art it shows copied under svg/art/, read when published)."""
-    from pnp.render.art import ArtFiles, output_svg
-
     files = ArtFiles(design.folder)
     copies: dict[str, object] = {}
     out: dict = {n.removeprefix("svg/"): output_svg(t, files, copies) for n, t in svgs.items()}
@@ -445,10 +446,14 @@ def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
 def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str, cache: Cache,
                   compiled: dict | None = None) -> None:
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
-    from pnp.layout import pdf as pdf_layout
-    from pnp.layout.sheets import SheetOptions, plan, plan_advice, print_shop_sheets, sheets_needed
-    from pnp.render import fonts
-    from pnp.render.art import ArtFiles
+    from pnp.layout import pdf as pdf_layout  # lazy: 122 ms (pnp.layout)
+    from pnp.layout.sheets import (  # lazy: 35 ms (pnp.layout.sheets)
+        SheetOptions,
+        plan,
+        plan_advice,
+        print_shop_sheets,
+        sheets_needed,
+    )
 
     design, components, svgs = built.design, built.components, built.svgs
     opts = SheetOptions.from_print(design.print, paper)
@@ -482,7 +487,7 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
             pdfx_warnings,
             print_shop_report,
             print_shop_summary,
-        )
+        )  # lazy: 33 ms (pnp.layout.sheets.print_shop)
 
         shop = print_shop_sheets(components, face_path)
         pdfx = print_shop if isinstance(print_shop, str) else ""  # "x-1a" | "x-4": PDF/X (pnp.layout.pdfx)
@@ -505,9 +510,6 @@ def check_printed_names(design: Design) -> None:
     """The title, the author and the components' names, which pnp prints itself (the sheets' footers, the
     kit's cover and bookmarks, the rulebooks' title page), in the shipped fonts and the design's: a character
     none has is a warning at its design.yaml line (it prints as a white square)."""
-    from pnp.errors import warn
-    from pnp.render import fonts
-
     doc = design.source
     own = None
     texts: list[tuple[tuple, str]] = [(("meta", "title"), design.meta.title), (("meta", "author"),
@@ -531,8 +533,6 @@ def check_printed_names(design: Design) -> None:
 def plan_bytes(sheets: list) -> bytes:
     """The sheets' plan as bytes for a cache key: pickled (never read back, only hashed), three times faster than
     its repr for a 10,000-card deck (6 MB of text). The same plan made the same way gives the same bytes."""
-    import pickle
-
     return pickle.dumps(sheets, protocol=5)
 
 
@@ -546,7 +546,7 @@ def _faces_key(components: list[ComponentFaces], svgs: dict[str, str]):
 def _index_stage(built: BuiltDesign, cache: Cache, more: list[str] | None = None) -> None:
     """The contact sheet (index.html): every face with its count, the static checks, links (to `more` files
     too: the rulebooks, when another task makes them)."""
-    from pnp.index import render_index
+    from pnp.index import render_index  # lazy: 2.5 ms (pnp.index)
 
     design = built.design
     checks = cache.cached("checks", products.CHECKS.key(design=design.fingerprint(), folder=str(design.folder)),
@@ -560,8 +560,7 @@ def _index_stage(built: BuiltDesign, cache: Cache, more: list[str] | None = None
 
 def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str]) -> None:
     """PNG faces, Tabletop Simulator, print services and the print-and-play kit, as asked (pnp.exports.files)."""
-    from pnp.exports import files as export
-    from pnp.render.art import ArtFiles
+    from pnp.exports import files as export  # lazy: 5.3 ms (pnp.exports)
 
     components, svgs, design = built.components, built.svgs, built.design
     art = ArtFiles(design.folder)  # the images and fonts the faces name, read for every raster and PDF
@@ -571,7 +570,7 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     if "tts" in exports or any(e.startswith(PRINT_SERVICE) for e in exports):
         entries = manifest(built)
     if "tts" in exports:
-        from pnp.rulebook import rulebook_name
+        from pnp.rulebook import rulebook_name  # lazy: 1.9 ms (pnp.rulebook)
 
         books = [(lang, rulebook_name(design, lang, built.paper)) for lang in ("en", "fr")
                  if rulebook_name(design, lang, built.paper) in built.extra_files]
@@ -588,7 +587,7 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     if ("kit" in exports or "kit-ink-saver" in exports) and any("-rules-" in pat for pat in built.deferred):
         built.deferred.append(f"{design.slug}-kit-*.pdf")  # made with the rulebooks, in the second pass
     elif "kit" in exports or "kit-ink-saver" in exports:
-        from pnp.rulebook import rulebook_name, rulebook_paper
+        from pnp.rulebook import rulebook_name, rulebook_paper  # lazy: 2.9 ms (pnp.rulebook)
 
         books = {lang: built.extra_files[rulebook_name(design, lang, built.paper)] for lang in ("en", "fr")  # type: ignore[assignment]
                  if rulebook_name(design, lang, built.paper) in built.extra_files}
@@ -602,8 +601,7 @@ def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str,
                cache: Cache = NO_CACHE, compiled: dict | None = None) -> dict:
     """Every rulebook of the design: in one process when it runs in a worker already (the languages share the
     compiled faces and diagrams), else one language per core."""
-    from pnp.errors import portable_warnings, warnings_mark, warnings_since
-    from pnp.rulebook import languages, render_rulebooks
+    from pnp.rulebook import languages, render_rulebooks  # lazy: 2.3 ms (pnp.rulebook)
 
     langs = languages(design)
     mark = warnings_mark()
@@ -633,7 +631,7 @@ def _rulebook_key(design: Design, svgs: dict[str, str], paper: str) -> str:
 
 def _static_checks(design: Design):
     """The game's static checks (no simulation) for index.html: {"checks": None} if the game has none."""
-    from pnp.engine.checks import static_checks  # here: 8.5 ms at the top (pnp.engine.api; python -X importtime)
+    from pnp.engine.checks import static_checks  # lazy: 4.5 ms (pnp.engine.checks)
 
     results = static_checks(design)
     return {"checks": None if results is None else [{"name": r.name, "ok": r.ok, "message": r.message,
@@ -642,11 +640,6 @@ def _static_checks(design: Design):
 
 def apply_overrides(designs: list[Design], overrides: dict) -> None:
     """Command-line print options replace the designs' own (validated like the design file)."""
-    from pydantic_core import ValidationError
-
-    from pnp.loader import describe_error
-    from pnp.model import PrintSettings
-
     given = {k: v for k, v in overrides.items() if v is not None}
     if not given:
         return
@@ -828,12 +821,8 @@ def _fewer_collections():
 
 
 def _build_designs(args, out: Path, options: BuildOptions, cache: Cache | None, echo) -> list[BuildResult]:
-    from pnp.progress import progress
-
     url = options.tts_base_url
     if url is not None and not url.lower().startswith(("http://", "https://")):
-        from pnp.errors import PnpError
-
         raise PnpError(f"--base-url {url!r}: not a web address; expected http(s)://... where the tts/ "
                        "folder will be hosted (without it, the saved object points at the output folder)")
     designs = select_designs(args)
@@ -867,8 +856,6 @@ def make_designs(designs: list[Design], options: BuildOptions = BuildOptions(),
                  cache: Cache = NO_CACHE) -> list[BuiltDesign]:
     """Every product of these (loaded) designs but the exports, in memory, nothing written: what a build would
     publish (validate proves a design builds with it). DesignError with every problem of every design."""
-    from pnp.progress import _Quiet
-
     jobs = [DesignJob(d) for d in designs]
     report = ErrorReport()
     built = SCHEDULERS[scheduler_for(jobs, options)](jobs, options, cache, _Quiet(), report, None, None)
@@ -934,8 +921,6 @@ def _export_options(design: Design, out: Path, tts_base_url: str | None) -> dict
 
 def _origin(folder: Path) -> str:
     """Where a design comes from: a folder of the user's (as a path), or pnp's built-in designs."""
-    from pnp.loader import package_root
-
     builtin = (package_root() / "designs").resolve()
     if Path(folder).resolve().parent == builtin:
         return "pnp's built-in designs"
@@ -959,11 +944,8 @@ def _pool(jobs: list[DesignJob], options: BuildOptions, cache: Cache, bar, repor
 
     The heavy modules are imported before the workers fork, so no worker imports them again.
     """
-    from functools import partial
-
-    from pnp.layout.sheets import SheetOptions
-    from pnp.output import Stage
-    from pnp.rulebook import languages, rulebook_name, rulebook_paper
+    from pnp.layout.sheets import SheetOptions  # lazy: 33 ms (pnp.layout.sheets)
+    from pnp.rulebook import languages, rulebook_name, rulebook_paper  # lazy: 2.2 ms (pnp.rulebook)
 
     designs = [job.design for job in jobs]
     reports = [ErrorReport() for _ in designs]
@@ -1052,7 +1034,7 @@ def _sheets_task(design: Design, options: BuildOptions, cache: Cache,
     """A pool's task: a design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes),
     as a worker sends it back: without the faces and their SVG texts, which the parent has. With `stage`
     (pnp.output.Stage), the svg/ files are written ahead into it, and it comes back with their names."""
-    from pnp.rulebook import rulebook_name
+    from pnp.rulebook import rulebook_name  # lazy: 2.1 ms (pnp.rulebook)
 
     started = time.perf_counter()
     built = _faces_and_sheets(design, options, cache, None, painted, compiled)
@@ -1077,13 +1059,12 @@ def _write_ahead(built: BuiltDesign, stage) -> None:
 def _import_for_workers(rulebooks: bool) -> None:
     """The modules every worker needs, imported before they fork; with `rulebooks`, those of the rulebooks too (and
     their fonts and styles loaded: not when every rulebook comes from the cache)."""
-    import pnp.index
-    import pnp.layout.pdf
-    import pnp.render.art
+    import pnp.index  # lazy: 2.5 ms (pnp.index)
+    import pnp.layout.pdf  # lazy: 109 ms (pnp.layout.pdf)
 
     if rulebooks:
-        import pnp.rulebook.document  # noqa: F401 - reportlab.platypus, markdown-it, jinja2
-        from pnp.rulebook.layout import load_layout
+        import pnp.rulebook.document  # noqa: F401  # lazy: 246 ms (pnp.rulebook.document)
+        from pnp.rulebook.layout import load_layout  # lazy: 26 ms (pnp.rulebook.layout)
 
         load_layout()
 
@@ -1107,9 +1088,8 @@ def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"
     are skipped. Nothing is written unless every rulebook renders; the rest of each design's output stays as the
     last build left it.
     """
-    from pnp.layout.sheets import SheetOptions
-    from pnp.output import publish_more
-    from pnp.rulebook import languages, no_edition, rulebook_name
+    from pnp.layout.sheets import SheetOptions  # lazy: 34 ms (pnp.layout.sheets)
+    from pnp.rulebook import languages, no_edition, rulebook_name  # lazy: 1.9 ms (pnp.rulebook)
 
     designs = select_designs(args)
     check_out(Path(out), [d.folder for d in designs])
@@ -1153,8 +1133,6 @@ def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"
 
 def describe_designs(args: tuple[str, ...] | list[str]) -> str:
     """`pnp list`: each design, where it comes from, and its components with counts."""
-    from pnp.render.faces import design_faces
-
     lines = []
     for design in select_designs(args):
         m = design.meta

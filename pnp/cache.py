@@ -39,7 +39,9 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import stat
+import sys
 import threading
 import time
 from collections import Counter
@@ -72,9 +74,6 @@ OUTPUT_LIBRARIES = ("reportlab", "pillow", "lxml", "jinja2", "pypdfium2", "zlib-
 
 def library_versions() -> dict[str, str]:
     """{library: version} from the installed distributions' folder names (importlib.metadata is 10x slower)."""
-    import re
-    import sys
-
     wanted = set(OUTPUT_LIBRARIES)
     out = dict.fromkeys(OUTPUT_LIBRARIES, "-")
     for entry in sys.path:
@@ -510,7 +509,7 @@ class CacheWriter:
         forgets the state inherited from the process that forked this one."""
         pid = os.getpid()
         if self.owner != pid:
-            from pnp.parallel import in_worker
+            from pnp.parallel import in_worker  # lazy: 11 ms (pnp.parallel)
 
             if in_worker() or not hasattr(os, "fork"):
                 return False
@@ -608,7 +607,7 @@ class CacheWriter:
 
 
 def _writer() -> CacheWriter:
-    from pnp.context import current  # (pnp.context holds a CacheWriter: it imports this module)
+    from pnp.context import current  # lazy: cycle pnp.cache -> pnp.context -> pnp.cache
 
     return current().writer
 

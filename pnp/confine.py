@@ -43,7 +43,7 @@ def with_roots(roots: tuple[Path, ...], paths: Iterable[Path | str]) -> tuple[Pa
 
 def allowed_dirs() -> tuple[Path, ...]:
     """Folders (besides each design's own) whose files designs may read: the active build context's roots."""
-    from pnp.context import current  # (pnp.context imports this module)
+    from pnp.context import current  # lazy: 31 ms (pnp.context)
 
     return current().roots
 
@@ -65,7 +65,7 @@ def _inside(path: str, root: Path) -> bool:
 def shared_roots() -> tuple[Path, ...]:
     """What pnp ships, readable by every design: its templates/ and its own designs (a rules text may extend a
     shipped design's text, as the lozenge variant of 3 Stars does)."""
-    from pnp.loader import package_root, templates_dir
+    from pnp.loader import package_root, templates_dir  # lazy: cycle pnp.confine -> pnp.loader -> pnp.confine
 
     return tuple(Path(os.path.realpath(p)) for p in (templates_dir(), package_root() / "designs"))
 
@@ -228,7 +228,7 @@ _IMPORT = re.compile(r"""@import\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)  #
 def check_svg(text: str, path: Path | str, images: bool = False) -> None:
     """Raise DesignError (file:line) unless `text` is a well-formed SVG document without a DTD, entities or
     references to other files (those would be read by the renderers, or silently dropped)."""
-    from lxml import etree
+    from lxml import etree  # lazy: 14 ms (lxml)
 
     shown = display_path(path)
     for pattern, what in (("<!ENTITY", "declares an XML entity"), ("<!DOCTYPE", "has a DOCTYPE")):
@@ -334,7 +334,7 @@ def _check_values(root, shown: str, vocabulary: Vocabulary | None = None) -> boo
         for el in elements:
             tag = el.tag
             if not isinstance(tag, str):
-                from lxml.etree import Comment
+                from lxml.etree import Comment  # lazy: 15 ms (lxml.etree)
 
                 fine = tag is Comment  # (a comment is on the whitelist, an instruction is not)
             else:
@@ -386,7 +386,7 @@ def _check_value(el, shown: str, name: str, value: str) -> None:
 
 
 def _bad_value(el, shown: str, name: str, value: str, expected: str) -> None:
-    from lxml import etree
+    from lxml import etree  # lazy: 17 ms (lxml)
 
     tag = etree.QName(el).localname
     text = value if len(value) <= 40 else value[:37] + "..."

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ import jinja2
 
 from pnp import sandbox
 from pnp.confine import DesignFiles
-from pnp.errors import ErrorReport, close_match, warn
+from pnp.errors import ErrorReport, close_match, display_path, warn
 from pnp.model import Component, Design
 from pnp.tables import Row, Table
 
@@ -212,8 +213,6 @@ def _undefined_name(exc: BaseException) -> str | None:
 
 
 def _row(row: Row) -> str:
-    from pnp.errors import display_path
-
     return f"{display_path(row.file)}:{row.line}"
 
 
@@ -228,7 +227,5 @@ _SLUG = re.compile(r"[^a-z0-9-]+")
 
 def slug(text: str, most: int = 40) -> str:
     """A file-name part: accents dropped, lower case, other characters '-' ("" when nothing is left)."""
-    import unicodedata
-
     plain = "".join(c for c in unicodedata.normalize("NFKD", str(text)) if not unicodedata.combining(c))
     return _SLUG.sub("-", plain.lower()).strip("-")[:most].strip("-")

@@ -37,8 +37,8 @@ EXTRA = 'pip install -e ".[cluster]"'
 
 def require_dask(what: str) -> None:
     try:
-        import dask  # noqa: F401
-        import distributed  # noqa: F401
+        import dask  # noqa: F401  # lazy: optional (cluster)
+        import distributed  # noqa: F401  # lazy: optional (cluster)
     except ImportError:
         raise PnpError(f"{what} needs Dask, which is not installed; it is the optional extra [cluster]: "
                        f"{EXTRA} (or pip install \"dask[distributed]\")") from None
@@ -57,7 +57,7 @@ def run_batches(work: Sequence[Batch], workers: int | None = None, scheduler: st
 def _run_dask(work: Sequence[Batch], workers: int | None, scheduler: str,
               progress: Callable[[int], None] | None) -> tuple[list[list[GameRecord]], RunInfo]:
     require_dask(f"--scheduler {scheduler}")
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, LocalCluster, as_completed  # lazy: optional (cluster)
 
     cluster = None
     try:

@@ -10,6 +10,7 @@ import functools
 import os
 import re
 import sys
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,8 +40,7 @@ class NamedFile:
     PnpError `--plot PATH: what; expected ...`, never a traceback."""
 
     def __init__(self, path: Path, option: str):
-        import os
-        import tempfile
+        import tempfile  # lazy: 6.3 ms (tempfile)
 
         self.path, self.option = Path(path), option
         try:
@@ -58,8 +58,6 @@ class NamedFile:
                         "in a folder you can write to")
 
     def write(self, text: str) -> None:
-        import os
-
         tmp = self.path.with_name(f".{self.path.name}.pnp-tmp")
         try:
             tmp.write_text(text, encoding="utf-8")
@@ -184,7 +182,7 @@ class WarningLog:
 
 
 def _log() -> WarningLog:
-    from pnp.context import current  # (pnp.context holds a WarningLog: it imports this module)
+    from pnp.context import current  # lazy: cycle pnp.errors -> pnp.context -> pnp.errors
 
     return current().warnings
 
@@ -193,7 +191,7 @@ LIBRARY_LOGGERS = ("svglib", "cairosvg", "cssselect2", "tinycss2", "reportlab", 
 
 def close_match(word: str, names) -> str | None:
     """The closest of `names` to `word`, for a message's "did you mean" (difflib, imported only then)."""
-    import difflib
+    import difflib  # lazy: 2.3 ms (difflib)
 
     found = difflib.get_close_matches(word, [str(n) for n in names], n=1)
     return found[0] if found else None
@@ -335,7 +333,7 @@ def warnings_since(mark: int) -> list[Problem]:
 def portable_warnings(problems: Iterable[Problem], folder: str | Path) -> str:
     """`problems` as text a cached product can carry (paths inside the design folder kept relative to it, as
     `with_warning_marks` keeps them): `replay_portable` records them again."""
-    import json
+    import json  # lazy: 2.2 ms (json)
 
     here = display_path(folder)
     return json.dumps([[_in_design(p.file, here), p.line, p.message.replace(here + "/", "{design}/")]
@@ -344,7 +342,7 @@ def portable_warnings(problems: Iterable[Problem], folder: str | Path) -> str:
 
 def replay_portable(text: str, folder: str | Path) -> None:
     """The warnings `portable_warnings` wrote, recorded again for the design in `folder`."""
-    import json
+    import json  # lazy: 2.8 ms (json)
 
     here = display_path(folder)
     try:
@@ -416,7 +414,7 @@ class _Collector:
     installed = False
 
     def __init__(self) -> None:
-        import logging
+        import logging  # lazy: 6.7 ms (logging)
 
         class Handler(logging.Handler):
             def emit(self, record: logging.LogRecord) -> None:
@@ -436,8 +434,7 @@ def _showwarning(message, category, filename, lineno, file=None, line=None) -> N
 
 def capture_library_output() -> None:
     """From now on, library log messages and Python warnings become pnp warnings (idempotent)."""
-    import logging
-    import warnings
+    import logging  # lazy: 8.8 ms (logging)
 
     warnings.showwarning = _showwarning  # again each time: a `catch_warnings` block may have put its own back
     if _Collector.installed:

@@ -683,7 +683,7 @@ def _component_ids(value: dict[str, Component]) -> dict[str, Component]:
 
 
 def _font_families(value: dict[str, FontFiles]) -> dict[str, FontFiles]:
-    from pnp.render.fonts import generic_names
+    from pnp.render.fonts import generic_names  # lazy: 11 ms (pnp.render.fonts)
 
     for name in value:
         if not _FAMILY.match(str(name)):
@@ -762,7 +762,7 @@ _PARAMS = ("Length", "Colour", "Count", "GridIndex", "Params", "RulesSection")
 def __getattr__(name: str) -> Any:
     """The pydantic types games build their own models with (pnp.params), under their former names here."""
     if name in _PARAMS:
-        from pnp import params
+        from pnp import params  # lazy: cycle pnp.model -> pnp.params -> pnp.model
 
         return getattr(params, name)
     raise AttributeError(f"module 'pnp.model' has no attribute '{name}'")

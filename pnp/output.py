@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import json
 import os
 import re
@@ -750,8 +751,6 @@ class OutputLock:
         self._fd: int | None = None
 
     def __enter__(self) -> "OutputLock":
-        import fcntl
-
         try:
             self.out.mkdir(parents=True, exist_ok=True)
             self._fd = os.open(self.out / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC,

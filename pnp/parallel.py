@@ -6,6 +6,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any, Protocol, TypeVar
@@ -31,7 +32,7 @@ class WorkerPool:
 
 
 def _pool() -> WorkerPool:
-    from pnp.context import current  # (pnp.context holds a WorkerPool: it imports this module)
+    from pnp.context import current  # lazy: cycle pnp.parallel -> pnp.context -> pnp.parallel
 
     return current().pool
 
@@ -42,8 +43,6 @@ def in_worker() -> bool:
 
 
 def _flush() -> None:
-    import sys
-
     for stream in (sys.stdout, sys.stderr):  # else forked workers would print the parent's buffered output again
         stream.flush()
 
@@ -88,14 +87,14 @@ def _run_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
 
 def _in_worker(fn: Callable, *args):
     """fn(*args) in a worker, with the warnings it recorded (pnp.errors), for the parent to report."""
-    from pnp.errors import drain_warnings
+    from pnp.errors import drain_warnings  # lazy: 22 ms (pnp.errors)
 
     drain_warnings()  # the parent's, inherited by the fork: the parent reports them itself
     return fn(*args), drain_warnings()
 
 
 def _gather(result):
-    from pnp.errors import add_warnings
+    from pnp.errors import add_warnings  # lazy: 29 ms (pnp.errors)
 
     value, warnings = result
     add_warnings(warnings)
@@ -264,7 +263,7 @@ def succeeded(status: str, value, report) -> bool:
     raised with its traceback."""
     if status == "ok":
         return True
-    from pnp.errors import DesignError
+    from pnp.errors import DesignError  # lazy: 26 ms (pnp.errors)
 
     if isinstance(value, DesignError):
         report.extend(value)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 import shutil
 import stat
 from pathlib import Path
 
+from pnp.confine import DesignFiles, FileRefused
 from pnp.errors import DesignError, ErrorReport, Problem, display_path
 from pnp.limits import LIMITS, limit
 from pnp.loader import DESIGN_FILE, resolve_design
+from pnp.yamlio import load_yaml
 
 DESIGN = """\
 # {title}: a new pnp design. Build it with `pnp build {slug}`; the format is in docs/design-format.md.
@@ -122,8 +125,6 @@ def new_design(name: str, source: str | None = None, root: Path | None = None) -
     `--from` (a design folder: a readable design.yaml holding a mapping, no link out of it, no special file,
     of bounded size). If writing fails half-way, what was written is removed.
     """
-    import datetime
-
     report = ErrorReport()
     slug = name.strip().lower()
     most = limit("name_chars")
@@ -174,10 +175,6 @@ def _undo(target: Path) -> None:
 
 def _check_source(source: str, target: Path) -> Path:
     """The folder `--from` names, when it is a design that may be copied; DesignError otherwise (nothing copied)."""
-    from pnp.confine import DesignFiles, FileRefused
-    from pnp.yamlio import load_yaml
-
-
     origin = resolve_design(source)
     shown = display_path(origin)
     files = DesignFiles(origin, extra=())
@@ -583,8 +580,6 @@ def new_game_package(name: str, root: Path | None = None) -> Path:
     """`pnp new NAME --engine`: the folder NAME/ (under `root`, default the working directory) holding a
     game package (pyproject.toml with the `pnp.games` entry point, NAME_WITH_UNDERSCORES/, tests/) and a
     design of it (designs/NAME/). Returns the folder."""
-    import datetime
-
     report = ErrorReport()
     slug = name.strip().lower()
     if not re.fullmatch(r"[a-z][a-z0-9-]*", slug):

@@ -29,7 +29,7 @@ from pnp.distributed import run_batches
 from pnp.engine import load_engine
 from pnp.engine.agents import describe, parse_agents
 from pnp.engine.records import DesignFiles, GameRecord, RunInfo, batches
-from pnp.errors import PnpError
+from pnp.errors import NamedFile, PnpError
 from pnp.loader import load_design, resolve_design
 from pnp.registry import get_game
 from pnp.render.svg import Canvas
@@ -241,7 +241,7 @@ def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 
     game = load_engine(design, players)  # a wrong player count or a game without engine stops here
     specs = parse_agents(agent, players)
     if any(s.kind == "mcts" for s in specs):
-        from pnp.engine.openspiel_adapter import require_openspiel  # noqa: F401  (names the [ai] extra)
+        from pnp.engine.openspiel_adapter import require_openspiel  # noqa: F401  # lazy: optional (ai)
     name = describe(specs)
     work = batches(DesignFiles.read(folder), players, name, seed, games)
     per_batch, run = run_batches(work, workers, scheduler, progress)
@@ -255,11 +255,9 @@ def simulate(game_arg: str, games: int, players: int | None = None, seed: int = 
 def run(game_arg: str, games: int, players: int | None, seed: int, agent: str | None, as_json: bool,
         plot: Path | None, workers: int | None = None, scheduler: str | None = None) -> str:
     """What `pnp simulate` prints; a progress bar (rich) shows while stdout is a terminal."""
-    from pnp.errors import NamedFile
-
     target = NamedFile(plot, "--plot") if plot is not None else None  # checked before the games are played
     if sys.stdout.isatty():
-        from rich.progress import Progress
+        from rich.progress import Progress  # lazy: 31 ms (rich.progress)
 
         with Progress(transient=True) as bar:
             task = bar.add_task("simulating", total=games)

@@ -32,9 +32,11 @@ from typing import Any
 import yaml
 
 from pnp.distributed import DesignFiles, batches, run_batches
+from pnp.engine import load_engine
 from pnp.engine.agents import describe, parse_agents
-from pnp.errors import DesignError, PnpError, display_path
+from pnp.errors import DesignError, NamedFile, PnpError, display_path
 from pnp.loader import DESIGN_FILE, load_design, resolve_design
+from pnp.registry import get_game
 from pnp.render.svg import Canvas
 from pnp.simulate import mean_interval, resolve_agent, summarize, wilson
 
@@ -306,9 +308,7 @@ def sweep(design_arg: str, settings: Sequence[str], players: Sequence[int] | Non
           seed: int = 1, agent: str | None = None, workers: int | None = None, scheduler: str | None = None,
           progress: Callable[[int], None] | None = None) -> SweepResult:
     """Simulate every combination of `settings` at every player count, each on a checked copy of the design."""
-    from pnp.engine import load_engine
-    from pnp.registry import get_game
-    from pnp.validate import check_design
+    from pnp.validate import check_design  # lazy: 3.7 ms (pnp.validate)
 
     if games < 1:
         raise PnpError(f"-n {games}: expected at least 1 game")
@@ -357,7 +357,7 @@ def sweep(design_arg: str, settings: Sequence[str], players: Sequence[int] | Non
                     continue
                 seat_names.setdefault(n, [game.player_name(p) for p in range(n)])
                 if any(s.kind == "mcts" for s in specs):
-                    from pnp.engine.openspiel_adapter import require_openspiel  # noqa: F401
+                    from pnp.engine.openspiel_adapter import require_openspiel  # noqa: F401  # lazy: optional (ai)
                 work.extend(batches(files, n, describe(specs), seed, games, label=(i, n)))
         per_batch, run = run_batches(work, workers, scheduler, progress)
     finally:
@@ -375,12 +375,10 @@ def sweep(design_arg: str, settings: Sequence[str], players: Sequence[int] | Non
 def run(design: str, settings: Sequence[str], players: str | None, games: int, seed: int, agent: str | None,
         as_json: bool, plot: Path | None, workers: int | None = None, scheduler: str | None = None) -> tuple[str, int]:
     """What `pnp sweep` prints and its exit status (1 when a setting failed validation)."""
-    from pnp.errors import NamedFile
-
     counts = parse_players(players)
     target = NamedFile(plot, "--plot") if plot is not None else None  # checked before the games are played
     if sys.stdout.isatty():
-        from rich.progress import Progress
+        from rich.progress import Progress  # lazy: 30 ms (rich.progress)
 
         with Progress(transient=True) as bar:
             task = bar.add_task("sweeping", total=None)

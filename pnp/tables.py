@@ -27,6 +27,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -92,8 +93,6 @@ def column_alias(name: str) -> str | None:
     """The normalised name of a column: accents dropped, lower case, every run of other characters one `_`, a
     leading digit after `col_` (`#Background` -> `background`, `Card Name` -> `card_name`, `Coût` -> `cout`,
     `2nd Player` -> `col_2nd_player`); None when nothing is left (`#`)."""
-    import unicodedata
-
     plain = "".join(c for c in unicodedata.normalize("NFKD", str(name)) if not unicodedata.combining(c))
     alias = re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_")
     if not alias:
@@ -646,7 +645,7 @@ def _cell_value(v: Any) -> Any:
 
 
 def _xlsx_rows(packed: bytes, path: Path, sheet: str | None, report: ErrorReport) -> list[tuple[list, int]] | None:
-    import openpyxl
+    import openpyxl  # lazy: 129 ms (openpyxl)
 
     wb = openpyxl.load_workbook(io.BytesIO(packed), read_only=True, data_only=True)
     try:
@@ -750,7 +749,7 @@ def _ods_sheet(content: bytes, sheet: str | None, names: list[str]) -> Iterator[
     elements, and no more rows); whatever else the XML holds is dropped as it is read. `names` gets the names of
     the sheets read through. (ElementTree's parser: it drops a row of many namespaced elements at once, where lxml
     takes a time that grows with the square of their number; _unzipped has refused any DOCTYPE or entity.)"""
-    from xml.etree.ElementTree import iterparse
+    from xml.etree.ElementTree import iterparse  # lazy: 2.6 ms (xml.etree.ElementTree)
 
     table_tag, row_tag = _q("table", "table"), _q("table", "table-row")
     most = limit("sheet_row_parts")

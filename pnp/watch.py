@@ -83,7 +83,7 @@ class Watcher:
 def watch(args: tuple[str, ...], out: Path, paper: str | None = None, echo: Callable[[str], None] = print,
           stop_event=None) -> None:
     """Build once, then rebuild on every change until interrupted (or `stop_event` is set)."""
-    import watchfiles
+    import watchfiles  # lazy: 8.0 ms (watchfiles)
 
     designs = [resolve_design(a) for a in args] if args else find_designs()
     watcher = Watcher(designs, Path(out), paper, echo)

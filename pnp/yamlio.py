@@ -55,7 +55,7 @@ class Document:
 def read_text_utf8(path: Path, report: ErrorReport, files=None, limit_name: str = "yaml_bytes") -> str | None:
     """The file's text, or None with a problem reported (missing, refused, too large, or not UTF-8 with the
     line of the bad byte). Reads through `files` (pnp.confine.DesignFiles; default: the file's own folder)."""
-    from pnp.confine import DesignFiles
+    from pnp.confine import DesignFiles  # lazy: 11 ms (pnp.confine)
 
     path = Path(path)
     if not path.exists() and not path.is_symlink():

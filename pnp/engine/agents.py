@@ -81,7 +81,7 @@ class MCTSAgent:
 
     def __init__(self, simulations: int = DEFAULT_MCTS_SIMULATIONS, game: "Game | None" = None, settings=None):
         """`settings`: a pnp.engine.openspiel_adapter.SearchSettings (default: its DEFAULT_SETTINGS)."""
-        from pnp.engine.openspiel_adapter import require_openspiel
+        from pnp.engine.openspiel_adapter import require_openspiel  # lazy: optional (ai)
 
         require_openspiel(f"mcts:{simulations}")
         self.simulations = simulations
@@ -92,7 +92,7 @@ class MCTSAgent:
 
     def step(self, state: State, rng: random.Random) -> int:
         if self._searcher is None:
-            from pnp.engine.openspiel_adapter import Searcher
+            from pnp.engine.openspiel_adapter import Searcher  # lazy: optional (ai)
 
             game = self._game if self._game is not None else getattr(state, "game", None)
             if game is None:

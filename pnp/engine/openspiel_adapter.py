@@ -48,8 +48,8 @@ class MissingExtra(PnpError):
 def require_openspiel(what: str) -> None:
     """PnpError naming the `[ai]` extra when OpenSpiel is not installed."""
     try:
-        import pyspiel  # noqa: F401
-        from open_spiel.python.algorithms import mcts  # noqa: F401
+        import pyspiel  # noqa: F401  # lazy: optional (ai)
+        from open_spiel.python.algorithms import mcts  # noqa: F401  # lazy: optional (ai)
     except ImportError:
         raise MissingExtra(f"agent {what} needs OpenSpiel, which is not installed; it is the optional extra "
                            f"[ai]: {EXTRA} (or pip install open_spiel)") from None
@@ -263,8 +263,8 @@ class LoadedGame(PnpSpielGame):
     """pyspiel.load_game("pnp_<game>", {"design": folder, "players": n}): that design's engine."""
 
     def __init__(self, params: dict):
-        from pnp.engine import load_engine
-        from pnp.loader import load_design, resolve_design
+        from pnp.engine import load_engine  # lazy: optional (ai)
+        from pnp.loader import load_design, resolve_design  # lazy: optional (ai)
 
         design = load_design(resolve_design(str(params["design"])))
         players = int(params["players"]) or design.meta.players.min

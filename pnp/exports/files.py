@@ -24,11 +24,18 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from dataclasses import replace
 from functools import partial
+
+from markupsafe import escape
 
 from pnp import products
 from pnp.cache import Cache
+from pnp.render import fonts
 from pnp.render.faces import ComponentFaces
+from pnp.render.facespec import FaceSpec
+from pnp.render.svg import wrap_fragment
 
 TTS_DPI = 150
 
@@ -36,7 +43,7 @@ TTS_DPI = 150
 def png_faces(components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache,
               resources=None) -> dict[str, bytes]:
     """{"png/<name>.png": PNG bytes} for every face, rasterised on all cores, cached by content."""
-    from pnp.render.raster import DPI, MAX_PIXELS, Face, raster_faces
+    from pnp.render.raster import DPI, MAX_PIXELS, Face, raster_faces  # lazy: 12 ms (pnp.render.raster)
 
     faces = {}
     for cf in components:
@@ -71,8 +78,14 @@ def tts_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str,
     `manifest` is the build's (pnp.build.manifest); `rulebooks` (language, PDF file name in the
     design's output folder); `base` the folder (file:/// URLs) or http(s) address the images are at.
     """
-    from pnp.exports.tts import dumps, game_from_manifest, plain_back, plan_tts, saved_object
-    from pnp.render.raster import Face, Sheet, raster_faces, render_sheets
+    from pnp.exports.tts import (  # lazy: 23 ms (pnp.exports.tts)
+        dumps,
+        game_from_manifest,
+        plain_back,
+        plan_tts,
+        saved_object,
+    )
+    from pnp.render.raster import Face, Sheet, raster_faces, render_sheets  # lazy: 12 ms (pnp.render.raster)
 
     names = {cf.component_id: cf.component.display_name("en") or cf.component_id for cf in components}
     labels = {face_path(cf.component_id, f): f.label for cf in components for f in cf.fronts if f.label}
@@ -105,8 +118,6 @@ def tts_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str,
 def _same_backs(components: list[ComponentFaces], svgs: dict[str, str], face_path) -> dict[str, str]:
     """Back SVG path -> the first back of its component drawn the same (its SVG equal but for the comment naming
     the row it was filled from), for backs that differ by name only."""
-    import re
-
     comment = re.compile(r"<!-- made by pnp from .*? -->")
     out: dict[str, str] = {}
     for cf in components:
@@ -120,11 +131,7 @@ def _same_backs(components: list[ComponentFaces], svgs: dict[str, str], face_pat
 
 def _plain_back_face(cf: ComponentFaces, title: str, px, resources):
     """A plain back for a deck of cards that has none: dark grey with the game's title, at the cards' size."""
-    from markupsafe import escape
-
-    from pnp.render.facespec import FaceSpec
-    from pnp.render.raster import Face
-    from pnp.render.svg import wrap_fragment
+    from pnp.render.raster import Face  # lazy: 12 ms (pnp.render.raster)
 
     front = cf.fronts[0]
     w, h = front.width, front.height
@@ -145,9 +152,12 @@ def _plain_back_face(cf: ComponentFaces, title: str, px, resources):
 def print_service_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str, str], face_path,
                          service: str, cache: Cache, resources=None) -> tuple[dict[str, bytes], list[str]]:
     """({"print/<service>/...": bytes}, problems): one image per planned file and the reports."""
-    from pnp.data.services import load_services
-    from pnp.exports.print_service import components_from_manifest, plan_print_service
-    from pnp.render.raster import Face, raster_faces
+    from pnp.data.services import load_services  # lazy: 145 ms (pnp.data.services)
+    from pnp.exports.print_service import (  # lazy: 110 ms (pnp.exports.print_service)
+        components_from_manifest,
+        plan_print_service,
+    )
+    from pnp.render.raster import Face, raster_faces  # lazy: 12 ms (pnp.render.raster)
 
     plan = plan_print_service(service, components_from_manifest(manifest))
     specs = _faces_by_path(components, face_path)
@@ -191,7 +201,7 @@ def print_service_export(manifest: dict, components: list[ComponentFaces], svgs:
 def _service_image(page_png: bytes, f, bx: int, by: int) -> bytes:
     """The face's page (trim + its own bleed, at the trim box's scale) placed so its trim lands on the
     trim box; bleed the service wants beyond the art's own is the edge pixels repeated. RGB, dpi set."""
-    from PIL import Image
+    from PIL import Image  # lazy: 14 ms (PIL)
 
     page = Image.open(io.BytesIO(page_png)).convert("RGB")
     left, top = f.trim_box[0], f.trim_box[1]
@@ -213,7 +223,7 @@ def _service_image(page_png: bytes, f, bx: int, by: int) -> bytes:
         img.paste(img.crop((0, bottom - 1, width, bottom)).resize((width, height - bottom)), (0, bottom))
     if f.rotate:
         img = img.transpose(Image.Transpose.ROTATE_270)  # a quarter turn clockwise
-    from pnp.render.raster import png_bytes
+    from pnp.render.raster import png_bytes  # lazy: 12 ms (pnp.render.raster)
 
     raw, stride = img.tobytes(), 3 * img.width  # PNG rows: a filter byte (0, none) before each, as raster's
     rows = b"".join(b"\x00" + raw[y * stride:(y + 1) * stride] for y in range(img.height))
@@ -249,10 +259,9 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
     """{"<design>-kit-<lang>-<paper>.pdf": bytes} for every rulebook language (one kit, without rules, for a
     design that has none); with `ink_saver`, the `-kit-ink-saver-` versions too. `sheets` is the sheet
     plan `sheets_pdf` was drawn from; `rulebooks` language -> that rulebook's PDF, on `rules_paper`."""
-    from pnp.exports.kit import KitParts
-    from pnp.layout import pdf as pdf_layout
-    from pnp.render import fonts
-    from pnp.render.svgpdf.ink import ink_saver as saver
+    from pnp.exports.kit import KitParts  # lazy: 5.6 ms (pnp.exports.kit)
+    from pnp.layout import pdf as pdf_layout  # lazy: 138 ms (pnp.layout)
+    from pnp.render.svgpdf.ink import ink_saver as saver  # lazy: 80 ms (pnp.render.svgpdf.ink)
 
     meta, p = design.meta, design.print
     pl = meta.players
@@ -294,10 +303,7 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
 
 
 def _kit(parts, thumbs, ink: bool, design=None) -> bytes:
-    from dataclasses import replace
-
-    from pnp.exports.kit import kit_pdf
-    from pnp.render import fonts
+    from pnp.exports.kit import kit_pdf  # lazy: 9.9 ms (pnp.exports.kit)
 
     with fonts.design_fallbacks(design) if design is not None else fonts.fallbacks():
         return kit_pdf(replace(parts, thumbs=thumbs(ink)))  # (the cover's title in the design's fonts, if need be)

@@ -159,7 +159,7 @@ def sections(titles: list[str], names: dict[str, str] | None = None) -> list[tup
 
 def kit_pdf(parts: KitParts) -> bytes:
     """The kit as PDF bytes (see the module's text)."""
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfReader, PdfWriter  # lazy: 151 ms (pypdf)
 
     t = TEXTS.get(parts.lang, TEXTS["en"])
     rules = PdfReader(io.BytesIO(parts.rules_pdf)) if parts.rules_pdf else None
@@ -228,10 +228,10 @@ def _copy_outline(writer, reader, items, parent, offset: int) -> None:
 def _blank_pages(sizes: list[tuple[float, float]], note: str) -> bytes:
     """One page per size (points), each with a small grey note at its foot, so a printer set to skip
     blank pages does not skip it (which would move every later back onto the wrong leaf)."""
-    from reportlab.lib.colors import Color
-    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.lib.colors import Color  # lazy: 51 ms (reportlab.lib.colors)
+    from reportlab.pdfgen.canvas import Canvas  # lazy: 64 ms (reportlab.pdfgen.canvas)
 
-    from pnp.render import fonts
+    from pnp.render import fonts  # lazy: 29 ms (pnp.render)
 
     fonts.register()
     buf = io.BytesIO()
@@ -251,11 +251,11 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
                   blanks: bool = False) -> bytes:
     """The cover and the how-to page (ReportLab, invariant). `n_sheets` counts the kit's pages from the
     first sheet to the last (blank pages included); `at` is each sheet's kit page (0-based)."""
-    from reportlab.lib.colors import Color
-    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.lib.colors import Color  # lazy: 67 ms (reportlab.lib.colors)
+    from reportlab.pdfgen.canvas import Canvas  # lazy: 62 ms (reportlab.pdfgen.canvas)
 
-    from pnp.render import fonts
-    from pnp.render.svgpdf import form
+    from pnp.render import fonts  # lazy: 22 ms (pnp.render)
+    from pnp.render.svgpdf import form  # lazy: 174 ms (pnp.render.svgpdf)
 
     fonts.register()
     w_mm, h_mm = PAGE_SIZES.get(parts.rules_paper, PAGE_SIZES["a4"])
@@ -379,14 +379,14 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
 
 
 def _footer(c, W: float, parts: KitParts, t: dict, page: int) -> None:
-    from pnp.render import fonts
+    from pnp.render import fonts  # lazy: 32 ms (pnp.render)
 
     c.setFont(fonts.REGULAR, 8)
     c.drawCentredString(W / 2, pt(10), f"{parts.title} · {t['kit']} · {page}")
 
 
 def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: 51 ms (reportlab.pdfbase.pdfmetrics)
 
     lines, line = [], ""
     for word in text.split():

@@ -34,6 +34,7 @@ its chain that has it (DejaVu Sans of the same style, for these).
 
 import json
 import sys
+import unicodedata
 from pathlib import Path
 
 from fontTools import subset
@@ -123,8 +124,6 @@ def main(source: Path) -> None:
 
 def report(source: Path) -> None:
     """What each DejaVu face has of each range of RANGES and EXT_RANGES (characters Unicode assigns there)."""
-    import unicodedata
-
     for face in FACES:
         cmap = set(TTFont(str(source / face)).getBestCmap())
         parts = []

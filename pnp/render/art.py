@@ -30,6 +30,7 @@ import re
 import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import unquote
 
 from lxml import etree
 from markupsafe import escape
@@ -51,7 +52,7 @@ EXPECTED = "expected a PNG, JPEG, WebP, GIF or SVG file inside the design folder
 def _pixel_guard() -> None:
     """Pillow's decompression-bomb guard at pnp's bound (it warns at the bound, raises at twice it; svgpdf
     turns the warning into a refusal)."""
-    from PIL import Image
+    from PIL import Image  # lazy: 19 ms (PIL)
 
     Image.MAX_IMAGE_PIXELS = limit("image_pixels")
 
@@ -266,7 +267,7 @@ def check_art(svg: str, root, files: ArtFiles, source: Path, row: str = "") -> s
 def _check_drawn(svg: str, files: ArtFiles, source: Path, row: str) -> list[Problem]:
     """Compile the face as the PDF will: an image that does not decode is an error; a raster under MIN_DPI
     at its placed size (the whole transform applied) a warning."""
-    from pnp.render.svgpdf import compile_svg
+    from pnp.render.svgpdf import compile_svg  # lazy: 133 ms (pnp.render.svgpdf)
 
     _pixel_guard()
     compiled = compile_svg(svg, resources=files)
@@ -294,7 +295,7 @@ def _check_drawn(svg: str, files: ArtFiles, source: Path, row: str) -> list[Prob
 
 
 def _pixel_sizes(compiled) -> dict[str, tuple[int, int]]:
-    from PIL import Image
+    from PIL import Image  # lazy: 15 ms (PIL)
 
     out = {}
     for key, data in compiled.images.items():
@@ -308,7 +309,7 @@ def _pixel_sizes(compiled) -> dict[str, tuple[int, int]]:
 
 def _hrefs_by_key(svg: str, compiled, files: ArtFiles) -> dict[str, str]:
     """content key (svgpdf's) -> an href that gave it, for messages."""
-    from pnp.render.svgpdf.compiler import _content_key
+    from pnp.render.svgpdf.compiler import _content_key  # lazy: 105 ms (pnp.render.svgpdf.compiler)
 
     out: dict[str, str] = {}
     if not compiled.images:
@@ -415,6 +416,4 @@ def css_url(name: str) -> str:
 
 
 def unquote_url(name: str) -> str:
-    from urllib.parse import unquote
-
     return unquote(name)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2 import meta, nodes
 from lxml import etree
 
 from pnp import decks, products, registry, sandbox
@@ -23,6 +24,7 @@ from pnp.errors import (
     DesignError,
     ErrorReport,
     Problem,
+    close_match,
     display_path,
     remember_design_folder,
     warn,
@@ -32,14 +34,25 @@ from pnp.errors import (
 from pnp.limits import LIMITS, limit
 from pnp.loader import template_bases, templates_dir
 from pnp.model import Component, Design, FaceSource
-from pnp.parallel import succeeded
+from pnp.parallel import pstream, succeeded
 from pnp.registry import GeneratorContext
-from pnp.render import textbox as _textbox
-from pnp.render.art import ArtFiles, art_hash, check_art, check_art_names, has_images
+from pnp.render import fonts, textbox as _textbox
+from pnp.render.art import (
+    ArtFiles,
+    art_hash,
+    check_art,
+    check_art_names,
+    content_hash,
+    css_url,
+    has_images,
+    stands_alone,
+)
 from pnp.render.facespec import FaceSpec
 from pnp.render.fonts import face_warnings
+from pnp.render.markup import plain
 from pnp.render.sanitise import VOCABULARY, clean_text, warnings_of
 from pnp.render.svg import wrap_fragment
+from pnp.tables import CountSpec, column_alias, load_table, looks_like_count
 
 
 @dataclass
@@ -174,8 +187,6 @@ class _Source:
 
 
 def _front_table(design: Design, files: DesignFiles, cid: str, comp: Component, report: ErrorReport) -> Any:
-    from pnp.tables import CountSpec, load_table
-
     doc = design.source
     count = CountSpec(comp.count_column, comp.count, doc.path,
                       doc.line(("components", cid, "count")) if comp.count_column is not None else None)
@@ -334,7 +345,7 @@ def paint_compiled(face: FaceSpec, cache: Any = None) -> tuple[str, Any]:
         cache.put("svg", face.cache_key, svg)
     if has_images(svg) or "@font-face" in svg:
         return svg, None
-    from pnp.render.svgpdf import compile_svg
+    from pnp.render.svgpdf import compile_svg  # lazy: 95 ms (pnp.render.svgpdf)
 
     return svg, compile_svg(svg)
 
@@ -342,8 +353,6 @@ def paint_compiled(face: FaceSpec, cache: Any = None) -> tuple[str, Any]:
 def paint_staged(face: FaceSpec, cache: Any, stage: Any, name: str) -> tuple[str, Any, bool]:
     """paint_compiled, and the face written ahead as its svg/ file `name` into `stage` (pnp.output.Stage) when it
     is written as it is (it names no file): (svg, drawing, staged)."""
-    from pnp.render.art import stands_alone
-
     svg, drawing = paint_compiled(face, cache)
     return svg, drawing, stage is not None and stands_alone(svg) and stage.write(name, svg)
 
@@ -359,9 +368,6 @@ class FaceStream(dict):
     def __init__(self, ready: dict[str, str], todo: list[tuple[str, FaceSpec]], cache: Any, report: ErrorReport,
                  compiled: dict, stage: Any = None):
         super().__init__(ready)
-        from functools import partial
-
-        from pnp.parallel import pstream
 
         prepare_compile()
         self._todo, self._next, self._cache, self._report, self._compiled = todo, 0, cache, report, compiled
@@ -415,8 +421,7 @@ class FaceStream(dict):
 def prepare_compile() -> None:
     """What compiling a face needs, loaded once before workers are forked (they inherit it): the compiler and
     the shipped default fonts' metrics (others are read where a face names them)."""
-    from pnp.render import fonts
-    from pnp.render.svgpdf import compiler, text  # noqa: F401
+    from pnp.render.svgpdf import compiler, text  # noqa: F401  # lazy: 114 ms (pnp.render.svgpdf)
 
     fonts.register_furniture()
 
@@ -425,8 +430,6 @@ def font_css(design: Design, files: DesignFiles) -> str:
     """The design's `fonts:` as a <style> of CSS @font-face rules (one per file, with the file's content hash
     in a comment), put into every face a template paints: browsers load the files (copied under svg/art/ with
     the face), pnp.render.svgpdf draws and embeds the same files. "" for a design without fonts."""
-    from pnp.render.art import content_hash, css_url
-
     rules = []
     for family, faces in sorted(design.fonts.items()):
         for slot, name in faces.files().items():
@@ -471,8 +474,6 @@ def _template_reads(design: Design, name: str) -> set[str] | None:
     """The names a template reads (jinja2.meta), with what it includes, imports or extends, where `row['x']`,
     `row.x` and `row.get('x')` count as reading the column `x` and `row` stands for the whole row only when used
     otherwise; None when it cannot tell (a template named by an expression, one that does not parse)."""
-    from jinja2 import meta
-
     env = _environment(Path(os.path.abspath(design.folder)), DesignFiles(design.folder).extra)
     found: set[str] = set()
     todo, seen = [name], set()
@@ -502,8 +503,6 @@ def _template_reads(design: Design, name: str) -> set[str] | None:
 
 def _names_read(ast: Any) -> set[str]:
     """The names one parsed template reads, `row`'s lookups by a spelled-out key as the columns they name."""
-    from jinja2 import meta, nodes
-
     found = set(meta.find_undeclared_variables(ast))
     if "row" not in found:
         return found
@@ -569,8 +568,6 @@ def _warn_unread(design: Design, cid: str, comp: Component, table: Any) -> None:
         read |= _columns_read(reads, table)
     said = [comp.name_column, comp.group_by, *((comp.where or {}) if isinstance(comp.where, dict) else ())]
     if isinstance(comp.where, str):
-        from jinja2 import meta
-
         try:
             said += meta.find_undeclared_variables(decks._env(design.folder).parse("{% if " + comp.where +
                                                                                    " %}{% endif %}"))
@@ -579,7 +576,6 @@ def _warn_unread(design: Design, cid: str, comp: Component, table: Any) -> None:
     read |= {table.find(str(n)) for n in said if n} - {None}
     skipped = {table.find(n) for n, kind in (comp.columns or {}).items() if kind == "skip"}
     if comp.count_column is False:  # `count: {column: none}`: the count-like columns are left on purpose
-        from pnp.tables import looks_like_count
 
         skipped |= {c for c in table.columns if looks_like_count(c)}
     where = table.file if table.file is not None else design.source.path
@@ -615,8 +611,6 @@ def _name_column(design: Design, cid: str, comp: Component, table: Any, report: 
     if comp.name_column:
         column = table.find(comp.name_column)
         if column is None:
-            from pnp.errors import close_match
-
             hint = close_match(comp.name_column, table.columns)
             did = f"; did you mean '{hint}'?" if hint else ";"
             report.add(design.source.path, design.source.line(("components", cid, "name_column")),
@@ -624,7 +618,6 @@ def _name_column(design: Design, cid: str, comp: Component, table: Any, report: 
                        f"expected one of: {', '.join(table.columns[:30])}")
             return None
         return column, True
-    from pnp.tables import column_alias
 
     by_alias = {column_alias(c): c for c in reversed(table.columns)}
     found = next((by_alias[n] for n in NAME_COLUMNS if n in by_alias), None)
@@ -633,8 +626,6 @@ def _name_column(design: Design, cid: str, comp: Component, table: Any, report: 
 
 def _plain(value: Any) -> str:
     """A cell as a name: its words without markup, on one line, at most 100 characters."""
-    from pnp.render.markup import plain
-
     return " ".join(plain("" if value is None else str(value)).split())[:100]
 
 
@@ -660,7 +651,6 @@ class Lookup(dict):
         text = _key_text(key)
         if text in self:
             return dict.__getitem__(self, text)
-        from pnp.errors import close_match
 
         hint = close_match(text, list(self))
         did = f"; did you mean '{hint}'?" if hint else ";"
@@ -675,8 +665,6 @@ def _key_text(value: Any) -> str:
 
 
 def _lookups(design: Design, files: DesignFiles, report: ErrorReport) -> Lookups:
-    from pnp.tables import CountSpec, load_table
-
     doc = design.source
     out: dict[str, Any] = {}
     parts: list[Any] = []
@@ -933,7 +921,6 @@ def _did_you_mean(exc: BaseException, context: dict[str, Any]) -> str:
     m = _UNDEFINED.search(str(getattr(exc, "message", "") or exc))
     if not m:
         return ";"
-    from pnp.errors import close_match
 
     row = context.get("row")
     names = [k for k in context if k != "row"] + (list(row) + list(getattr(row, "_aliases", {})) if isinstance(

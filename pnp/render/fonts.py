@@ -30,7 +30,10 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import io
+import re
 import threading
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from struct import error as struct_error
@@ -87,8 +90,8 @@ def ensure(name: str) -> bool:
     path = FILES.get(name)
     if path is None:
         return False
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfbase import pdfmetrics  # lazy: 51 ms (reportlab.pdfbase)
+    from reportlab.pdfbase.ttfonts import TTFont  # lazy: 57 ms (reportlab.pdfbase.ttfonts)
 
     with _lock:
         if name not in _registered:
@@ -156,7 +159,7 @@ def register_furniture() -> None:
 @functools.cache
 def register() -> None:
     """The default faces for page furniture and the rulebook's bold and italic (platypus <b>, <i>)."""
-    from reportlab.lib.fonts import addMapping
+    from reportlab.lib.fonts import addMapping  # lazy: 1.5 ms (reportlab.lib.fonts)
 
     for name in (REGULAR, BOLD, ITALIC, BOLD_ITALIC):
         ensure(name)
@@ -177,7 +180,7 @@ _DATA: dict[str, bytes] = {}  # registered design fonts: name -> the file's byte
 
 
 def data_name(data: bytes) -> str:
-    import hashlib
+    import hashlib  # lazy: 3.7 ms (hashlib)
 
     return "pnp-" + hashlib.sha256(data).hexdigest()[:20]
 
@@ -188,10 +191,9 @@ def register_data(data: bytes) -> str:
     name = data_name(data)
     if name in _registered:
         return name
-    import io
 
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+    from reportlab.pdfbase import pdfmetrics  # lazy: 53 ms (reportlab.pdfbase)
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont  # lazy: 57 ms (reportlab.pdfbase.ttfonts)
 
     with _lock:
         if name not in _registered:
@@ -220,7 +222,7 @@ def _can_embed(font) -> None:
     """Every glyph of the font subset as a PDF will (ReportLab's makeSubset, 255 characters at a time), once when
     it is registered: a damaged table (glyf, loca) is a ValueError here, at the design's fonts: line, rather than
     an error while a PDF is saved (about 10 ms for a font of 3,400 characters)."""
-    from reportlab.pdfbase.ttfonts import TTFError
+    from reportlab.pdfbase.ttfonts import TTFError  # lazy: 55 ms (reportlab.pdfbase.ttfonts)
 
     codes = sorted(font.face.charToGlyph)
     try:
@@ -295,7 +297,7 @@ def chain(font_family: str | None, weight: str | int | None = "normal", style: s
 @functools.cache
 def _coverage_file() -> dict:
     """pnp/fonts/coverage.json: {"files": {face: ranges}, "every_chain": ranges}, ranges as [[first, last], ...]."""
-    import json
+    import json  # lazy: 2.0 ms (json)
 
     return json.loads((FONT_DIR / "coverage.json").read_text(encoding="utf-8"))
 
@@ -310,7 +312,7 @@ def covers(name: str):
     file read), another's from its cmap (it must be registered)."""
     if name in FILES:
         return _shipped_coverage(name)
-    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase import pdfmetrics  # lazy: 48 ms (reportlab.pdfbase)
 
     return pdfmetrics.getFont(name).face.charToGlyph
 
@@ -343,7 +345,7 @@ def _cmap(name: str) -> dict[int, int]:
     """The character map of a registered (or shipped, then registered) font."""
     found = _CMAPS.get(name)
     if found is None:
-        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase import pdfmetrics  # lazy: 52 ms (reportlab.pdfbase)
 
         ensure(name)
         found = _CMAPS[name] = pdfmetrics.getFont(name).face.charToGlyph
@@ -355,8 +357,6 @@ _DROPPED = frozenset(("Cf", "Cc"))
 
 @functools.lru_cache(maxsize=8192)
 def _split(text: str, fonts: tuple[str, ...]) -> tuple[Runs, tuple[str, ...]]:
-    import unicodedata
-
     covered = [covers(name) for name in fonts]
     runs: list[tuple[str, str]] = []
     missing: dict[str, None] = {}
@@ -442,7 +442,7 @@ def design_fonts(design) -> OwnFaces:
     one that cannot be read now is left out)."""
     if not getattr(design, "fonts", None):
         return ()
-    from pnp.confine import DesignFiles
+    from pnp.confine import DesignFiles  # lazy: 24 ms (pnp.confine)
 
     files = DesignFiles(design.folder)
     found: dict[str, dict[str, str]] = {}
@@ -464,9 +464,9 @@ _FACES: dict[str, tuple[str, int]] = {name: (family, slot) for family, faces in 
 @functools.cache
 def _shipped_class():
     """The class of the shipped Latin faces: ReportLab's TTFont, whose text falls back along its chain."""
-    from reportlab.lib.rl_accel import instanceStringWidthTTF as width
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.lib.rl_accel import instanceStringWidthTTF as width  # lazy: 2.2 ms (reportlab.lib.rl_accel)
+    from reportlab.pdfbase import pdfmetrics  # lazy: 76 ms (reportlab.pdfbase)
+    from reportlab.pdfbase.ttfonts import TTFont  # lazy: 57 ms (reportlab.pdfbase.ttfonts)
 
     split_string, subset_name = TTFont.splitString, TTFont.getSubsetInternalName
 
@@ -526,8 +526,6 @@ def _shipped_class():
 def _always_drawn():
     """A pattern finding a character that some text could lack: one outside what every chain has (in each style,
     a shipped face has it: coverage.json's every_chain), or a control character."""
-    import re
-
     spans = [re.escape(chr(lo)) + ("-" + re.escape(chr(hi)) if hi > lo else "")
              for lo, hi in _coverage_file()["every_chain"] if lo >= 0x20]
     return re.compile("[^\n\r\t" + "".join(spans) + "]")
@@ -545,9 +543,9 @@ def face_warnings(svg: str, style: str, resources, source: Path, files=None, row
     character outside what every chain has is compiled to find out (most faces have none)."""
     if svg.isascii() or not _always_drawn().search(svg):
         return []
-    from pnp.errors import display_path, warn
-    from pnp.render.svgpdf import compile_svg
-    from pnp.render.svgpdf.text import missing_message
+    from pnp.errors import display_path, warn  # lazy: 16 ms (pnp.errors)
+    from pnp.render.svgpdf import compile_svg  # lazy: cycle fonts -> svgpdf -> svgpdf.player -> fonts
+    from pnp.render.svgpdf.text import missing_message  # lazy: cycle fonts -> svgpdf -> svgpdf.player -> fonts
 
     styled = svg
     shift, after = 0, 0
@@ -604,8 +602,6 @@ def _template_line(lines: list[str], made: str, ch: str) -> int | None:
     """The template line that made the SVG line `made` (whose <text> holds `ch`): the line whose literal text (what
     is outside its {{ }} and {% %}) stands in `made` in its order and writes `ch`, else such a line with {{ }},
     the longest; None when none fits (a text box's line is all expression)."""
-    import re
-
     def literal(text: str) -> list[str]:
         return [p.strip() for p in re.split(_EXPR, text) if p.strip()]
 
@@ -633,8 +629,6 @@ def _template_line(lines: list[str], made: str, ch: str) -> int | None:
 
 def _column_line(lines: list[str], ch: str, context: Mapping) -> int | None:
     """The first template line whose {{ }} names the column of `context` (the row) whose value holds `ch`."""
-    import re
-
     for column, value in context.items():
         if isinstance(value, str) and ch in value:
             name = re.escape(str(column))  # `title`, `row.title`, `row['title']`, not `design.title`

@@ -568,7 +568,7 @@ class _Parser(HTMLParser):
         return style
 
     def _colour(self, value: str, style: Style, raw: str) -> Style:
-        from pnp.render.svgpdf.values import colour
+        from pnp.render.svgpdf.values import colour  # lazy: 106 ms (pnp.render.svgpdf.values)
 
         c = colour(value) if value.strip() else None
         if not isinstance(c, tuple):

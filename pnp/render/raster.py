@@ -57,6 +57,7 @@ import ctypes
 import io
 import math
 import multiprocessing
+import re
 import struct
 import zlib
 from collections import deque
@@ -174,7 +175,7 @@ def _check_size(frame: _Frame) -> None:
 
 def _render(page, frame: _Frame, buf: bytearray, offset: int, stride: int, alpha: bool) -> None:
     """Draw `page` into `buf` (already cleared to the background) at byte `offset`, rows `stride` apart."""
-    import pypdfium2.raw as pdfium_c
+    import pypdfium2.raw as pdfium_c  # lazy: 35 ms (pypdfium2.raw)
 
     arr = (ctypes.c_ubyte * len(buf)).from_buffer(buf)
     try:
@@ -213,7 +214,7 @@ def _png_rows(page, frame: _Frame, alpha: bool) -> tuple[bytearray, int]:
 
 def png_bytes(rows, width: int, height: int, alpha: bool, dpi: int) -> bytes:
     """A PNG file from ready image data (`height` rows of filter byte + RGB or RGBA), with its dpi."""
-    from zlib_ng import zlib_ng
+    from zlib_ng import zlib_ng  # lazy: 2.5 ms (zlib_ng)
 
     ppm = int(dpi / 0.0254 + 0.5)
     return b"".join((
@@ -244,7 +245,7 @@ def _encode_page(page, dpi: int, fmt: str, trim: bool, alpha: bool, size: tuple[
     rows, stride = _png_rows(page, frame, alpha)
     if fmt == "png":
         return png_bytes(memoryview(rows)[:frame.height * stride], frame.width, frame.height, alpha, dpi)
-    from PIL import Image
+    from PIL import Image  # lazy: 19 ms (PIL)
 
     image = Image.frombuffer("RGB", (frame.width, frame.height), memoryview(rows)[1:1 + frame.height * stride],  # type: ignore[arg-type]
                              "raw", "RGB", stride, 1)
@@ -274,7 +275,7 @@ def _register(job: tuple) -> int:
 def _ordered(fn: Callable, tasks: Sequence, work_mp: float) -> Iterator:
     """fn(task) for every task, in order: in forked workers (one per core) when there is enough work,
     with at most two tasks per worker in flight so that results never pile up in memory."""
-    from pnp import parallel
+    from pnp import parallel  # lazy: 4.5 ms (pnp)
 
     n = min(parallel.cores(), len(tasks))
     if n < 2 or work_mp < MIN_PARALLEL_MP or parallel.in_worker() \
@@ -295,21 +296,21 @@ def _ordered(fn: Callable, tasks: Sequence, work_mp: float) -> Iterator:
 
 
 def _preload() -> None:
-    import pypdfium2  # noqa: F401
-    from PIL import Image  # noqa: F401
-    from reportlab.graphics import renderPDF  # noqa: F401
-    from reportlab.pdfgen import canvas  # noqa: F401
-    from zlib_ng import zlib_ng  # noqa: F401
+    import pypdfium2  # noqa: F401  # lazy: 49 ms (pypdfium2)
+    from PIL import Image  # noqa: F401  # lazy: 20 ms (PIL)
+    from reportlab.graphics import renderPDF  # noqa: F401  # lazy: 171 ms (reportlab.graphics)
+    from reportlab.pdfgen import canvas  # noqa: F401  # lazy: 66 ms (reportlab.pdfgen)
+    from zlib_ng import zlib_ng  # noqa: F401  # lazy: 2.4 ms (zlib_ng)
 
-    import pnp.layout.pdf  # noqa: F401  (svglib)
-    from pnp.render import fonts
+    import pnp.layout.pdf  # noqa: F401  # lazy: 394 ms (pnp.layout.pdf)
+    from pnp.render import fonts  # lazy: 12 ms (pnp.render)
 
     fonts.register()
 
 
 def _runs(count: int, per_core: int = 4, most: int = 64) -> list[range]:
     """Contiguous runs of items: about `per_core` runs a core, at most `most` items each."""
-    from pnp import parallel
+    from pnp import parallel  # lazy: 4.2 ms (pnp)
 
     size = max(1, min(most, math.ceil(count / (parallel.cores() * per_core))))
     return [range(i, min(i + size, count)) for i in range(0, count, size)]
@@ -321,7 +322,7 @@ _OPEN: dict[int, object] = {}  # token -> this process's pdfium document of that
 
 
 def _document(token: int):
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # lazy: 46 ms (pypdfium2)
 
     doc = _OPEN.get(token)
     if doc is None:
@@ -351,7 +352,7 @@ def iter_pdf_pages(pdf: bytes, dpi: int = DPI, fmt: str = "png", *, trim: bool =
 
     `trim`: only the TrimBox; `transparent`: indices of pages drawn as RGBA on a transparent background.
     """
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # lazy: 32 ms (pypdfium2)
 
     _check_fmt(fmt, dpi)
     doc = pdfium.PdfDocument(pdf)
@@ -395,9 +396,9 @@ def rasterise_pdf_pages(pdf: bytes, dpi: int = DPI, fmt: str = "png", *, trim: b
 def faces_pdf(faces: Sequence[Face]) -> bytes:
     """One PDF page per face, the page being the face's SVG size (trim + bleed), TrimBox and BleedBox
     set; drawn as the print sheets draw faces, fonts embedded once (ReportLab invariant mode)."""
-    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.pdfgen.canvas import Canvas  # lazy: 62 ms (reportlab.pdfgen.canvas)
 
-    from pnp.render import fonts
+    from pnp.render import fonts  # lazy: 13 ms (pnp.render)
 
     fonts.register()
     buf = io.BytesIO()
@@ -416,7 +417,7 @@ def faces_pdf(faces: Sequence[Face]) -> bytes:
 def _draw_svg(c, svg: str, resources=None) -> tuple[float, float]:
     """Draw one face on the current page; its size in points. The one place that knows the SVG -> PDF
     renderer: pnp.render.svgpdf, as the print sheets, so a PNG shows what the PDF prints."""
-    from pnp.render.svgpdf import compile_svg, draw
+    from pnp.render.svgpdf import compile_svg, draw  # lazy: 147 ms (pnp.render.svgpdf)
 
     compiled = compile_svg(svg, resources=resources)
     draw(compiled, c)
@@ -424,7 +425,7 @@ def _draw_svg(c, svg: str, resources=None) -> tuple[float, float]:
 
 
 def _faces_task(task: tuple[int, range]) -> list[bytes]:
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # lazy: 49 ms (pypdfium2)
 
     token, run = task
     faces, dpi, fmt, trim = _JOBS[token]
@@ -484,8 +485,6 @@ def _make(faces: Mapping[str, Face], todo: list[str], dpi: int, fmt: str, trim: 
 
 def _face_mp(face: Face, dpi: int) -> float:
     """Megapixels of a face at `dpi`, from its root <svg>'s width and height in mm (else a card's)."""
-    import re
-
     start = face.svg.find("<svg")
     root = face.svg[start:face.svg.find(">", start)] if start >= 0 else ""
     w, h = (re.search(rf'\s{a}="([0-9.]+)mm"', root) for a in ("width", "height"))
@@ -511,7 +510,7 @@ def tts_grid(cards: int) -> list[tuple[int, int, int]]:
 
 def _sheet_image(sheet: Sheet, dpi: int, fmt: str) -> bytes:
     """Draw every cell's face straight into its place in the sheet's rows (no face image in between)."""
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # lazy: 52 ms (pypdfium2)
 
     cw, ch = sheet.cell_px
     width, height = sheet.cols * cw, sheet.rows * ch
@@ -534,7 +533,7 @@ def _sheet_image(sheet: Sheet, dpi: int, fmt: str) -> bytes:
     buf[0:height * stride:stride] = bytes(height)
     if fmt == "png":
         return png_bytes(memoryview(buf)[:height * stride], width, height, False, dpi)
-    from PIL import Image
+    from PIL import Image  # lazy: 20 ms (PIL)
 
     image = Image.frombuffer("RGB", (width, height), memoryview(buf)[1:1 + height * stride], "raw", "RGB", stride, 1)  # type: ignore[arg-type]
     return jpeg_bytes(image, dpi)
@@ -574,7 +573,7 @@ def tts_sheets(copies: Sequence[Face], back: Face, dpi: int = TTS_DPI, fmt: str 
                cache: Cache = NO_CACHE) -> Iterator[TtsSheet]:
     """Tabletop Simulator deck sheets as pnp.exports.files lays them today: one slot per card copy, up to 69
     a sheet, the back in each sheet's last slot; cells of the back's trim at `dpi`."""
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # lazy: 33 ms (pypdfium2)
 
     _check_fmt(fmt, dpi)
     doc = pdfium.PdfDocument(faces_pdf([back]))

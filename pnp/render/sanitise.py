@@ -737,12 +737,12 @@ def warnings_of(removed: list[Removed] | tuple[Removed, ...], source: Path, row:
     """What `clean` removed as warnings (file, line, message) about `source`: an SVG file (the lines are its own),
     or, `template`, the template a face was filled from (each line found in its text; `row`: "cards.csv:3", the
     data row, named after the file as pnp's template warnings are)."""
-    from pnp.errors import display_path
+    from pnp.errors import display_path  # lazy: 13 ms (pnp.errors)
 
     shown = display_path(source) + (f" (row {row})" if row else "")
     text = None
     if template:
-        from pnp.confine import DesignFiles, FileRefused
+        from pnp.confine import DesignFiles, FileRefused  # lazy: 15 ms (pnp.confine)
 
         try:
             text = DesignFiles(source.parent).read_bytes(source, "template_bytes", shared=True).decode(

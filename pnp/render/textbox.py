@@ -34,7 +34,9 @@ from __future__ import annotations
 import base64
 import contextvars
 import functools
+import io
 import re
+import struct
 import sys
 import types
 from dataclasses import dataclass, field, replace
@@ -80,12 +82,12 @@ def _design_fonts() -> dict[str, dict[str, str]]:
     if painting is None or not painting.fonts_style:
         return {}
     if painting.font_faces is None:
-        from pnp.render import fonts
+        from pnp.render import fonts  # lazy: 13 ms (pnp.render)
 
         faces: dict[str, dict[str, str]] = {}
         for family, weight, style, name in _FONT_FACE.findall(painting.fonts_style):
             try:
-                from pnp.render.art import unquote_url
+                from pnp.render.art import unquote_url  # lazy: 75 ms (pnp.render.art)
 
                 path = painting.files.locate(unquote_url(name), what="font")
                 if path is not None:
@@ -115,7 +117,7 @@ def _template_line() -> tuple[str | None, int | None]:
 
 
 def _warn(message: str) -> None:
-    from pnp.errors import display_path, warn
+    from pnp.errors import display_path, warn  # lazy: 11 ms (pnp.errors)
 
     file, line = _template_line()
     painting = PAINTING.get()
@@ -220,7 +222,7 @@ class _Fonts:
     about (template line and row) once per text box."""
 
     def __init__(self, family: str, weight: str, style: str):
-        from pnp.render import fonts
+        from pnp.render import fonts  # lazy: 13 ms (pnp.render)
 
         self.base_bold = fonts.is_bold(weight)
         self.base_italic = fonts.is_italic(style)
@@ -232,7 +234,7 @@ class _Fonts:
                                    "italic" if (i or self.base_italic) else "normal")
                 self.chains[b, i] = fonts.chain(family, weight_, style_, own)
         self.names = {k: c[0] for k, c in self.chains.items()}  # each style's own font (its metrics)
-        from pnp.render.svgpdf.text import metrics
+        from pnp.render.svgpdf.text import metrics  # lazy: 166 ms (pnp.render.svgpdf.text)
 
         fonts.ensure(self.names[False, False])
         self.ascent, self.descent, _ = metrics(self.names[False, False])
@@ -243,9 +245,9 @@ class _Fonts:
         key = (text, bold, italic)
         w = self._unit.get(key)
         if w is None:
-            from reportlab.pdfbase.pdfmetrics import stringWidth
+            from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: 63 ms (reportlab.pdfbase.pdfmetrics)
 
-            from pnp.render import fonts
+            from pnp.render import fonts  # lazy: 13 ms (pnp.render)
 
             runs, missing = fonts.split(text, self.chains[bold, italic])
             if missing:
@@ -258,7 +260,7 @@ class _Fonts:
         return w
 
     def _missing(self, chars: tuple[str, ...]) -> None:
-        from pnp.render.svgpdf.text import missing_message
+        from pnp.render.svgpdf.text import missing_message  # lazy: 120 ms (pnp.render.svgpdf.text)
 
         for ch in chars:
             if ch not in self._warned:
@@ -390,9 +392,7 @@ def _height(lines: list[_Line], size: float, line_height: float, f: _Fonts) -> f
 def _underline_metrics(font: str) -> tuple[float, float]:
     """(top below the baseline, thickness) of a font's underline, in sizes, from its `post` table (what browsers
     draw `text-decoration: underline` with); 0.1 and 0.05 when the font does not say."""
-    import struct
-
-    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase import pdfmetrics  # lazy: 46 ms (reportlab.pdfbase)
 
     try:
         face = pdfmetrics.getFont(font).face
@@ -654,7 +654,7 @@ def _in_text(el: Any) -> bool:
 
 def _convert_text(el: Any, after: Any, painting: Painting, underlined: dict) -> bool:
     """The marked text of `el` (its text, or the tail of its child `after`) as plain text and <tspan>s."""
-    from lxml import etree
+    from lxml import etree  # lazy: 8.0 ms (lxml)
 
     source = el.text if after is None else after.tail
     # (text, style, template file, line): no style for text of the template itself and for plain runs
@@ -728,7 +728,7 @@ def _span_attrs(st: markup.Style) -> list[tuple[str, str]]:
 
 
 def _warn_at(painting: Painting, file: str | None, line: int | None, message: str) -> None:
-    from pnp.errors import display_path, warn
+    from pnp.errors import display_path, warn  # lazy: 8.6 ms (pnp.errors)
 
     shown = display_path(file) if file else "template"
     if painting.row:
@@ -746,9 +746,9 @@ _INHERITED = ("font-family", "font-size", "font-weight", "font-style", "text-anc
 def _underline_text(text_el: Any, made: list, painting: Painting) -> None:
     """Underlines under the runs `made` in `text_el`, as <rect>s after it, measured as pnp.render.svgpdf sets the
     text: when the <text> has one x and y, no other child, and its font in attributes (no class, no <style>)."""
-    from lxml import etree
+    from lxml import etree  # lazy: 13 ms (lxml)
 
-    from pnp.render.svgpdf import values as V
+    from pnp.render.svgpdf import values as V  # lazy: 183 ms (pnp.render.svgpdf)
 
     spans = {id(m[0]) for m in made}
     why = _unmeasurable(text_el, spans)
@@ -861,7 +861,7 @@ _RULE = re.compile(r"(^|})\s*[^@\s{}][^{}]*\{")
 
 
 def _single_length(raw: str) -> tuple[float, str] | None:
-    from pnp.render.svgpdf import values as V
+    from pnp.render.svgpdf import values as V  # lazy: 119 ms (pnp.render.svgpdf)
 
     parts = V.length_parts(raw)
     return parts if parts is not None and parts[1] in ("", "px") else None
@@ -878,7 +878,7 @@ def _icon(name: str, folder: str) -> Icon | None:
     key = f"{folder}/{name}"
     if key in painting.icons:
         return painting.icons[key]
-    from pnp.confine import FileRefused
+    from pnp.confine import FileRefused  # lazy: 15 ms (pnp.confine)
 
     found = None
     for suffix in ICON_SUFFIXES:
@@ -910,11 +910,11 @@ def _icon(name: str, folder: str) -> Icon | None:
 
 def _read_icon(painting: Painting, name: str, rel: str, path: Path, suffix: str) -> Icon:
     if suffix == ".svg":
-        from lxml import etree
+        from lxml import etree  # lazy: 12 ms (lxml)
 
-        from pnp.confine import check_svg
-        from pnp.errors import warn
-        from pnp.render.sanitise import clean, warnings_of
+        from pnp.confine import check_svg  # lazy: 14 ms (pnp.confine)
+        from pnp.errors import warn  # lazy: 7.5 ms (pnp.errors)
+        from pnp.render.sanitise import clean, warnings_of  # lazy: 22 ms (pnp.render.sanitise)
 
         text = painting.files.read_text(path, "svg_bytes")
         check_svg(text, path)
@@ -935,9 +935,8 @@ def _read_icon(painting: Painting, name: str, rel: str, path: Path, suffix: str)
         inner = inner.replace(' xmlns="http://www.w3.org/2000/svg"', "")
         return Icon(name, rel, vb_w / vb_h if vb_w > 0 and vb_h > 0 else 1.0, view_box=vb, inner=inner)
     data = painting.files.read_bytes(path, "svg_bytes")
-    import io
 
-    from PIL import Image
+    from PIL import Image  # lazy: 21 ms (PIL)
 
     with Image.open(io.BytesIO(data)) as im:
         w, h = im.size

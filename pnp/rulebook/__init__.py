@@ -11,9 +11,15 @@ likes, a `rulebook_facts(design, lang)` function whose result the text reads as 
 
 from __future__ import annotations
 
+import os
+
 from pnp.cache import Cache
-from pnp.errors import DesignError, ErrorReport, Problem, display_path
+from pnp.confine import DesignFiles, FileRefused, too_large
+from pnp.errors import DesignError, ErrorReport, Problem, display_path, warn, warnings_from
+from pnp.limits import limit
 from pnp.model import Design
+from pnp.render import fonts
+from pnp.render.art import ArtFiles
 from pnp.render.faces import ComponentFaces, face_path
 
 __all__ = ["render_rulebooks", "rulebook_name", "rulebook_paper", "languages"]
@@ -49,11 +55,6 @@ def languages(design: Design) -> list[str]:
 def _check_rules_files(design: Design) -> None:
     """Every rules.*.md of the design folder is a regular file inside it, of bounded size (pnp.confine): the build
     reads them all (for its cache key) before any rules text is rendered."""
-    import os
-
-    from pnp.confine import DesignFiles, FileRefused, too_large
-    from pnp.limits import limit
-
     files = DesignFiles(design.folder)
     problems = []
     for path in sorted(design.folder.glob("rules.*.md")):
@@ -106,9 +107,9 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     path -> drawing), not compiled again here.
     """
     paper = rulebook_paper(paper or design.print.paper)
-    from pnp.rulebook.document import _Drawings, build_pdf
-    from pnp.rulebook.run import one_run
-    from pnp.rulebook.text import render_text
+    from pnp.rulebook.document import _Drawings, build_pdf  # lazy: 271 ms (pnp.rulebook.document)
+    from pnp.rulebook.run import one_run  # lazy: 1.3 ms (pnp.rulebook.run)
+    from pnp.rulebook.text import render_text  # lazy: 172 ms (pnp.rulebook.text)
 
     langs = languages(design) if langs is None else langs
     if not langs:
@@ -123,7 +124,6 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
                 except DesignError as exc:
                     report.extend(exc)
         report.raise_if_any()
-    from pnp.render.art import ArtFiles
 
     drawings = _Drawings(svgs, ArtFiles(design.folder), cache, compiled)
     out: dict[str, bytes] = {}
@@ -142,11 +142,9 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
 
 def _build_pdf(build_pdf, design: Design, lang: str, text, components, drawings, paper: str) -> bytes:
     """The PDF of one rules text; what ReportLab cannot lay out is a problem of that text (file:line)."""
-    from reportlab.platypus.doctemplate import LayoutError
+    from reportlab.platypus.doctemplate import LayoutError  # lazy: 118 ms (reportlab.platypus.doctemplate)
 
-    from pnp.errors import warnings_from
-    from pnp.render import fonts
-    from pnp.rulebook.markdown import MarkdownError
+    from pnp.rulebook.markdown import MarkdownError  # lazy: 207 ms (pnp.rulebook.markdown)
 
     shown = display_path(text.source)
     try:
@@ -167,8 +165,7 @@ def _warn_missing(text, missing: list[str]) -> None:
     holds it (pnp.render.fonts.fallbacks: the shipped fonts, then the design's)."""
     if not missing:
         return
-    from pnp.errors import warn
-    from pnp.render.svgpdf.text import missing_message
+    from pnp.render.svgpdf.text import missing_message  # lazy: 136 ms (pnp.render.svgpdf.text)
 
     lines = text.markdown.splitlines()
     for ch in missing:

@@ -21,6 +21,7 @@ from reportlab.platypus import (
     Flowable,
     Frame,
     KeepTogether,
+    PageBreak,
     PageTemplate,
     Spacer,
     Table,
@@ -35,7 +36,7 @@ from pnp.render import fonts, reportlab_internals as rl
 from pnp.render.faces import ComponentFaces, face_path
 from pnp.render.svgpdf import Compiled
 from pnp.rulebook.layout import FONT_ALL, Layout, load_layout
-from pnp.rulebook.markdown import Heading, Paragraph, to_flowables
+from pnp.rulebook.markdown import Heading, Paragraph, size_points, to_flowables
 from pnp.rulebook.text import Block, RulesText
 
 PAGE_SIZES = {"a4": A4, "letter": LETTER, "a3": A4}  # an A3 design still gets an A4 rulebook
@@ -237,7 +238,6 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     def image(src: str, alt: str, line: int | None, size=None) -> list[Flowable]:
         if src.startswith("pnp:"):
             return _block(text.blocks[int(src[4:])], design, lang, layout, components, drawings, width, figure_most)
-        from pnp.rulebook.markdown import size_points
 
         svg = text.images[src]  # read and checked by render_text (pnp.confine): no file is read here
         key = "file:" + hashlib.sha1(svg.encode("utf-8")).hexdigest()
@@ -379,8 +379,6 @@ def _component_table(design: Design, lang: str, layout: Layout, components: list
 
 def _title_page(design: Design, lang: str, layout: Layout, components: list[ComponentFaces], drawings: _Drawings,
                 width: float) -> list[Flowable]:
-    from reportlab.platypus import PageBreak
-
     st = layout.styles
     labels = layout.labels(lang)
     meta = design.meta

@@ -10,6 +10,7 @@ import yaml
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 
+from pnp.loader import templates_dir
 from pnp.render import fonts
 
 FONT_ALL = ("FONT", (0, 0), (-1, -1), fonts.REGULAR, 10)
@@ -34,8 +35,6 @@ class Layout:
 
 @cache
 def load_layout() -> Layout:
-    from pnp.loader import templates_dir
-
     raw = yaml.safe_load((templates_dir() / "rulebook" / "layout.yaml").read_text(encoding="utf-8"))
     fonts.register()
     colours = raw["colours"]

@@ -26,6 +26,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     AnchorFlowable,
     Flowable,
@@ -39,6 +40,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from pnp.limits import limit
 from pnp.render import fonts, reportlab_internals as rl
 from pnp.rulebook import rawhtml
 from pnp.rulebook.layout import FONT_ALL, Layout
@@ -89,8 +91,6 @@ def size_block(text: str) -> tuple[str, str] | None:
 def image_size(spec: str) -> dict[str, tuple[float, str]]:
     """`width=60mm height=4cm` -> {"width": (60.0, "mm"), ...}; ValueError saying what is wrong (the caller adds
     file:line and SIZE_EXPECTED). Lengths are bounded by pnp.limits ("length"), percentages by 100."""
-    from pnp.limits import limit
-
     out: dict[str, tuple[float, str]] = {}
     for item in re.split(r"[\s,;]+", spec.strip()):
         if not item:
@@ -598,8 +598,6 @@ MIN_COLUMN = 14.0
 
 def _column_widths(rows: list[list[str]], ncols: int, width: float, style: ParagraphStyle) -> list[float]:
     """Natural widths when they fit; otherwise share the width, never below a column's longest word."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     pad = 8.5
     natural = [0.0] * ncols
     minimum = [0.0] * ncols

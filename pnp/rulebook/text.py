@@ -29,12 +29,14 @@ import jinja2.bccache
 
 from pnp import registry, sandbox
 from pnp.confine import DesignFiles
-from pnp.errors import DesignError, Problem, display_path
+from pnp.errors import DesignError, Problem, display_path, warn
 from pnp.limits import limit
+from pnp.loader import package_root, templates_dir
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces
-from pnp.rulebook.markdown import SIZE_EXPECTED, image_size
+from pnp.rulebook.markdown import MAX_DEPTH, SIZE_EXPECTED, image_size, parser, size_block, too_deep
 from pnp.rulebook.run import shared
+from pnp.yamlio import parse_yaml
 
 NAMES = ("meta", "players", "rules", "components", "print", "lang", "facts",
          "diagram", "component_list", "face_grid")
@@ -86,8 +88,6 @@ class RulesText:
 
     def warn(self, line: int | None, message: str) -> None:
         """A warning about a line of the Markdown, told at its line in the rules text."""
-        from pnp.errors import warn
-
         warn(self.source, self.line(line), message)
 
 
@@ -166,8 +166,6 @@ def _environment(design: Design, files: DesignFiles) -> jinja2.Environment:
     Compiled without Jinja2's optimizer: its constant folding saves nothing on a text rendered once (it would
     fold at compile time what rendering computes anyway) and is a fifth of the compile time; the compiled texts
     are kept for this process (`_COMPILED`)."""
-    from pnp.loader import package_root, templates_dir
-
     bases = [design.folder, *files.extra, package_root() / "designs", templates_dir() / "rulebook"]
     return sandbox.environment(
         files, bases, "rules_bytes",
@@ -297,8 +295,6 @@ _FRONT_KEY = re.compile(r"^[\w\"'-][^:\n]*:(\s|$)")
 
 def _parsed(text: str, blocks: list[Block], path: Path, files: DesignFiles) -> RulesText:
     """The rendered Markdown parsed: its front matter read, its nesting and footnotes checked, its images read."""
-    from pnp.rulebook.markdown import MAX_DEPTH, parser, too_deep
-
     env: dict[str, Any] = {}
     tokens = parser().parse(text, env)
     rules = RulesText(text, blocks, path, tokens=tokens, env=env)
@@ -330,8 +326,6 @@ def _parsed(text: str, blocks: list[Block], path: Path, files: DesignFiles) -> R
 def _front_matter(rules: RulesText, token) -> dict[str, Any] | None:
     """The YAML between the `---` lines at the top of the text: a mapping (metadata, not printed); None when it is
     not YAML mappings (then the lines are Markdown); invalid YAML is a rules.<lang>.md:LINE message."""
-    from pnp.yamlio import parse_yaml
-
     try:
         data = parse_yaml(token.content, rules.source).data
     except DesignError as exc:
@@ -365,8 +359,6 @@ _PNP_SRC = re.compile(r"^pnp:(\d+)$")
 def _images(tokens: list, blocks: list[Block], path: Path, files: DesignFiles) -> dict[str, str]:
     """Every image of the Markdown (its markdown-it tokens): `pnp:N` must be a block this text made; any other is an
     SVG file of the design folder, read and checked here (pnp.confine). Returns {src: SVG text}."""
-    from pnp.rulebook.markdown import size_block
-
     found: dict[str, str] = {}
     source: list[str] | None = None
     for token in tokens:

@@ -33,6 +33,7 @@ from pnp.games.three_stars.engine import (
 )
 from pnp.games.three_stars.geometry import placements
 from pnp.model import Design
+from pnp.parallel import prun
 
 SHOW = 12  # most arrangements named in one message
 SIMULATION_GAMES = 200
@@ -181,8 +182,6 @@ def check_simulation(design: Design, rules, games: int, seed: int, agent: str = 
 
 def _pieces_needed(design: Design, players: int, games: int, seed: int, agent: str) -> int:
     """Most pieces any colour had on the board in the same seeded games with unlimited pieces (on every core)."""
-    from pnp.parallel import prun
-
     game = ThreeStarsGame(design, players, pieces=len(ThreeStarsGame(design, players).cells))
 
     def needed(s: int):

@@ -49,7 +49,7 @@ def star(c: Canvas, cx: float, cy: float, side: float, filled: set[int], line: f
     """A star of 6 triangles of `side` mm centred at (cx, cy); positions in `filled` are solid ink.
     With cells="circle", the circles variant's star of 6 circles, as wide (circles.circle_star)."""
     if cells == "circle":
-        from pnp.games.three_stars.circles import circle_star
+        from pnp.games.three_stars.circles import circle_star  # lazy: cycle components -> circles -> components
 
         return circle_star(c, cx, cy, side, filled, line)
     for k, poly in enumerate(unit_star_polygons()):
@@ -115,7 +115,7 @@ def card_back(ctx: GeneratorContext) -> list[FaceSpec]:
         for i, (dx, dy) in enumerate(((0, -20), (-13, 4), (13, 4))):
             filled = {0, 2, 4} if i != 1 else {1, 3, 5}
             if p.cells == "circle":
-                from pnp.games.three_stars.circles import circle_star
+                from pnp.games.three_stars.circles import circle_star  # lazy: cycle components -> circles -> components
 
                 circle_star(c, w / 2 + dx, h / 2 - 6 + dy, 9, filled, 0.5, ink="#e8c36a", on="#e8c36a",
                             off="#20304a")
@@ -247,7 +247,7 @@ def pieces(ctx: GeneratorContext) -> list[FaceSpec]:
     """One triangular piece face per player colour (a round one with `shape: circle`); `count` copies of each."""
     p: PieceParams = ctx.params
     if ctx.component.shape == "circle":
-        from pnp.games.three_stars.circles import round_pieces
+        from pnp.games.three_stars.circles import round_pieces  # lazy: cycle components -> circles -> components
 
         return round_pieces(ctx, p.colours, p.diameter or p.side)
     s = p.side

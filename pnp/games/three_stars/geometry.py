@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import combinations
 
 SQRT3_2 = math.sqrt(3) / 2
 
@@ -56,8 +57,6 @@ def unit_star_polygons() -> list[list[tuple[float, float]]]:
 
 def placements(min_size: int = 1, max_size: int = 3, positions: int = 6) -> list[tuple[int, ...]]:
     """Every arrangement of min..max positions on a star, by size then lexicographically."""
-    from itertools import combinations
-
     return [c for k in range(min_size, max_size + 1) for c in combinations(range(positions), k)]
 
 

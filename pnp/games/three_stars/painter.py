@@ -14,6 +14,7 @@ from pnp.games.three_stars.engine import (
     find_component,
 )
 from pnp.games.three_stars.geometry import triangle_xy, vertex_xy
+from pnp.games.three_stars.lozenge import centre_xy, lozenge_xy
 from pnp.model import Design
 from pnp.render.svg import Canvas
 from pnp.render.symbols import symbol as draw_symbol
@@ -33,15 +34,11 @@ class Board:
 
     def polygon(self, cell) -> list[tuple[float, float]]:
         if self.kind == "lozenge":
-            from pnp.games.three_stars.lozenge import lozenge_xy
-
             return lozenge_xy(cell)
         return triangle_xy(cell)
 
     def centre(self, v) -> tuple[float, float]:
         if self.kind == "lozenge":
-            from pnp.games.three_stars.lozenge import centre_xy
-
             return centre_xy(v)
         return vertex_xy(v)
 

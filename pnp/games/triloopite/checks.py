@@ -29,6 +29,7 @@ from pnp.games.triloopite.geometry import BONUSES, Variety, line_problems
 from pnp.games.triloopite.scoring import read_rules
 from pnp.games.triloopite.witnesses import WITNESSES, build_witness
 from pnp.model import Design
+from pnp.parallel import prun
 
 SIMULATION_GAMES = 50
 """At most this many of the requested seeds (validate's -n) are played per setup, on every core; those of the
@@ -143,8 +144,6 @@ def _games(game: TriloopiteGame, design: Design, games: int, seed: int,
     The design's own mode goes through pnp.engine.records.game_records, so validate's playability check (which
     plays the registered engine, in that mode) reuses these games; the other mode, or a seed whose game
     raised, is played seed by seed (pnp.parallel.prun) so each failure names its seed."""
-    from pnp.parallel import prun
-
     if game.mode == game.rules.mode:
         try:
             return [(r.seed, r) for r in game_records(design.folder, game.players, agent, seed, games)]

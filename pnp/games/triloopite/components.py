@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from pnp.games.triloopite.geometry import Variety, norm_line
+from pnp.games.triloopite.scoring import BONUS_TEXT, read_rules
 from pnp.model import Design
 from pnp.params import MAX_ITEMS, Colour, Count, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
@@ -185,8 +186,6 @@ class AidParams(_Params):
 @generator("triloopite.aid", params=AidParams)
 def aid(ctx: GeneratorContext) -> list[FaceSpec]:
     """Player aid: both scoring tables, the four bonuses and the hand penalty, read from rules:."""
-    from pnp.games.triloopite.scoring import BONUS_TEXT, read_rules
-
     rules = read_rules(ctx.design)
     size = ctx.component.size
     w, h = (size.width, size.height) if size else (63.0, 88.0)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pnp.games.triloopite.components import draw_tile_face
+from pnp.games.triloopite.components import _mark_spot, draw_tile_face
 from pnp.games.triloopite.facts import variety_name
 from pnp.games.triloopite.geometry import SQRT3, Analysis, Hex, Line, centre, lines_cross, norm_line
 from pnp.games.triloopite.painter import Painter, ringed_cross, ringed_tick
@@ -177,8 +177,6 @@ def _label_cell(cells: Sequence[Hex]) -> Hex:
 
 def _label_spot(p: Painter, lines: Sequence[Line], cell: Hex) -> tuple[float, float]:
     """A point of the tile clear of its lines (components' own mark placement), in canvas mm."""
-    from pnp.games.triloopite.components import _mark_spot
-
     ox, oy = p.origin(cell)
     x, y = _mark_spot(p.shape, [norm_line(ln) for ln in lines], p.params.path_width)
     return ox + x, oy + y

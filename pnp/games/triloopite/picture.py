@@ -18,7 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import yaml
+
+from pnp.engine.agents import make_agent
+from pnp.engine.playout import play
 from pnp.errors import PnpError
+from pnp.games.triloopite.engine import TriloopiteGame, design_tiles
 from pnp.games.triloopite.geometry import (
     SQRT3,
     Analysis,
@@ -30,6 +35,7 @@ from pnp.games.triloopite.geometry import (
     norm_line,
     rotate_lines,
 )
+from pnp.games.triloopite.scoring import read_rules, score
 from pnp.model import Design
 from pnp.render.pathtiles import Link, hexagon, path_d
 from pnp.render.svg import Canvas
@@ -120,10 +126,6 @@ def _flags(a: Analysis, k: int) -> list[str]:
 
 def read_layout(path: Path, design: Design) -> tuple[dict[Hex, tuple[Line, ...]], list[int]]:
     """A layout file (see the module docstring) -> (layout, hands); PnpError naming what is wrong."""
-    import yaml
-
-    from pnp.games.triloopite.engine import design_tiles
-
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
@@ -160,11 +162,6 @@ def read_layout(path: Path, design: Design) -> tuple[dict[Hex, tuple[Line, ...]]
 def loops_command(design: Design, out: Path, layout_file: Path | None = None, seed: int = 1,
                   players: int | None = None, agent: str = "greedy", mode: str | None = None) -> str:
     """Play a seeded game (or read a layout file), analyse its loops, write the SVG; the report text."""
-    from pnp.engine.agents import make_agent
-    from pnp.engine.playout import play
-    from pnp.games.triloopite.engine import TriloopiteGame
-    from pnp.games.triloopite.scoring import read_rules, score
-
     rules = read_rules(design)
     if layout_file is not None:
         layout, hands = read_layout(layout_file, design)

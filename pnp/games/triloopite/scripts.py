@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pnp.engine import IllegalActionError
+from pnp.engine.agents import make_agent
+from pnp.engine.playout import play
 from pnp.errors import DesignError
 from pnp.games.triloopite.engine import KEEP, TriloopiteGame, start_and_bag
 from pnp.games.triloopite.geometry import Analysis, Board, Hex, Line, Variety, analyse
@@ -145,9 +147,6 @@ def first_game(design: Design) -> FirstGame:
 @shared_by_languages
 def standard_game(design: Design):
     """The seeded standard game of the worked example: (final state, analysis, score)."""
-    from pnp.engine.agents import make_agent
-    from pnp.engine.playout import play
-
     game = TriloopiteGame(design, STANDARD_GAME["players"], mode="standard")  # type: ignore[arg-type]
     res = play(game, [make_agent(STANDARD_GAME["agent"]) for _ in range(game.players)], STANDARD_GAME["seed"],  # type: ignore[arg-type]
                keep_state=True)

@@ -131,8 +131,8 @@ def svg_path_ops(d: str, h: float) -> Path:
     quadratics, relative commands all become lines and cubics), so the cut line is the curve
     the template draws.
     """
-    from pnp.render.svgpdf.geometry import path, segments
-    from pnp.render.svgpdf.values import path_commands
+    from pnp.render.svgpdf.geometry import path, segments  # lazy: 84 ms (pnp.render.svgpdf.geometry)
+    from pnp.render.svgpdf.values import path_commands  # lazy: 102 ms (pnp.render.svgpdf.values)
 
     commands, _ = path_commands(d)
     ops: list = []

@@ -6,6 +6,7 @@ import csv
 import io
 from dataclasses import dataclass
 
+from pnp.errors import warn
 from pnp.layout.sheets.sheet import Placed, Sheet
 from pnp.render.faces import ComponentFaces
 from pnp.render.facespec import FaceSpec
@@ -97,8 +98,6 @@ def bleed_warnings(design, components: list[ComponentFaces], pdf_name: str) -> N
     """A component printed with no bleed: its print-shop pages' TrimBox is their MediaBox, and a shop's cut
     that drifts shows white at the edge. One warning per component, at the design.yaml line setting its bleed
     (the component's `bleed:`, else `print.bleed:`, else the component)."""
-    from pnp.errors import warn
-
     doc = design.source
     for cf in components:
         if cf.parent and cf.parent != cf.component_id and any(c.component_id == cf.parent for c in components):
@@ -117,7 +116,7 @@ def pdfx_of(data: bytes, version: str, title: str) -> bytes:
     """The print-shop PDF as PDF/X `version` ("x-1a" or "x-4"), or as it is with no version."""
     if not version:
         return data
-    from pnp.layout.pdfx import to_pdfx
+    from pnp.layout.pdfx import to_pdfx  # lazy: 59 ms (pnp.layout.pdfx)
 
     return to_pdfx(data, version, title)[0]
 
@@ -125,8 +124,7 @@ def pdfx_of(data: bytes, version: str, title: str) -> bytes:
 def pdfx_warnings(design, components: list[ComponentFaces], version: str, pdf_name: str, data: bytes) -> None:
     """A warning for each face whose page of the PDF/X file had to be flattened into an image (X-1a: it uses
     transparency, which X-1a forbids; either: content pnp does not convert), at its component's design.yaml line."""
-    from pnp.errors import warn
-    from pnp.layout.pdfx import flattened_pages
+    from pnp.layout.pdfx import flattened_pages  # lazy: 48 ms (pnp.layout.pdfx)
 
     pages = print_shop_pages(components)
     where = {cf.component_id: cf.where for cf in components}

@@ -47,6 +47,8 @@ from __future__ import annotations
 
 import io
 
+from pnp.render import fonts
+from pnp.render.svgpdf import compiler, player
 from pnp.render.svgpdf.compiler import Compiled, Resources, SvgWarning, compile_svg
 from pnp.render.svgpdf.player import draw, form
 
@@ -56,8 +58,6 @@ __all__ = ["Compiled", "Resources", "SvgWarning", "clear_caches", "compile_svg",
 def clear_caches() -> None:
     """Forget what earlier compiles and draws kept (parsed values, shared roots and elements, path
     text): a process starts like this. Output never depends on it; time and memory do."""
-    from pnp.render.svgpdf import compiler, player
-
     for cache in (compiler._MEMO, compiler._ROOTS, compiler._PARSED, compiler._OPS_MEMO, compiler._LINE_MEMO,
                   compiler._image_cache, player._PATHS, player._LITERALS):
         cache.clear()
@@ -66,9 +66,7 @@ def clear_caches() -> None:
 def svg_to_pdf(svg: "str | bytes | Compiled", *, resources: Resources | None = None) -> bytes:
     """One PDF page of the SVG's size with the SVG drawn on it (ReportLab invariant mode: the
     same SVG gives the same bytes)."""
-    from reportlab.pdfgen.canvas import Canvas
-
-    from pnp.render import fonts
+    from reportlab.pdfgen.canvas import Canvas  # lazy: 5.0 ms (reportlab.pdfgen.canvas)
 
     compiled = svg if isinstance(svg, Compiled) else compile_svg(svg, resources=resources)
     fonts.ensure(fonts.REGULAR)

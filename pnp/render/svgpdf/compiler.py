@@ -33,11 +33,14 @@ import re
 import threading
 import urllib.parse
 import warnings
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lxml import etree
+from PIL import Image, UnidentifiedImageError
 
+from pnp.render import fonts
 from pnp.render.svgpdf import geometry as geo, values as V
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -674,8 +677,6 @@ class _Compiler:
     def _font_faces(self, el, css: str) -> str:
         """Read the @font-face rules of a <style> (font-family, font-weight, font-style, src: url(file or data:))
         into `font_faces`, registering each file with pnp.render.fonts; the rest of the sheet is returned."""
-        from pnp.render import fonts
-
         def rule(m: re.Match) -> str:
             decls = dict(V.declarations(m.group(1)))
             family = decls.get("font-family", "").strip().strip("'\"").strip()
@@ -710,8 +711,6 @@ class _Compiler:
         key = (family, weight, style)
         found = self._chains.get(key)
         if found is None:
-            from pnp.render import fonts
-
             found = self._chains[key] = fonts.chain(family, weight, style, fonts.own_key(self.font_faces))
         return found
 
@@ -1397,7 +1396,6 @@ class _Compiler:
             return ("svg", nested, sub.fetched)
         if head.startswith(b"\x1f\x8b"):
             return ("bad", "compressed SVG (.svgz) is not supported; save it as plain .svg")
-        from PIL import Image, UnidentifiedImageError
 
         try:
             with warnings.catch_warnings():  # nothing goes to stderr: a huge image is refused below
@@ -1418,16 +1416,14 @@ class _Compiler:
     def _text(self, el, ctx: _Ctx) -> None:
         global _layout
         if _layout is None:
-            from pnp.render.svgpdf.text import layout as _layout
+            from pnp.render.svgpdf.text import layout as _layout  # lazy: cycle compiler -> text -> compiler
         _layout(self, el, ctx)  # type: ignore[misc]
 
 
 def _png_whole(data: bytes, width: int, height: int) -> bool:
     """True for a PNG the player copies into the PDF as it is (player.png_stream) whose pixel data inflates to
     exactly its rows: checked without unfiltering the image (cheaper than Pillow's load)."""
-    import zlib
-
-    from pnp.render.svgpdf.player import png_stream
+    from pnp.render.svgpdf.player import png_stream  # lazy: cycle compiler -> player -> compiler
 
     found = png_stream(data)
     if found is None or (found[0], found[1]) != (width, height):

@@ -9,9 +9,19 @@ embeds and shares them: each font subset, image and SVG image once per document.
 from __future__ import annotations
 
 import io
+import struct
 
 from reportlab.lib.rl_accel import escapePDF, fp_str
-from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import (
+    PDFArrayCompact,
+    PDFAxialShading,
+    PDFExponentialFunction,
+    PDFRadialShading,
+    PDFResourceDictionary,
+    PDFStitchingFunction,
+)
 from reportlab.pdfbase.pdfmetrics import getFont
 
 from pnp.render import fonts, reportlab_internals as rl
@@ -59,22 +69,12 @@ def _fmt(*nums) -> str:
 
 
 def _ensure_fonts(names) -> None:
-    from reportlab.pdfbase import pdfmetrics
-
     for name in names:
         if not fonts.ensure(name):
             pdfmetrics.getFont(name)  # not one of ours: it must already be registered by the caller
 
 
 def _shading(kind: str, coords, stops, extend: bool):
-    from reportlab.pdfbase.pdfdoc import (
-        PDFArrayCompact,
-        PDFAxialShading,
-        PDFExponentialFunction,
-        PDFRadialShading,
-        PDFStitchingFunction,
-    )
-
     pts = list(stops)
     if pts[0][0] > 0:
         pts.insert(0, (0.0, *pts[0][1:]))
@@ -267,8 +267,6 @@ def _image(c, key: str, data: bytes, box) -> None:
     the file's content, drawn as often as it is used."""
     name = f"svgpdf_img_{key}"
     if not c.hasForm(name):
-        from reportlab.lib.utils import ImageReader
-
         c.beginForm(name, 0, 0, 1, 1)
         if not _png_passthrough(c, key, data):
             c.drawImage(ImageReader(io.BytesIO(data)), 0, 0, 1, 1, mask="auto")
@@ -284,8 +282,6 @@ def png_stream(data: bytes) -> tuple[int, int, int, bytes] | None:
     """(width, height, colours, zlib data) of a PNG whose compressed pixels a PDF can hold as they are (8-bit
     grey or RGB, no alpha, no transparency, not interlaced: PDF's Flate filter with PNG predictors reads them),
     else None."""
-    import struct
-
     if not data.startswith(b"\x89PNG\r\n\x1a\n"):
         return None
     pos, idat, head = 8, [], None

@@ -14,6 +14,10 @@ import functools
 import re
 import struct
 
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from pnp.render import fonts
 from pnp.render.svgpdf import values as V
 from pnp.render.svgpdf.compiler import (
     _CA_ONE,
@@ -35,8 +39,6 @@ _SPACES_RE = re.compile(r"  +")
 def metrics(font: str) -> tuple[float, float, float]:
     """(ascent, descent, x-height) of a registered TrueType font, in em: hhea ascender and
     descender (what cairo and browsers use for baselines), x-height from the glyph 'x'."""
-    from reportlab.pdfbase import pdfmetrics
-
     face = pdfmetrics.getFont(font).face
     try:
         upm = face.unitsPerEm
@@ -285,12 +287,10 @@ def _simple(comp, el, ctx: _Ctx) -> None:
     _emit(comp, el, st, ctx, runs, x, y, size, ls, ctx.alpha)
 
 
-def _runs(comp, el, text: str, fonts: tuple[str, ...], drawn: bool = True):
-    """`text` as (font, characters) runs along the chain `fonts`; each character no font has is drawn as the
+def _runs(comp, el, text: str, chain: tuple[str, ...], drawn: bool = True):
+    """`text` as (font, characters) runs along the chain of fonts `chain`; each character no font has is drawn as the
     placeholder and, in `drawn` text (not hidden), warned about once per <text> line of the SVG."""
-    from pnp.render import fonts as shipped
-
-    runs, missing = shipped.split(text, fonts)
+    runs, missing = fonts.split(text, chain)
     if missing and drawn:
         line = comp._line(el, None)
         for ch in missing:
@@ -302,8 +302,6 @@ def _runs(comp, el, text: str, fonts: tuple[str, ...], drawn: bool = True):
 
 def missing_message(ch: str) -> str:
     """The warning about a character that no font of its text's chain has."""
-    from pnp.render import fonts
-
     return (f"no font has {fonts.describe(ch)}: printed as a white square ({fonts.PLACEHOLDER}); expected a font "
             "that has it in the design's fonts: section (docs/design-format.md, \"Fonts and scripts\")")
 
@@ -366,8 +364,6 @@ _TC0 = ("Tc", 0.0)
 
 
 def _string_width(text: str, font: str, size: float) -> float:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     return stringWidth(text, font, size)
 
 

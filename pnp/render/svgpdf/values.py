@@ -14,6 +14,8 @@ import functools
 import math
 import re
 
+from reportlab.lib import colors
+
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
@@ -89,8 +91,6 @@ def invert(m: Matrix) -> Matrix | None:
 
 def _css_names() -> dict[str, tuple[float, float, float]]:
     """The CSS colour keywords, from ReportLab's table (which also holds a few of its own names)."""
-    from reportlab.lib import colors
-
     own = {"fidblue", "fidlightblue", "fidred", "cornflower", "transparent"}
     out = {}
     for name, col in colors.getAllNamedColors().items():
