@@ -79,6 +79,13 @@ Text = str | dict[str, str]
 """Plain text, or one text per language: {en: ..., fr: ...}."""
 
 
+def text_in(value: Text, lang: str) -> str:
+    """A Text in `lang`: the plain text itself, or that language's text (else the first one given)."""
+    if isinstance(value, dict):
+        return value.get(lang) or next(iter(value.values()), "")
+    return value
+
+
 # --- the schema's parts --------------------------------------------------------------------------
 
 _REQUIRED: Any = object()
@@ -605,9 +612,7 @@ class Component(FaceSource):
         return self
 
     def display_name(self, lang: str = "en") -> str:
-        if isinstance(self.name, dict):
-            return self.name.get(lang) or next(iter(self.name.values()), "")
-        return self.name
+        return text_in(self.name, lang)
 
 
 class FontFiles(Record):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pnp.games as games_pkg
 from pnp.errors import PnpError
+from pnp.model import Text, text_in
 from pnp.render.facespec import FaceSpec
 
 if TYPE_CHECKING:
@@ -39,6 +40,11 @@ class GeneratorContext:
     params: Any  # the generator's params model instance, or the raw dict
     bleed: float
     key_base: Any = None  # pnp.products.KeyBase: the generator's inputs in the design hashed (set by pnp.render.faces)
+    lang: str = "en"  # the language this face is drawn in: its words come from the game's glossary in it
+
+    def text(self, value: Text) -> str:
+        """A design text (plain, or {en: ..., fr: ...}) in this face's language."""
+        return text_in(value, self.lang)
 
     def face(self, key: str, width: float, height: float, draw: Callable[[Canvas], None], *,
              count: int = 1, data: dict | None = None, shape: str | None = None, label: str = "",

@@ -49,6 +49,7 @@ class SheetOptions:
     proof: bool = False
     safe_zone: float = 3.0
     counting: bool = False  # only the number of sheets is wanted (sheets_needed): no marks are drawn
+    lang: str = "en"  # the language of the sheets' own words (headers, footers, ruler, part labels)
 
     @classmethod
     def from_print(cls, pr, paper: str | None = None) -> "SheetOptions":
