@@ -15,8 +15,6 @@ import sys
 import threading
 from pathlib import Path
 
-from pnp.errors import bug_report, capture_library_output, display_path, drain_warnings, format_warnings
-
 
 def _stopped_early(signum, frame):  # Ctrl-C while Python is still importing: nothing started, nothing to undo
     os._exit(130)
@@ -34,7 +32,14 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 import click  # noqa: E402
 
-from pnp.errors import PnpError  # noqa: E402
+from pnp.errors import (  # noqa: E402
+    PnpError,
+    bug_report,
+    capture_library_output,
+    display_path,
+    drain_warnings,
+    format_warnings,
+)
 
 BUG_EXIT = 3
 

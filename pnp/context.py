@@ -11,18 +11,42 @@ import contextvars
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pnp.cache import CacheWriter
 from pnp.errors import WarningLog
-from pnp.parallel import WorkerPool
+
+if TYPE_CHECKING:
+    from pnp.cache import CacheWriter
+    from pnp.parallel import WorkerPool
 
 
 @dataclass
 class BuildContext:
-    writer: CacheWriter = field(default_factory=CacheWriter)  # disk writes not yet on disk, their writer processes
+    """The writer and the pool are made when first used: a command that writes no cache entry and forks no worker
+    (`pnp --help`, `pnp list`) imports neither pnp.cache nor multiprocessing."""
+
     roots: tuple[Path, ...] = ()  # folders (besides each design's own) whose files designs may read: --allow-dir
     warnings: WarningLog = field(default_factory=WarningLog)  # warnings collected, library-message sources
-    pool: WorkerPool = field(default_factory=WorkerPool)  # the tasks forked workers run, the in-worker flag
+    _writer: CacheWriter | None = field(default=None, repr=False)
+    _pool: WorkerPool | None = field(default=None, repr=False)
+
+    @property
+    def writer(self) -> CacheWriter:
+        """Disk writes not yet on disk, their writer processes."""
+        if self._writer is None:
+            from pnp.cache import CacheWriter  # lazy: 8.3 ms (pnp.cache)
+
+            self._writer = CacheWriter()
+        return self._writer
+
+    @property
+    def pool(self) -> WorkerPool:
+        """The tasks forked workers run, the in-worker flag."""
+        if self._pool is None:
+            from pnp.parallel import WorkerPool  # lazy: 15 ms (pnp.parallel)
+
+            self._pool = WorkerPool()
+        return self._pool
 
     @contextlib.contextmanager
     def active(self) -> Iterator[BuildContext]:
@@ -32,7 +56,8 @@ class BuildContext:
             yield self
         finally:
             _CURRENT.reset(token)
-            self.writer.close()
+            if self._writer is not None:
+                self._writer.close()
 
 
 _CURRENT: contextvars.ContextVar[BuildContext] = contextvars.ContextVar("pnp_build_context")
