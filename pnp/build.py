@@ -616,9 +616,10 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     if "tts" in exports:
         base = built.export_options.get("tts_base_url") or built.export_options.get("tts_folder", "")
         for lang, comps in by_lang.items() if each else [(None, components)]:
+            edition = manifest(built, lang or next(iter(by_lang)))
             books = [(b, rulebook_name(design, b, built.paper)) for b in ("en", "fr")
                      if rulebook_name(design, b, built.paper) in built.extra_files and lang in (None, b)]
-            tts, problems = export.tts_export(manifest(built, lang), comps, svgs, face_path, books, base, cache,
+            tts, problems = export.tts_export(edition, comps, svgs, face_path, books, base, cache,
                                               resources=art, lang=lang or next(iter(by_lang)))
             if lang is not None:
                 tts = _suffixed(tts, lang)
@@ -627,7 +628,8 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     for name in sorted(e for e in exports if e.startswith(PRINT_SERVICE)):
         service = name.removeprefix(PRINT_SERVICE)
         for lang, comps in by_lang.items() if each else [(None, components)]:
-            files, problems = export.print_service_export(manifest(built, lang), comps, svgs, face_path, service,
+            files, problems = export.print_service_export(manifest(built, lang or next(iter(by_lang))), comps, svgs,
+                                                          face_path, service,
                                                           cache, resources=art)
             if lang is not None:  # print/<service>-<lang>/...
                 files = {f"print/{service}-{lang}/" + n.removeprefix(f"print/{service}/"): b for n, b in files.items()}
@@ -735,26 +737,27 @@ def apply_overrides(designs: list[Design], overrides: dict) -> None:
 
 
 def manifest(built: BuiltDesign, lang: str | None = None) -> dict:
-    """What the build made, for people and tools: every component with its faces, sizes and data; in a design of
-    several languages, each language's (`lang` on each entry; `sheets_pdf`: each language's print sheets), or
-    only `lang`'s."""
+    """What the build made, for people and tools: every component with its faces, sizes and data. In a design of
+    several languages, `components` is the first language's edition (each entry with its `lang`) and
+    `components@<lang>` each other language's (as `title@fr` is a column's French); `languages` lists them and
+    `sheets_pdf` names each one's print sheets. With `lang`: that language's edition alone, as `components`."""
     d = built.design
-    entries = []
     by_lang = built.languages()
     many = len(by_lang) > 1
-    for face_lang, components in by_lang.items():
-        if lang is not None and face_lang != lang:
-            continue
-        entries += _entries(components, face_lang if many else None)
+    langs = list(by_lang)
+    first = lang if lang is not None else langs[0]
+    others = {} if lang is not None else {f"components@{other}": _entries(by_lang[other], other)
+                                          for other in langs[1:]}
     return {
         "design": d.slug,
         "title": d.meta.title,
         "version": d.meta.version,
         "paper": built.paper,
-        "pdf": built.pdf_name,
-        **({"languages": list(by_lang), "sheets_pdf": {k: v[0] for k, v in built.sheets_of.items()}} if many else {}),
+        "pdf": built.sheets_of[first][0] if many and first in built.sheets_of else built.pdf_name,
+        **({"languages": langs, "sheets_pdf": {k: v[0] for k, v in built.sheets_of.items()}} if many else {}),
         "sheets": built.sheets,
-        "components": entries,
+        "components": _entries(by_lang[first], first if many else None),
+        **others,
     }
 
 
@@ -879,7 +882,7 @@ def manifest_json(data: dict) -> str:
     quarter of a second for a 10,000-card deck)."""
     parts = []
     for key, value in data.items():
-        if key == "components" and value:
+        if key.startswith("components") and value:
             text = "[\n" + ",\n".join("    " + json.dumps(e, ensure_ascii=False) for e in value) + "\n  ]"
         else:
             text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")

@@ -912,7 +912,7 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
         row = f" (filling row {_disp(where[0])}:{where[1]})" if is_row and where[1] else ""
         painting = _textbox.Painting(_design_files(folder, extra), folder,
                                      f"{_disp(where[0])}:{where[1]}" if is_row and where[1] else None,
-                                     fonts_style=fonts_style)
+                                     fonts_style=fonts_style, lang=context.get("lang") or "")
         token = _textbox.PAINTING.set(painting)
         try:
             template = env.get_template(name)
