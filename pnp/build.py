@@ -506,9 +506,7 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
             "sheets", products.SHEETS.key(plan=plan_bytes(sheets), face_keys=_faces_key(components, svgs),
                                          title=meta.title, author=meta.author, paper=opts.paper, language=lang,
                                          sheet_layout=layout_file),
-            lambda sheets=sheets, svgs=svgs, opts=opts: fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
-                sheets, svgs, title=meta.title, author=meta.author, cache=cache, resources=art,
-                subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})", compiled=compiled)))
+            partial(_draw_sheets, design, sheets, svgs, cache, art, opts.paper, compiled))
         if isinstance(svgs, FaceStream):  # painted while the sheets were drawn: every face now, or every problem
             built.svgs = svgs = svgs.finish()
         built.sheets_of[lang] = (name, sheets)
@@ -545,6 +543,17 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
         built.extra_files[f"{design.slug}-print-shop.csv"] = print_shop_report(components)
         built.notes.append(f"print-shop: {print_shop_summary(components)}; copies per page in "
                            f"{design.slug}-print-shop.csv")
+
+
+def _draw_sheets(design: Design, sheets: list, svgs: Mapping[str, str], cache: Cache, art: Any, paper: str,
+                 compiled: dict | None) -> bytes:
+    """The print sheets' PDF bytes (pnp.layout.pdf), in the design's fonts."""
+    from pnp.layout import pdf as pdf_layout  # lazy: 122 ms (pnp.layout)
+
+    meta = design.meta
+    return fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
+        sheets, svgs, title=meta.title, author=meta.author, cache=cache, resources=art,
+        subject=f"{meta.title} print-and-play sheets ({paper.upper()})", compiled=compiled))
 
 
 def check_printed_names(design: Design) -> None:
@@ -640,14 +649,15 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
     elif "kit" in exports or "kit-ink-saver" in exports:
         from pnp.rulebook import rulebook_paper  # lazy: 2.9 ms (pnp.rulebook)
 
-        books = {lang: built.extra_files[rulebook_name(design, lang, built.paper)] for lang in ("en", "fr")  # type: ignore[assignment]
-                 if rulebook_name(design, lang, built.paper) in built.extra_files}
-        groups = ([(lang, {lang: books[lang]} if lang in books else {}) for lang in by_lang]
-                  if built.multilingual() else [(next(iter(by_lang)), books)])
+        kit_books: dict[str, bytes] = {lang: built.extra_files[rulebook_name(design, lang, built.paper)]  # type: ignore[misc]
+                                       for lang in ("en", "fr")
+                                       if rulebook_name(design, lang, built.paper) in built.extra_files}
+        groups = ([(lang, {lang: kit_books[lang]} if lang in kit_books else {}) for lang in by_lang]
+                  if built.multilingual() else [(next(iter(by_lang)), kit_books)])
         for lang, its_books in groups:  # each language's kit: its rulebook, its print sheets
             name, plan = built.sheets_of.get(lang, (built.pdf_name, built.sheet_plan))
             pdf = built.pdf if name == built.pdf_name else built.extra_files[name]
-            if not its_books and built.multilingual() and books:
+            if not its_books and built.multilingual() and kit_books:
                 continue  # (a language without its rulebook: no kit of its own)
             built.extra_files.update(export.kit_files(design, built.paper, plan or built.sheet_plan, pdf, its_books,  # type: ignore[arg-type]
                                                       by_lang.get(lang, components), svgs, face_path, cache,
@@ -1131,7 +1141,7 @@ SCHEDULERS = {"serial": _serial, "stream": _streaming, "pool": _pool}
 
 
 def _sheets_task(design: Design, options: BuildOptions, cache: Cache,
-                 painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str],
+                 painted: tuple[dict[str, list[ComponentFaces]], dict[str, str]], langs: list[str],
                  compiled: dict | None = None, stage=None) -> BuiltDesign:
     """A pool's task: a design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes),
     as a worker sends it back: without the faces and their SVG texts, which the parent has. With `stage`

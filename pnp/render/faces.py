@@ -290,18 +290,18 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
     if src.generate:
         gen = registry.get_generator(src.generate)
         # a wordless generator draws the same faces in every language: they key on none, drawn in the first
-        keyed = "" if getattr(gen, "wordless", False) and len(langs) > 1 else lang
+        gen_lang = "" if getattr(gen, "wordless", False) and len(langs) > 1 else lang
         # a generator's faces depend on its component, the print settings, the rules, the metadata, the language
         key_base = products.GENERATED_FACE.key_base(
             generator=src.generate, component=[cid, comp.model_dump(mode="json", exclude={"params", "back"},
                                                                     warnings=False)],
             params=src.params.model_dump(mode="json") if hasattr(src.params, "model_dump") else src.params,
             print=design.print.model_dump(mode="json"), rules=design.rules, meta=design.meta.model_dump(mode="json"),
-            language=keyed)
-        ctx = GeneratorContext(design, cid, comp, src.params, bleed, key_base, lang=keyed or langs[0])
+            language=gen_lang)
+        ctx = GeneratorContext(design, cid, comp, src.params, bleed, key_base, lang=gen_lang or langs[0])
         faces = _checked_keys(gen.fn(ctx), cid, doc, loc, report)  # type: ignore[union-attr]
         for face in faces:
-            face.paint = partial(_typeset_painted, face.paint, keyed or langs[0], keyed)
+            face.paint = partial(_typeset_painted, face.paint, gen_lang or langs[0], gen_lang)
         return faces
     size = comp.size
     if src.template:
@@ -1118,7 +1118,7 @@ def _template_words(folder: Path, extra: tuple[Path, ...], name: str) -> str:
     joined; "" when they cannot be read (painting reports why)."""
     env = _environment(folder, extra)
     out: list[str] = []
-    todo, seen = [name], set()
+    todo, seen = [name], set[str]()
     while todo and len(seen) < 50:
         current = todo.pop()
         if current in seen:
