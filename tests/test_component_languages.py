@@ -124,7 +124,8 @@ def test_each_language_has_its_sheets_with_its_texts(design: Path, tmp_path: Pat
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["languages"] == ["en", "fr"]
     assert manifest["sheets_pdf"] == {"en": "langtest-en-a4.pdf", "fr": "langtest-fr-a4.pdf"}
-    faces = {(e["lang"], e["face"]) for e in manifest["components"]}
+    faces = {(e["lang"], e["face"]) for e in manifest["components"] + manifest["components@fr"]}
+    assert {e["lang"] for e in manifest["components"]} == {"en"}  # the first language's edition, then the others
     assert ("fr", "svg/cards-2.fr.svg") in faces and ("en", "svg/cards-2.en.svg") in faces
     assert ("fr", "svg/cards-3.svg") in faces and ("en", "svg/cards-3.svg") in faces
     index = (folder / "index.html").read_text(encoding="utf-8")
