@@ -652,13 +652,12 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
         kit_books: dict[str, bytes] = {lang: built.extra_files[rulebook_name(design, lang, built.paper)]  # type: ignore[misc]
                                        for lang in ("en", "fr")
                                        if rulebook_name(design, lang, built.paper) in built.extra_files}
-        groups = ([(lang, {lang: kit_books[lang]} if lang in kit_books else {}) for lang in by_lang]
-                  if built.multilingual() else [(next(iter(by_lang)), kit_books)])
-        for lang, its_books in groups:  # each language's kit: its rulebook, its print sheets
+        groups = ([(lang, {lang: kit_books[lang]}) for lang in by_lang if lang in kit_books]
+                  if built.multilingual() and kit_books else [(next(iter(by_lang)), kit_books)])
+        for lang, its_books in groups:  # each language's kit: its rulebook, its print sheets (a language without a
+            # rulebook has no kit; without any, one kit of the first language)
             name, plan = built.sheets_of.get(lang, (built.pdf_name, built.sheet_plan))
             pdf = built.pdf if name == built.pdf_name else built.extra_files[name]
-            if not its_books and built.multilingual() and kit_books:
-                continue  # (a language without its rulebook: no kit of its own)
             built.extra_files.update(export.kit_files(design, built.paper, plan or built.sheet_plan, pdf, its_books,  # type: ignore[arg-type]
                                                       by_lang.get(lang, components), svgs, face_path, cache,
                                                       rules_paper=rulebook_paper(built.paper),
