@@ -147,7 +147,7 @@ def test_index_html_is_a_contact_sheet_with_report_and_links(tmp_path):
     links = [a.get("href") for a in doc.iter("a")]
     for href in links:
         assert (page.parent / href).is_file(), href
-    assert {"three-stars-a4.pdf", "three-stars-rules-en-a4.pdf", "three-stars-rules-fr-a4.pdf", "manifest.json"} <= set(links)
+    assert {"three-stars-fr-a4.pdf", "three-stars-rules-en-a4.pdf", "three-stars-rules-fr-a4.pdf", "manifest.json"} <= set(links)
     imgs = [i.get("src") for i in doc.iter("img")]
     assert len(imgs) == 41 + 1 + 1 + 4 and all((page.parent / s).is_file() for s in imgs)
     text = doc.text_content()
@@ -178,7 +178,7 @@ def test_new_design_builds_as_it_is(tmp_path):
         result = runner.invoke(main, ["build", "my-game", "--out", "out"])
         assert result.exit_code == 0, result.output
         out = tmp_path / "out" / "my-game"
-        assert {"my-game-a4.pdf", "my-game-rules-en-a4.pdf", "my-game-rules-fr-a4.pdf", "index.html"} <= {
+        assert {"my-game-en-a4.pdf", "my-game-fr-a4.pdf", "my-game-rules-en-a4.pdf", "my-game-rules-fr-a4.pdf", "index.html"} <= {
             p.name for p in out.iterdir()}
         result = runner.invoke(main, ["new", "stars-copy", "--from", str(ROOT / "designs" / "three-stars")])
         assert result.exit_code == 0, result.output
