@@ -70,7 +70,7 @@ def test_one_svg_per_distinct_face_with_declared_mm_size(three_stars_a4):
 @pytest.mark.parametrize("fixture,size", [("three_stars_a4", A4), ("three_stars_letter", LETTER)])
 def test_pages_are_exactly_the_paper_size(request, fixture, size):
     out = request.getfixturevalue(fixture)
-    pdf = out / f"three-stars-{'a4' if size == A4 else 'letter'}.pdf"
+    pdf = out / f"three-stars-fr-{'a4' if size == A4 else 'letter'}.pdf"
     reader = PdfReader(pdf)
     for page in reader.pages:
         w, h = float(page.mediabox.width), float(page.mediabox.height)
@@ -101,7 +101,7 @@ def test_eight_cards_per_a4_sheet_inside_the_margin_and_fronts_alternate_with_ba
 @pytest.mark.parametrize("fixture", ["three_stars_a4", "three_stars_letter"])
 def test_card_trims_sit_where_the_crop_marks_say(request, fixture):
     out = request.getfixturevalue(fixture)
-    pdf = out / f"three-stars-{fixture.rsplit('_', 1)[1]}.pdf"
+    pdf = out / f"three-stars-fr-{fixture.rsplit('_', 1)[1]}.pdf"
     reader = PdfReader(pdf)
     for i, cards in _card_pages(reader):
         trims = [(p.x + 3 * MM, p.y + 3 * MM, p.x + p.width - 3 * MM, p.y + p.height - 3 * MM) for p in cards]
@@ -135,7 +135,7 @@ def test_a4_crop_marks_stay_outside_every_trim_and_bleed(three_stars_a4):
 @pytest.mark.parametrize("fixture", ["three_stars_a4", "three_stars_letter"])
 def test_back_sheets_mirror_their_fronts_columns(request, fixture):
     out = request.getfixturevalue(fixture)
-    reader = PdfReader(out / f"three-stars-{fixture.rsplit('_', 1)[1]}.pdf")
+    reader = PdfReader(out / f"three-stars-fr-{fixture.rsplit('_', 1)[1]}.pdf")
     pages = _card_pages(reader)
     tol = 0.1 * MM
     for (fi, front), (bi, back) in zip(pages[0::2], pages[1::2]):

@@ -23,12 +23,14 @@ from tests.conftest import DESIGNS
 ORANGE, BLUE = "#E69F00", "#0072B2"
 
 
-@pytest.fixture(scope="module")
 
 def _face(folder, stem: str):
     """svg/<stem>.svg, or the first language's svg/<stem>.<lang>.svg when the face is drawn in each language."""
     plain = folder / f"{stem}.svg"
     return plain if plain.exists() else next(folder.glob(f"{stem}.??.svg"))
+
+
+@pytest.fixture(scope="module")
 
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("ishi-hama")

@@ -15,12 +15,13 @@ from pnp.validate import validate
 from tests.conftest import DESIGNS
 
 
-@pytest.fixture(scope="module")
-
 def _face(folder, stem: str):
     """svg/<stem>.svg, or the first language's svg/<stem>.<lang>.svg when the face is drawn in each language."""
     plain = folder / f"{stem}.svg"
     return plain if plain.exists() else next(folder.glob(f"{stem}.??.svg"))
+
+
+@pytest.fixture(scope="module")
 
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("tubo")
