@@ -47,7 +47,7 @@ def _manifest(folder: Path) -> dict:
 
 def test_tts_saved_object_matches_the_manifest(made):
     manifest = _manifest(made)
-    save = json.loads((made / "tts" / "three-stars.json").read_text())
+    save = json.loads((made / "tts" / "three-stars-fr.json").read_text())  # (the first language's edition)
     objects = save["ObjectStates"]
     by_name: dict[str, list] = {}
     for o in objects:
@@ -73,7 +73,7 @@ def test_tts_saved_object_matches_the_manifest(made):
     assert deck["Transform"]["scaleZ"] == pytest.approx(card_scale((63, 88)), abs=1e-3)
     assert deck["Transform"]["scaleZ"] * CARD_HEIGHT_UNITS == pytest.approx(88 / 25.4, abs=1e-3)
     # the board: one locked tile, its image in the board's proportions
-    [board] = [o for o in by_name["Custom_Tile"] if o["Nickname"] == "Board"]
+    [board] = [o for o in by_name["Custom_Tile"] if o["Nickname"] == "Plateau"]  # (the French edition: its names)
     [b] = [e for e in manifest["components"] if e["component"] == "board"]
     img = Image.open(_local(board["CustomImage"]["ImageURL"]))
     assert board["Locked"] and img.width / img.height == pytest.approx(b["trim_mm"][0] / b["trim_mm"][1], rel=0.01)
@@ -88,9 +88,9 @@ def test_tts_saved_object_matches_the_manifest(made):
         assert {o["Name"] for o in inside} == {"Custom_Token"}  # triangles cut out along their transparency
         token = Image.open(_local(inside[0]["CustomImage"]["ImageURL"]))
         assert token.mode == "RGBA" and token.getpixel((0, 0))[3] == 0  # outside the triangle: clear
-    # rulebooks as PDFs, both languages
+    # the rulebook as a PDF: the French edition's is the French one
     pdfs = sorted(Path(_local(o["CustomPDF"]["PDFUrl"])).name for o in by_name["Custom_PDF"])
-    assert pdfs == ["three-stars-rules-en-a4.pdf", "three-stars-rules-fr-a4.pdf"]
+    assert pdfs == ["three-stars-rules-fr-a4.pdf"]
     guids = [o["GUID"] for o in objects]
     assert len(set(guids)) == len(guids)
 
@@ -124,7 +124,7 @@ def test_tts_base_url_and_a_bad_one(tmp_path):
 
 @pytest.mark.parametrize("service", SERVICES)
 def test_print_service_images_have_the_published_size_and_dpi(made, service):
-    folder = made / "print" / service
+    folder = made / "print" / f"{service}-fr"  # (each language's files: its faces differ)
     report = json.loads((folder / "report.json").read_text())
     svc = load_services()[service]
     assert report["products"]["placement-cards"]
@@ -153,13 +153,14 @@ def test_print_service_trim_lands_on_the_trim_box(made):
     rasterised trimmed at the box's size); beyond it, bleed."""
     from pnp.render.raster import Face, raster_faces
 
-    folder = made / "print" / "thegamecrafter"
+    folder = made / "print" / "thegamecrafter-fr"
     report = json.loads((folder / "report.json").read_text())
     back = next(f for f in report["files"] if f["role"] == "back")
     left, top, right, bottom = back["trim_box"]
     assert (right - left, bottom - top) == (750, 1050)  # 2.5 x 3.5 in at 300 dpi
     img = Image.open(folder / back["path"]).convert("L")
-    svg = (made / "svg" / "placement-cards-back.svg").read_text()
+    back_svg = next(e["back"] for e in _manifest(made)["components"] if e["component"] == "placement-cards")
+    svg = (made / back_svg).read_text()  # (the French edition's back: svg/placement-cards-back[.fr].svg)
     [(_, png)] = raster_faces({"b": Face(svg, 3.0, False, (750, 1050))}, 300, trim=True)
     want = Image.open(io.BytesIO(png)).convert("L")
 
@@ -193,7 +194,7 @@ def test_kit_bookmarks_pages_and_sizes(made):
     for lang in ("en", "fr"):
         kit = pypdf.PdfReader(made / f"three-stars-kit-{lang}-a4.pdf")
         rules = pypdf.PdfReader(made / f"three-stars-rules-{lang}-a4.pdf")
-        sheets = pypdf.PdfReader(made / "three-stars-a4.pdf")
+        sheets = pypdf.PdfReader(made / f"three-stars-{lang}-a4.pdf")  # (the kit of a language: its sheets)
         blank = len(rules.pages) % 2  # (the first sheet is a front with its back: it starts a leaf)
         assert len(kit.pages) == 2 + len(rules.pages) + blank + len(sheets.pages)
         top = [(t, p) for d, t, p in _outline(kit) if d == 0]
@@ -384,12 +385,15 @@ def test_exports_are_deterministic_and_listed_in_index(made, tmp_path):
     second = {p.relative_to(res.out_dir).as_posix(): p.read_bytes() for p in res.out_dir.rglob("*") if p.is_file()}
     assert set(first) == set(second)
     differ = sorted(k for k in first if first[k] != second[k])
-    assert differ == ["tts/three-stars.json"]  # only its file:/// URLs name the other folder
-    assert first[differ[0]].decode().replace(str(made), "X") == second[differ[0]].decode().replace(str(res.out_dir), "X")
+    assert differ == ["tts/three-stars-en.json", "tts/three-stars-fr.json"]  # only their file:/// URLs name the
+    # other folder
+    for name in differ:
+        assert first[name].decode().replace(str(made), "X") == second[name].decode().replace(str(res.out_dir), "X")
     doc = html.fromstring((made / "index.html").read_bytes())
     links = {a.get("href") for a in doc.iter("a")}
-    assert {"three-stars-kit-en-a4.pdf", "three-stars-kit-ink-saver-fr-a4.pdf", "tts/three-stars.json",
-            "print/thegamecrafter/report.txt"} <= links
+    assert {"three-stars-kit-en-a4.pdf", "three-stars-kit-ink-saver-fr-a4.pdf", "tts/three-stars-fr.json",
+            "tts/three-stars-en.json", "print/thegamecrafter-fr/report.txt", "print/thegamecrafter-en/report.txt",
+            "three-stars-fr-a4.pdf", "three-stars-en-a4.pdf"} <= links
     assert all((made / h).is_file() for h in links)
     assert sorted(_manifest(made)["exports"]) == sorted(ALL)
 

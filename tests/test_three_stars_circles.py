@@ -210,7 +210,7 @@ def built(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def sheets(built) -> PdfReader:
-    return PdfReader(built / f"{DESIGN.name}-a4.pdf")
+    return PdfReader(built / f"{DESIGN.name}-fr-a4.pdf")
 
 
 def test_the_tokens_are_cut_as_circles(design, sheets):

@@ -123,7 +123,7 @@ def test_build_gives_every_tile_and_the_aid(tmp_path):
         for x0, y0, x1, y1 in paths:
             assert (round(float(x0), 2), round(float(y0), 2)) in mids
             assert (round(float(x1), 2), round(float(y1), 2)) in mids
-    assert (folder / "triloopite-a4.pdf").stat().st_size > 10_000
+    assert (folder / "triloopite-fr-a4.pdf").stat().st_size > 10_000
 
 
 def test_loops_command_on_a_layout_file_and_on_a_seeded_game(tmp_path):

@@ -72,11 +72,12 @@ def _faces_by_path(components: list[ComponentFaces], face_path) -> dict:
 
 def tts_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str, str], face_path,
                rulebooks: list[tuple[str, str]], base: str, cache: Cache,
-               resources=None) -> tuple[dict[str, bytes], list[str]]:
+               resources=None, lang: str = "en") -> tuple[dict[str, bytes], list[str]]:
     """({"tts/...": bytes}, problems): the saved object `tts/<design>.json` and every image it names.
 
     `manifest` is the build's (pnp.build.manifest); `rulebooks` (language, PDF file name in the
-    design's output folder); `base` the folder (file:/// URLs) or http(s) address the images are at.
+    design's output folder); `base` the folder (file:/// URLs) or http(s) address the images are at; `lang` the
+    language of the components' names.
     """
     from pnp.exports.tts import (  # lazy: 23 ms (pnp.exports.tts)
         dumps,
@@ -87,7 +88,7 @@ def tts_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str,
     )
     from pnp.render.raster import Face, Sheet, raster_faces, render_sheets  # lazy: 12 ms (pnp.render.raster)
 
-    names = {cf.component_id: cf.component.display_name("en") or cf.component_id for cf in components}
+    names = {cf.component_id: cf.component.display_name(lang) or cf.component_id for cf in components}
     labels = {face_path(cf.component_id, f): f.label for cf in components for f in cf.fronts if f.label}
     game = game_from_manifest(manifest, rulebooks=rulebooks, names=names, labels=labels,
                               same_backs=_same_backs(components, svgs, face_path))

@@ -47,6 +47,7 @@ from markupsafe import Markup, escape
 
 from pnp.limits import LimitExceeded, limit
 from pnp.render import markup
+from pnp.render.typography import typeset
 
 ALIGNS = ("left", "center", "right", "justify")
 VALIGNS = ("top", "middle", "bottom")
@@ -69,6 +70,7 @@ class Painting:
     fonts_style: str = ""  # the design's fonts: as the @font-face <style> pnp.render.faces puts in the face
     font_faces: dict[str, dict[str, str]] | None = None  # family (lower case) -> slot -> ReportLab name, read once
     cells: list[tuple[str, str | None, int | None]] = field(default_factory=list)  # marked values: text, file, line
+    lang: str = ""  # the face's language: a box's text is typeset in it before its lines are broken ("": as given)
 
 
 _FONT_FACE = re.compile(r'@font-face \{font-family: "([^"]+)"; font-weight: (\w+); font-style: (\w+); '
@@ -173,6 +175,8 @@ def _parse(text: str, resolve_icon, use_markup: bool = True, size: float = 1.0) 
     """Paragraphs -> words -> parts (runs of one look, icons), and the markup's warnings; `size` is the box's size
     (an absolute size run becomes a scale of it)."""
     parsed = markup.parse(text, use_markup)
+    painting = PAINTING.get()
+    lang = painting.lang if painting is not None else ""
     paras: list[_Para] = []
     for p in parsed.paragraphs:
         words: list[list[Part]] = []
@@ -188,7 +192,8 @@ def _parse(text: str, resolve_icon, use_markup: bool = True, size: float = 1.0) 
                 else:
                     word.append(Part(run.text, st.bold, st.italic, icon, *look[2:]))
                 continue
-            for k, piece in enumerate(run.text.split(" ")):
+            # typeset first (a no-break space joins what it joins: the words are split at plain spaces only)
+            for k, piece in enumerate((typeset(run.text, lang) if lang else run.text).split(" ")):
                 if k and word:
                     words.append(word)
                     word = []
