@@ -19,6 +19,7 @@ from pnp.games.tubo.scripts import (
     stock_params,
 )
 from pnp.model import Design
+from pnp.rulebook import glossary
 from pnp.rulebook.words import COLOURS, SIDE_LETTERS, SIDES, SYMBOLS, word
 
 ZONES = {"fr": {"grey": "grise", "black": "noire", "white": "blanche"}}  # feminine: "la zone noire"
@@ -79,7 +80,8 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     cells, objective: bool), objective_zone (its name), other_zones, stocks (name,
     symbol), stock_count, connectors (per stock), fitting (pieces of a stock that fit one
     open end), closes (per stock), loose (pieces in the box), score (piece, loop, close,
-    unused_close, and signed texts), max_pieces, sides, example (or None).
+    unused_close, and signed texts), max_pieces, sides, example (or None); and from the game's glossary
+    (pnp/games/tubo/glossary.yaml): term, label, edition (choices, additions), drift.
     """
     game = TuboGame(design, 2)
     b = game.board
@@ -116,6 +118,7 @@ def rulebook_facts(design: Design, lang: str) -> dict:
         "letters": SIDE_LETTERS.get(lang, "NESW"),
         "example": example_facts(design, lang),
         "figures": figure_facts(design),
+        **glossary.of_package(__file__).facts(lang),
     }
 
 
