@@ -4,6 +4,7 @@ A game keeps one `glossary.yaml` beside its code (pnp/games/<game>/glossary.yaml
 
     terms:        # the seed's own words, as its author wrote them (fr), and the English beside
       close_piece: {fr: Pièce Close, en: Close piece}
+      straight: {fr: droite, en: straight, fr_plural: droites}    # a plural where it differs
     drift:        # spellings the books must never print (a test reads each built book for them)
       fr: [pièce Close]
     labels:       # the words the generators print on the components ({name} and such filled by the game)
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.errors import DesignError, Problem, display_path, warn
+from pnp.rulebook.words import number
 from pnp.yamlio import Document, parse_yaml
 
 LANGUAGES = ("fr", "en")
@@ -52,11 +54,15 @@ class Glossary:
              f"another language is printed instead; expected {lang}: beside the others")
         return other
 
-    def term(self, key: str, lang: str) -> str:
-        """The term `key` in `lang` (KeyError naming the glossary's terms when there is none)."""
+    def term(self, key: str, lang: str, n: int | float = 1) -> str:
+        """The term `key` in `lang`, in the plural for a count `n` that takes one when the glossary gives it
+        (`fr_plural: droites`); KeyError naming the glossary's terms when there is none."""
         if key not in self.terms:
             raise KeyError(f"{display_path(self.source)}: no term {key!r}; expected one of {', '.join(self.terms)}")
-        return self._pick("terms", key, self.terms[key], lang)
+        entry = self.terms[key]
+        if number(n, lang) == 2 and entry.get(f"{lang}_plural"):
+            return entry[f"{lang}_plural"]
+        return self._pick("terms", key, entry, lang)
 
     def label(self, key: str, lang: str, **values: Any) -> str:
         """The component label `key` in `lang`, its `{name}` fields filled from `values`."""

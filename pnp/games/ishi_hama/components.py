@@ -22,6 +22,8 @@ from pnp.render.colour import tint
 from pnp.render.pathtiles import Hub, PathStyle, Spoke, draw_tile, square
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol
+from pnp.rulebook import glossary
+from pnp.rulebook.words import colour as colour_word, of_player, player_name
 
 INK = "#1a1a1a"
 GRID = "#8a8a8a"
@@ -110,15 +112,20 @@ def tiles(ctx: GeneratorContext) -> list[FaceSpec]:
     p: TilesParams = ctx.params
     s = p.cell
     faces = []
+    words = glossary.of_package(__file__)
     for spec in p.colours:
         for entry in p.mix:
             mask = entry.mask
+            shape = words.term(entry.name, ctx.lang) if entry.name in words.terms else entry.name
+            tile = words.term("tile", ctx.lang)
+            hue = colour_word(spec.name, ctx.lang, "tile")
 
             def draw(c: Canvas, spec=spec, mask=mask) -> None:
                 draw_tile_face(c, s, mask, spec, p.path_width)
 
             faces.append(ctx.face(f"{spec.name}-{entry.name}", s, s, draw, count=entry.count * ctx.component.count,
-                                  label=f"{spec.name} {entry.name} ({mask_name(mask)})",
+                                  label=(f"{tile} {shape} {hue}" if ctx.lang == "fr" else f"{hue} {shape} {tile}")
+                                  + f" ({mask_name(mask)})",
                                   data={"colour": spec.name, "shape": entry.name, "paths": list(entry.paths)}))
     return faces
 
@@ -168,9 +175,10 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
     points = ctx.design.rules.get("points_in_game", 7)
     slots = points if isinstance(points, int) and 0 < points <= p.rows else p.rows
     colours = tile_colours(ctx.design)
-    names = [col.name for col in colours[:2]] or ["player 1", "player 2"]
+    words = glossary.of_package(__file__)
+    names = [player_name(col.name, ctx.lang) for col in colours[:2]]
     while len(names) < 2:
-        names.append(f"player {len(names) + 1}")
+        names.append(words.label("player", ctx.lang, n=len(names) + 1))
     hues = [col.colour for col in colours[:2]] + ["#9a9a9a"] * 2
 
     def draw(cv: Canvas) -> None:
@@ -197,11 +205,12 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
             rx = gx - p.gap - c if left else gx + gw + p.gap  # reserve strip
             sx = rx - p.strip_gap - c if left else rx + c + p.strip_gap  # score strip
             name = names[seat]
+            said = {"name": name.upper(), "of": of_player(name, ctx.lang).upper()}
             cv.rect(rx, gy, c, gh, fill=tint(hues[seat], 0.88), stroke=INK, stroke_width=0.5)
-            _rotated_text(cv, rx + c / 2, gy + gh / 2, f"{name.upper()} — RESERVE", angle, 3.6, weight="bold",
+            _rotated_text(cv, rx + c / 2, gy + gh / 2, words.label("reserve", ctx.lang, **said), angle, 3.6, weight="bold",
                           fill="#555555")
             _rotated_text(cv, rx + c / 2 + (4.5 if left else -4.5), gy + gh / 2,
-                          "tiles to place: yours at the start, then those given to you", angle, 2.2,
+                          words.label("reserve_note", ctx.lang), angle, 2.2,
                           fill="#777777")
             # score: one slot per point of the game, clearly apart from the reserve
             top = gy + (gh - slots * c) / 2
@@ -212,15 +221,18 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
                 _rotated_text(cv, sx + c / 2, y + c / 2, str(num), angle, 6.0, weight="bold", fill="#d9d9d9")
             label_y = top / 2 + gy / 2 if left else top + slots * c + (gy + gh - top - slots * c) / 2
             up = 1.9 if left else -1.9  # towards the top of the text as its player reads it
-            _rotated_text(cv, sx + c / 2 + up, label_y, name.upper(), angle, 2.8, weight="bold", fill=INK)
-            _rotated_text(cv, sx + c / 2 - up, label_y, "SCORE", angle, 2.8, weight="bold", fill=INK)
+            _rotated_text(cv, sx + c / 2 + up, label_y, words.label("score_first", ctx.lang, **said), angle, 2.8,
+                          weight="bold", fill=INK)
+            _rotated_text(cv, sx + c / 2 - up, label_y, words.label("score_second", ctx.lang, **said), angle, 2.8,
+                          weight="bold", fill=INK)
             other_y = top + slots * c + (gy + gh - top - slots * c) / 2 if left else top / 2 + gy / 2
-            _rotated_text(cv, sx + c / 2, other_y, "1 tile a point", angle, 2.4, fill="#555555")
+            _rotated_text(cv, sx + c / 2, other_y, words.label("per_point", ctx.lang), angle, 2.4, fill="#555555")
         base = gy + gh + 6.0
         cv.text(gx, base, "ISHI-HAMA", size=4.4, weight="bold", fill=INK)
-        cv.text(gx + gw, base, f"{p.columns}x{p.rows}, cells {c:g} mm. Score tiles never go back into play.",
+        cv.text(gx + gw, base, words.label("footer", ctx.lang, columns=p.columns, rows=p.rows, cell=f"{c:g}"),
                 size=2.4, anchor="end", fill="#444444")
 
     return [ctx.face("board", w, h, draw, data={
-        "columns": p.columns, "rows": p.rows, "cell_mm": c, "score_slots": slots, "seats": names,
+        "columns": p.columns, "rows": p.rows, "cell_mm": c, "score_slots": slots,
+        "seats": [col.name for col in colours[:2]] or names,
     })]
