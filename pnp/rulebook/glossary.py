@@ -71,15 +71,30 @@ class Glossary:
         text = self._pick("labels", key, self.labels[key], lang)
         return text.format(**values) if values else text
 
-    def facts(self, lang: str) -> dict[str, Any]:
-        """What a rules text reads: term and label (key -> word in `lang`), edition (choices, additions: texts)."""
+    def edition(self, lang: str, values: dict[str, Any] | None = None) -> dict[str, list[str]]:
+        """The "About this edition" lines in `lang` (choices, additions), their `{name}` fields filled from `values`
+        (the game's own numbers, so that a line follows the design: "{pieces} pieces of a colour")."""
+        out: dict[str, list[str]] = {}
+        for name, items in (("choices", self.choices), ("additions", self.additions)):
+            lines = []
+            for i, e in enumerate(items):
+                text = self._pick("edition", f"{name}[{i}]", e, lang)
+                try:
+                    lines.append(text.format_map(values or {}) if "{" in text else text)
+                except (KeyError, IndexError, ValueError) as exc:
+                    raise KeyError(f"{display_path(self.source)}:{self.lines.get(('edition', f'{name}[{i}]'))}: "
+                                   f"edition.{name}[{i}] names {exc} that the game does not give; expected one of "
+                                   f"{', '.join(sorted(values or {})) or 'no field'}") from None
+            out[name] = lines
+        return out
+
+    def facts(self, lang: str, values: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What a rules text reads: term and label (key -> word in `lang`), edition (choices, additions: texts with
+        `values` filled in), drift (the spellings the books must not print)."""
         return {
             "term": {k: self.term(k, lang) for k in self.terms},
             "label": {k: self._pick("labels", k, v, lang) for k, v in self.labels.items()},
-            "edition": {"choices": [self._pick("edition", f"choices[{i}]", e, lang)
-                                    for i, e in enumerate(self.choices)],
-                        "additions": [self._pick("edition", f"additions[{i}]", e, lang)
-                                      for i, e in enumerate(self.additions)]},
+            "edition": self.edition(lang, values),
             "drift": list(self.drift.get(lang, [])),
         }
 
