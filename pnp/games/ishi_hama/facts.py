@@ -57,7 +57,7 @@ def shape(key: str, lang: str, n: int = 1) -> str:
     return g.term(key, lang, n) if key in g.terms else key
 
 
-def tiles(shape_key: str | None, colour_key: str | None, lang: str, n: int = 1) -> str:
+def tile_words(shape_key: str | None, colour_key: str | None, lang: str, n: int = 1) -> str:
     """Tiles of a shape and a colour, agreed, without article: "tuile coude orange", "tuiles droites bleues",
     "orange corner tile", "blue straight tiles"."""
     noun = words().term("tile", lang, n)
@@ -70,12 +70,12 @@ def tiles(shape_key: str | None, colour_key: str | None, lang: str, n: int = 1) 
 
 def the_tiles(shape_key: str | None, colour_key: str | None, lang: str, n: int = 1) -> str:
     """With the definite article: "la tuile coude orange", "the orange corner tile"."""
-    return definite(tiles(shape_key, colour_key, lang, n), "tile", lang, n)
+    return definite(tile_words(shape_key, colour_key, lang, n), "tile", lang, n)
 
 
 def a_tile(shape_key: str | None, colour_key: str | None, lang: str) -> str:
     """With the indefinite article: "une tuile bleue", "an orange tile"."""
-    return indefinite(tiles(shape_key, colour_key, lang), "tile", lang)
+    return indefinite(tile_words(shape_key, colour_key, lang), "tile", lang)
 
 
 def label(kind: str, lang: str, name: str = "") -> str:
@@ -232,6 +232,13 @@ def _ordinal(k: int, lang: str) -> str:
     return f"{k}{suffix}"
 
 
+def _listed(items: list[str], lang: str) -> str:
+    """"a, b et c", "a, b and c"."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + (" et " if lang == "fr" else " and ") + items[-1]
+
+
 def rulebook_facts(design: Design, lang: str) -> dict:
     """What an Ishi-Hama rules text reads as `facts`:
 
@@ -265,8 +272,7 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     _, tiles = find_component(design, TILES_GENERATOR, "tile")
     letters = "NESO" if lang == "fr" else "NESW"
     mix = [{"key": m.name, "name": shape(m.name, lang, m.count), "count": m.count,
-            "tiles": count(m.count, "tile", lang).split(" ", 1)[1] + " " + shape(m.name, lang, m.count)
-            if lang == "fr" else f"{shape(m.name, lang, m.count)} {words().term('tile', lang, m.count)}",
+            "tiles": f"{m.count} {tile_words(m.name, None, lang, m.count)}",
             "paths": "+".join(letters[side_of(s)] for s in m.paths), "ends": len(m.paths),
             "form": _form(m.mask, lang)} for m in tiles.params.mix]
     per_colour = sum(k.count for k in game.kinds if k.colour == game.seat_colour[0])
@@ -283,5 +289,5 @@ def rulebook_facts(design: Design, lang: str) -> dict:
         "score": game.rules.group_size - game.rules.tiles_to_opponent,
         "example": example_facts(design, lang),
         "figures": figure_facts(design, lang),
-        **words().facts(lang),
+        **words().facts(lang, {"mix": _listed([m["tiles"] for m in mix], lang), "n": game.rules.group_size}),
     }
