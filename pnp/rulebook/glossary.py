@@ -4,6 +4,7 @@ A game keeps one `glossary.yaml` beside its code (pnp/games/<game>/glossary.yaml
 
     terms:        # the seed's own words, as its author wrote them (fr), and the English beside
       close_piece: {fr: Pièce Close, en: Close piece}
+    words:        # the edition's own words, where the seed has none (read like terms)
       straight: {fr: droite, en: straight, fr_plural: droites}    # a plural where it differs
     drift:        # spellings the books must never print (a test reads each built book for them)
       fr: [pièce Close]
@@ -32,13 +33,14 @@ from pnp.rulebook.words import number
 from pnp.yamlio import Document, parse_yaml
 
 LANGUAGES = ("fr", "en")
-SECTIONS = ("terms", "drift", "labels", "edition")
+SECTIONS = ("terms", "words", "drift", "labels", "edition")
 
 
 @dataclass(frozen=True)
 class Glossary:
     source: Path
     terms: dict[str, dict[str, str]] = field(default_factory=dict)
+    words: dict[str, dict[str, str]] = field(default_factory=dict)  # the edition's own words (not the seed's)
     labels: dict[str, dict[str, str]] = field(default_factory=dict)
     drift: dict[str, list[str]] = field(default_factory=dict)
     choices: list[dict[str, str]] = field(default_factory=list)
@@ -57,12 +59,13 @@ class Glossary:
     def term(self, key: str, lang: str, n: int | float = 1) -> str:
         """The term `key` in `lang`, in the plural for a count `n` that takes one when the glossary gives it
         (`fr_plural: droites`); KeyError naming the glossary's terms when there is none."""
-        if key not in self.terms:
-            raise KeyError(f"{display_path(self.source)}: no term {key!r}; expected one of {', '.join(self.terms)}")
-        entry = self.terms[key]
+        entry = self.terms.get(key) or self.words.get(key)
+        if entry is None:
+            raise KeyError(f"{display_path(self.source)}: no term {key!r}; expected one of "
+                           f"{', '.join([*self.terms, *self.words])}")
         if number(n, lang) == 2 and entry.get(f"{lang}_plural"):
             return entry[f"{lang}_plural"]
-        return self._pick("terms", key, entry, lang)
+        return self._pick("terms" if key in self.terms else "words", key, entry, lang)
 
     def label(self, key: str, lang: str, **values: Any) -> str:
         """The component label `key` in `lang`, its `{name}` fields filled from `values`."""
@@ -92,7 +95,7 @@ class Glossary:
         """What a rules text reads: term and label (key -> word in `lang`), edition (choices, additions: texts with
         `values` filled in), drift (the spellings the books must not print)."""
         return {
-            "term": {k: self.term(k, lang) for k in self.terms},
+            "term": {k: self.term(k, lang) for k in (*self.terms, *self.words)},
             "label": {k: self._pick("labels", k, v, lang) for k, v in self.labels.items()},
             "edition": self.edition(lang, values),
             "drift": list(self.drift.get(lang, [])),
@@ -121,6 +124,7 @@ def load(path: Path) -> Glossary:
             problems.append(Problem(doc.name, doc.line((key,)), f"unknown section {key!r}; expected one of "
                                     f"{', '.join(SECTIONS)}"))
     terms = {str(k): _texts(doc, ("terms", k), v, problems) for k, v in (data.get("terms") or {}).items()}
+    own = {str(k): _texts(doc, ("words", k), v, problems) for k, v in (data.get("words") or {}).items()}
     labels = {str(k): _texts(doc, ("labels", k), v, problems) for k, v in (data.get("labels") or {}).items()}
     drift = {str(k): [str(x) for x in v] for k, v in (data.get("drift") or {}).items() if isinstance(v, list)}
     edition = data.get("edition") or {}
@@ -130,7 +134,7 @@ def load(path: Path) -> Glossary:
     if problems:
         raise DesignError(problems)
     lines: dict[tuple, int] = {}
-    for section in ("terms", "labels"):
+    for section in ("terms", "words", "labels"):
         for k in data.get(section) or {}:
             line = doc.line((section, k))
             if line is not None:
@@ -140,7 +144,7 @@ def load(path: Path) -> Glossary:
             line = doc.line(("edition", name, i))
             if line is not None:
                 lines[("edition", f"{name}[{i}]")] = line
-    return Glossary(path, terms, labels, drift, choices, additions, lines)
+    return Glossary(path, terms, own, labels, drift, choices, additions, lines)
 
 
 def of_package(module_file: str) -> Glossary:

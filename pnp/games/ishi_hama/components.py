@@ -116,7 +116,7 @@ def tiles(ctx: GeneratorContext) -> list[FaceSpec]:
     for spec in p.colours:
         for entry in p.mix:
             mask = entry.mask
-            shape = words.term(entry.name, ctx.lang) if entry.name in words.terms else entry.name
+            shape = words.term(entry.name, ctx.lang) if entry.name in words.words else entry.name
             tile = words.term("tile", ctx.lang)
             hue = colour_word(spec.name, ctx.lang, "tile")
 

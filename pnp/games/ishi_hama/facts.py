@@ -54,7 +54,7 @@ def words() -> glossary.Glossary:
 def shape(key: str, lang: str, n: int = 1) -> str:
     """A tile shape's word, agreed with "tuile" and the count (droite, droites; coude, T stay as they are)."""
     g = words()
-    return g.term(key, lang, n) if key in g.terms else key
+    return g.term(key, lang, n) if key in g.terms or key in g.words else key
 
 
 def tile_words(shape_key: str | None, colour_key: str | None, lang: str, n: int = 1) -> str:
