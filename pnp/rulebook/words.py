@@ -217,8 +217,8 @@ def indefinite(phrase: str, key: str, lang: str, n: int | float = 1) -> str:
         return f"{art} {phrase}"
     if number(n, lang) == 2:
         return phrase
-    return f"{'an' if starts_with_vowel(phrase) and not phrase.lower().startswith(('eu', 'one', 'uni', 'use')) else 'a'} " \
-           f"{phrase}"
+    vowel = phrase[:1].lower() in "aeiou" and not phrase.lower().startswith(("eu", "one", "uni", "use"))
+    return f"{'an' if vowel else 'a'} {phrase}"
 
 
 def definite(phrase: str, key: str, lang: str, n: int | float = 1) -> str:
@@ -255,7 +255,8 @@ def capitalised(text: str) -> str:
 
 def player_name(colour_key: str, lang: str) -> str:
     """A player named by their colour: a proper noun, capitalised ("Bleu", "Orange", "Blue")."""
-    return capitalised(word(COLOURS, colour_key, lang) if lang != "en" else colour_key)
+    forms = COLOUR_FORMS.get(lang, {}).get(colour_key)
+    return capitalised(forms[0] if forms else word(COLOURS, colour_key, lang) if lang != "en" else colour_key)
 
 
 def of_player(name: str, lang: str) -> str:
