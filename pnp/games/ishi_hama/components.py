@@ -18,6 +18,7 @@ from pydantic import Field, field_validator
 from pnp.games.ishi_hama.geometry import SIDE_NAMES, mask_name, mask_of, side_of
 from pnp.params import MAX_ITEMS, Colour, Count, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
+from pnp.render import fonts
 from pnp.render.colour import tint
 from pnp.render.pathtiles import Hub, PathStyle, Spoke, draw_tile, square
 from pnp.render.svg import Canvas
@@ -157,6 +158,17 @@ def board_size(p: BoardParams) -> tuple[float, float]:
     return w, h
 
 
+def fitted(text: str, size: float, room: float, bold: bool = False) -> float:
+    """The text size, at most `size`, at which `text` in the shipped DejaVu Sans fits in `room` mm: a label of any
+    language stays inside its strip."""
+    from reportlab.pdfbase import pdfmetrics  # lazy: 51 ms (reportlab.pdfbase)
+
+    face = fonts.BOLD if bold else fonts.REGULAR
+    fonts.ensure(face)
+    wide = pdfmetrics.stringWidth(text, face, size)
+    return size if wide <= room else size * room / wide
+
+
 def _rotated_text(c: Canvas, x: float, y: float, text: str, angle: int, size: float, **kw) -> None:
     with c.group(transform=f"translate({x:.3f} {y:.3f}) rotate({angle})"):
         c.text(0, size * 0.35, text, size=size, anchor="middle", **kw)
@@ -221,12 +233,14 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
                 _rotated_text(cv, sx + c / 2, y + c / 2, str(num), angle, 6.0, weight="bold", fill="#d9d9d9")
             label_y = top / 2 + gy / 2 if left else top + slots * c + (gy + gh - top - slots * c) / 2
             up = 1.9 if left else -1.9  # towards the top of the text as its player reads it
-            _rotated_text(cv, sx + c / 2 + up, label_y, words.label("score_first", ctx.lang, **said), angle, 2.8,
-                          weight="bold", fill=INK)
-            _rotated_text(cv, sx + c / 2 - up, label_y, words.label("score_second", ctx.lang, **said), angle, 2.8,
-                          weight="bold", fill=INK)
+            room = (gh - slots * c) / 2 - 1.0  # the strip's length beside the slots, less a margin
+            first, second = words.label("score_first", ctx.lang, **said), words.label("score_second", ctx.lang, **said)
+            big = min(fitted(first, 2.8, room, bold=True), fitted(second, 2.8, room, bold=True))
+            _rotated_text(cv, sx + c / 2 + up, label_y, first, angle, big, weight="bold", fill=INK)
+            _rotated_text(cv, sx + c / 2 - up, label_y, second, angle, big, weight="bold", fill=INK)
             other_y = top + slots * c + (gy + gh - top - slots * c) / 2 if left else top / 2 + gy / 2
-            _rotated_text(cv, sx + c / 2, other_y, words.label("per_point", ctx.lang), angle, 2.4, fill="#555555")
+            per_point = words.label("per_point", ctx.lang)
+            _rotated_text(cv, sx + c / 2, other_y, per_point, angle, fitted(per_point, 2.4, room), fill="#555555")
         base = gy + gh + 6.0
         cv.text(gx, base, "ISHI-HAMA", size=4.4, weight="bold", fill=INK)
         cv.text(gx + gw, base, words.label("footer", ctx.lang, columns=p.columns, rows=p.rows, cell=f"{c:g}"),
