@@ -20,7 +20,7 @@ from pnp.games.tubo.scripts import (
 )
 from pnp.model import Design
 from pnp.rulebook import glossary
-from pnp.rulebook.words import COLOURS, SIDE_LETTERS, SIDES, SYMBOLS, word
+from pnp.rulebook.words import SIDE_LETTERS, SIDES, SYMBOLS, colour, word
 
 ZONES = {"fr": {"grey": "grise", "black": "noire", "white": "blanche"}}  # feminine: "la zone noire"
 PLAYERS = ("Léa", "Tom")  # seat 1 (starts round 1), seat 2 (places the Objective)
@@ -64,7 +64,7 @@ def example_facts(design: Design, lang: str) -> dict | None:
     laid = [step for step in steps if step["kind"] == "lay"]
     for i, step in enumerate(laid, start=1):
         step["number"] = i
-    colours = [[word(COLOURS, stocks[k].name, lang) for k in pl.state.drafted[p]] for p in (0, 1)]
+    colours = [[colour(stocks[k].name, lang, "stock") for k in pl.state.drafted[p]] for p in (0, 1)]
     return {
         "players": list(PLAYERS), "objective": name(g.board.cell(pl.state.objective)),
         "start": name(g.board.start), "colours": colours, "steps": steps,
@@ -105,7 +105,7 @@ def rulebook_facts(design: Design, lang: str) -> dict:
         "zones": zones,
         "objective_zone": word(ZONES, objective_zone, lang),
         "other_zones": [z["name"] for z in zones if not z["objective"]],
-        "stocks": [{"name": word(COLOURS, s.name, lang), "symbol": word(SYMBOLS, s.symbol, lang)}
+        "stocks": [{"name": colour(s.name, lang, "stock"), "symbol": word(SYMBOLS, s.symbol, lang)}
                    for s in sp.stocks],
         "stock_count": len(stocks),
         "connectors": stocks[0].connectors,
