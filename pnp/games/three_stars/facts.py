@@ -32,7 +32,7 @@ def rulebook_facts(design: Design, lang: str) -> dict:
                 "player": player_name(name, lang), "of": of_player(player_name(name, lang), lang),
                 "piece": colour(name, lang, "piece"),
                 "pieces": colour(name, lang, "piece", 2), "a_piece": a("piece", lang, colour_key=name),
-                "star": colour(name, lang, "star")}
+                "star": colour(name, lang, "star"), "token": colour(name, lang, "token")}
                for name, fill, symbol in player_colours(design)]
     return {
         "board": b.kind, "cell": one, "cells": many, "stars_per_cell": per_cell,
