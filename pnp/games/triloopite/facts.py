@@ -12,6 +12,7 @@ from pnp.games.triloopite.geometry import BONUSES, Analysis
 from pnp.games.triloopite.scoring import BONUS_TEXT, read_rules
 from pnp.games.triloopite.scripts import PLAYERS, STANDARD_GAME, design_bag, first_game, standard_game, witness
 from pnp.model import Design
+from pnp.rulebook import glossary
 
 WORDS = {
     "en": {"places": "places it", "keeps": "keeps it",
@@ -91,6 +92,7 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     }
     facts["first"] = _first_facts(design, lang)
     facts["standard"] = _standard_facts(design, lang, rules)
+    facts.update(glossary.of_package(__file__).facts(lang))
     return facts
 
 
