@@ -164,6 +164,9 @@ def _paragraph_pdf(text: str, width: float) -> bytes:
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph, SimpleDocTemplate
 
+    from pnp.render import reportlab_internals as rl
+
+    rl.no_break_at_narrow_spaces()  # (what pnp.rulebook.markdown does on import)
     fonts.register()
     buf = io.BytesIO()
     doc = SimpleDocTemplate(buf, pagesize=(width + 32, 400), leftMargin=10, rightMargin=10, invariant=1)  # (+ 2 x 6 frame padding)
@@ -175,11 +178,14 @@ def _paragraph_pdf(text: str, width: float) -> bytes:
 def _width(text: str) -> float:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
+    fonts.register()
     return stringWidth(text, fonts.REGULAR, 10)
 
 
 @pytest.mark.parametrize("before, after", [("son trait", ": il pose"), ("revenir à 3", "cartes ensuite"),
-                                           ("imprimer à 100", "% toujours"), ("la règle de 50", "mm mesure")])
+                                           ("imprimer à 100", "% toujours"), ("la règle de 50", "mm mesure"),
+                                           ("crie attention", "! et rejoue"), ("la pioche", "; puis joue"),
+                                           ('dit "Boucle', '" et marque')])
 def test_reportlab_never_breaks_at_no_break_spaces(before, after):
     """A paragraph just wide enough for `before` and a word: plain, the line breaks before `after`'s sign; typeset,
     never between the sign (the unit) and what it follows."""

@@ -45,6 +45,8 @@ from pnp.render import fonts, reportlab_internals as rl
 from pnp.rulebook import rawhtml
 from pnp.rulebook.layout import FONT_ALL, Layout
 
+rl.no_break_at_narrow_spaces()  # (the French narrow no-break spaces typography writes: ReportLab broke lines there)
+
 
 class Paragraph(_Paragraph):
     """ReportLab's Paragraph, breaking its lines once per width: platypus wraps a paragraph many times (a table
