@@ -77,9 +77,8 @@ def sections(titles: list[str], names: dict[str, str] | None = None,
     names = names or {}
     known = sorted(names, key=len, reverse=True)  # the longest first: "cards: Fire" (a group_by deck) before "cards"
     for i, title in enumerate(titles):
-        if given and i < len(given) and given[i]:
-            name = given[i]
-        else:
+        name: str | None = given[i] if given and i < len(given) and given[i] else None
+        if name is None:
             name = next((k for k in known if title == k or title.startswith(tuple(k + end for end in _ENDS))), None)
         if name is None:
             name = title.split(":")[0].split(" (")[0].strip() or title

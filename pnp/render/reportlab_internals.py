@@ -83,8 +83,8 @@ def no_break_at_narrow_spaces() -> None:
         return
     wsc = _paragraph._wsc.replace("\u202f", "")
     _paragraph._wsc = wsc
-    _paragraph._wsc_re_split = re.compile("[%s]+" % re.escape(wsc)).split
-    _paragraph._wsc_end_search = re.compile("[%s]+$" % re.escape(wsc)).search
+    _paragraph._wsc_re_split = re.compile(f"[{re.escape(wsc)}]+").split
+    _paragraph._wsc_end_search = re.compile(f"[{re.escape(wsc)}]+$").search
     keep = ("\u00a0", "\u202f")
 
     def split(text, delim=None):  # ReportLab's, with its U+00A0 case for U+202F too
