@@ -231,9 +231,13 @@ def _leaves(kit) -> list[tuple[int, str, str]]:
 
 
 def _blank(page) -> bool:
-    return (page.extract_text() or "").strip() in (
-        "This page is left blank: the next sheet's back prints behind its front.",
-        "Page laissée blanche : le dos de la planche suivante s'imprime derrière ses faces.")
+    """A blank page's note, in either language (pnp.words: kit.blank, as typeset and extracted: U+00A0 reads as a
+    space)."""
+    from pnp import words
+    from pnp.render.typography import typeset
+
+    notes = {typeset(words.say("kit.blank", lang), lang).replace("\u00a0", " ") for lang in ("en", "fr")}
+    return (page.extract_text() or "").strip().replace("\u00a0", " ") in notes
 
 
 def _assert_pairs_share_leaves(kit) -> int:
@@ -259,7 +263,7 @@ def test_kit_keeps_each_front_and_its_back_on_one_leaf(made):
         assert _blank(kit.pages[blank])
         assert sorted(float(x) for x in kit.pages[blank].mediabox[2:]) == pytest.approx(A4, abs=0.01)
         contents = kit.pages[0].extract_text()
-        assert (f"pages {blank + 2}-{len(kit.pages)}" in contents or f"pages {blank + 2} à {len(kit.pages)}"
+        assert (f"pages {blank + 2}–{len(kit.pages)}" in contents or f"pages {blank + 2} à {len(kit.pages)}"
                 in contents)  # the contents count the blank page
 
 

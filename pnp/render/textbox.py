@@ -25,7 +25,9 @@ Filters: `| plain` (the words, no markup) and `| literal` (exactly as written).
 
 If the text does not fit at `size`, the size shrinks (down to `min_size`); if it does not
 fit even then, the text is drawn at `min_size` and a warning names the template line and
-the data-table row. The work is bounded: `textbox_chars` characters of text, `textbox_lines`
+the data-table row. `lang=` (a language code) typesets the text in that language first (pnp.render.typography:
+typographic apostrophes and quotes, French no-break spaces before : ; ! ? and after numbers); lines break only
+at U+0020, never at the no-break spaces it writes. The work is bounded: `textbox_chars` characters of text, `textbox_lines`
 lines (pnp.limits).
 """
 
@@ -47,7 +49,7 @@ from markupsafe import Markup, escape
 
 from pnp.limits import LimitExceeded, limit
 from pnp.render import markup
-from pnp.render.typography import typeset
+from pnp.render.typography import typeset_runs
 
 ALIGNS = ("left", "center", "right", "justify")
 VALIGNS = ("top", "middle", "bottom")
@@ -171,17 +173,25 @@ class _Para:
     marker: str = ""  # the list item's marker, drawn hanging before its first line
 
 
-def _parse(text: str, resolve_icon, use_markup: bool = True, size: float = 1.0) -> tuple[list[_Para], list[str]]:
+def _parse(text: str, resolve_icon, use_markup: bool = True, size: float = 1.0,
+           lang: str | None = None) -> tuple[list[_Para], list[str]]:
     """Paragraphs -> words -> parts (runs of one look, icons), and the markup's warnings; `size` is the box's size
-    (an absolute size run becomes a scale of it)."""
+    (an absolute size run becomes a scale of it); `lang`: each paragraph's runs typeset in that language first
+    (pnp.render.typography: its no-break spaces join what they join, words are split at U+0020 only); None: the
+    language of the face being painted, "": as given."""
     parsed = markup.parse(text, use_markup)
-    painting = PAINTING.get()
-    lang = painting.lang if painting is not None else ""
+    if lang is None:
+        painting = PAINTING.get()
+        lang = painting.lang if painting is not None else ""
     paras: list[_Para] = []
     for p in parsed.paragraphs:
+        runs = p.runs
+        if lang:
+            typeset = iter(typeset_runs([r.text for r in runs if not r.icon], lang))
+            runs = [r if r.icon else replace(r, text=next(typeset)) for r in runs]
         words: list[list[Part]] = []
         word: list[Part] = []
-        for run in p.runs:
+        for run in runs:
             st = run.style
             look = (st.bold, st.italic, st.underline, st.colour,
                     st.scale if st.size is None else st.size * st.scale / size)
@@ -192,8 +202,8 @@ def _parse(text: str, resolve_icon, use_markup: bool = True, size: float = 1.0) 
                 else:
                     word.append(Part(run.text, st.bold, st.italic, icon, *look[2:]))
                 continue
-            # typeset first (a no-break space joins what it joins: the words are split at plain spaces only)
-            for k, piece in enumerate((typeset(run.text, lang) if lang else run.text).split(" ")):
+            # typeset above (a no-break space joins what it joins: the words are split at plain spaces only)
+            for k, piece in enumerate(run.text.split(" ")):
                 if k and word:
                     words.append(word)
                     word = []
@@ -439,7 +449,7 @@ def _r(v: float) -> str:
 def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = None, size: Any = 4,
             min_size: Any = None, align: str = "left", valign: str = "top", family: str = "DejaVu Sans",
             weight: str = "normal", style: str = "normal", line_height: Any = 1.2, fill: str = "#000000",
-            icons: str = "icons", markup: Any = True) -> Markup:
+            icons: str = "icons", markup: Any = True, lang: str = "") -> Markup:
     """SVG markup of `text` set in the box (x, y, width, height), mm; see the module docstring."""
     if width is None:
         raise TextboxError("textbox needs width=; expected the box's width in mm")
@@ -459,6 +469,8 @@ def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = 
     if markup not in (True, False):
         raise TextboxError(f"textbox markup={markup!r}; expected true or false")
     use_markup = bool(markup) and not isinstance(text, Literal)
+    # a literal text is set exactly as written; without lang=, the language of the face being painted
+    box_lang = "" if isinstance(text, Literal) else (str(lang) if lang else None)
     if isinstance(text, Markup):
         text = text.unescape()
     text = "" if text is None else strip_marks(str(text))
@@ -466,7 +478,7 @@ def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = 
     if len(text) > most:
         raise LimitExceeded("textbox_chars", f"a text box of {len(text)} characters")
     f = _Fonts(str(family), str(weight), str(style))
-    paragraphs, problems = _parse(text, lambda name: _icon(name, str(icons)), use_markup, size)
+    paragraphs, problems = _parse(text, lambda name: _icon(name, str(icons)), use_markup, size, box_lang)
     for problem in problems:
         _warn(problem)
     hangs = _hangs(paragraphs, f)
