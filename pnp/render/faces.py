@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 from jinja2 import meta, nodes
@@ -54,7 +53,7 @@ from pnp.render.fonts import face_warnings
 from pnp.render.markup import plain
 from pnp.render.sanitise import VOCABULARY, clean_text, warnings_of
 from pnp.render.svg import wrap_fragment
-from pnp.render.typography import typeset
+from pnp.render.typography import SVG_SKIPPED, SVG_TEXT_RUN, typeset, typeset_svg
 from pnp.tables import CountSpec, column_alias, is_texts, language_warnings, load_table, looks_like_count
 
 
@@ -1039,41 +1038,6 @@ def slug(text: str) -> str:
 
 # --- each face in its language: texts resolved, typeset, and the language on its root ----------------------------
 
-_SKIPPED = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<style\b.*?</style>|<\?.*?\?>", re.S)
-_TEXT_RUN = re.compile(r">([^<]*[^\s<][^<]*)<")
-
-
-def typeset_svg(svg: str, lang: str, face_lang: str = "") -> str:
-    """A face's SVG with every text node as `lang` prints it (pnp.render.typography.typeset: one run of text at a
-    time; CSS, comments and markup untouched), and, with `face_lang` (a face that is drawn in one language),
-    xml:lang and lang on its root. A text typeset already stays as it is (typeset is idempotent): the bytes
-    change only where a text does."""
-    if ">" in svg:
-        parts, last = [], 0
-        for m in _SKIPPED.finditer(svg):
-            parts.append(_typeset_runs(svg[last:m.start()], lang))
-            parts.append(m.group(0))
-            last = m.end()
-        parts.append(_typeset_runs(svg[last:], lang))
-        svg = "".join(parts)
-    if face_lang:
-        start = svg.find("<svg")
-        if start >= 0 and not re.match(r"<svg\b[^>]*\bxml:lang=", svg[start:]):
-            at = start + len("<svg")
-            svg = f'{svg[:at]} xml:lang="{face_lang}" lang="{face_lang}"{svg[at:]}'
-    return svg
-
-
-def _typeset_runs(part: str, lang: str) -> str:
-    def one(m: re.Match) -> str:
-        raw = m.group(1)
-        text = html.unescape(raw) if "&" in raw else raw
-        done = typeset(text, lang)
-        return m.group(0) if done == text else ">" + xml_escape(done) + "<"
-
-    return _TEXT_RUN.sub(one, part)
-
-
 def _in_language(paint: Any, lang: str) -> str:
     """A face that differs by language, its root saying which (typeset_svg: once, if not said already)."""
     return typeset_svg(paint(), lang, lang)
@@ -1108,8 +1072,8 @@ def _strings(context: dict[str, Any]) -> list[str]:
 
 def _svg_texts(svg: str) -> list[str]:
     """The text runs of an SVG file (outside CSS and comments)."""
-    rest = _SKIPPED.sub("", svg)
-    return [html.unescape(m.group(1)) for m in _TEXT_RUN.finditer(rest)]
+    rest = SVG_SKIPPED.sub("", svg)
+    return [html.unescape(m.group(1)) for m in SVG_TEXT_RUN.finditer(rest)]
 
 
 @lru_cache(maxsize=256)
@@ -1132,7 +1096,7 @@ def _template_words(folder: Path, extra: tuple[Path, ...], name: str) -> str:
         # the template's own text, each expression a placeholder, so that markup split by one still reads as markup
         source = "".join(n.data if isinstance(n, nodes.TemplateData) else "\x00"
                          for n in ast.find_all((nodes.TemplateData, nodes.Output, nodes.Expr)))
-        out += [m.group(1) for m in _TEXT_RUN.finditer(_SKIPPED.sub("", re.sub(r"<[^>]*>", "><", source)))]
+        out += [m.group(1) for m in SVG_TEXT_RUN.finditer(SVG_SKIPPED.sub("", re.sub(r"<[^>]*>", "><", source)))]
     return "\n".join(t.replace("\x00", "1") for t in out)
 
 

@@ -36,7 +36,9 @@ returned unchanged.
 
 from __future__ import annotations
 
+import html
 import re
+from xml.sax.saxutils import escape as xml_escape
 
 NBSP = "\u00a0"
 """No-break space: before a French colon, between a number and its unit."""
@@ -259,3 +261,40 @@ def date_text(iso: object, lang: str) -> str:
     d = int(day)
     first = "1er" if lang == "fr" and d == 1 else str(d)
     return typeset(f"{first} {name} {year}", lang)
+
+
+# --- an SVG's texts: each text node typeset, markup untouched ----------------------------------------------------
+
+SVG_SKIPPED = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<style\b.*?</style>|<\?.*?\?>", re.S)
+SVG_TEXT_RUN = re.compile(r">([^<]*[^\s<][^<]*)<")
+
+
+def typeset_svg(svg: str, lang: str, face_lang: str = "") -> str:
+    """A face's SVG with every text node as `lang` prints it (pnp.render.typography.typeset: one run of text at a
+    time; CSS, comments and markup untouched), and, with `face_lang` (a face that is drawn in one language),
+    xml:lang and lang on its root. A text typeset already stays as it is (typeset is idempotent): the bytes
+    change only where a text does."""
+    if ">" in svg:
+        parts, last = [], 0
+        for m in SVG_SKIPPED.finditer(svg):
+            parts.append(_typeset_runs(svg[last:m.start()], lang))
+            parts.append(m.group(0))
+            last = m.end()
+        parts.append(_typeset_runs(svg[last:], lang))
+        svg = "".join(parts)
+    if face_lang:
+        start = svg.find("<svg")
+        if start >= 0 and not re.match(r"<svg\b[^>]*\bxml:lang=", svg[start:]):
+            at = start + len("<svg")
+            svg = f'{svg[:at]} xml:lang="{face_lang}" lang="{face_lang}"{svg[at:]}'
+    return svg
+
+
+def _typeset_runs(part: str, lang: str) -> str:
+    def one(m: re.Match) -> str:
+        raw = m.group(1)
+        text = html.unescape(raw) if "&" in raw else raw
+        done = typeset(text, lang)
+        return m.group(0) if done == text else ">" + xml_escape(done) + "<"
+
+    return SVG_TEXT_RUN.sub(one, part)
