@@ -4,6 +4,8 @@ worked games of pnp.games.triloopite.scripts.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pnp.engine import IllegalActionError
 from pnp.errors import DesignError
 from pnp.games.triloopite.components import VarietySpec, design_varieties
@@ -93,7 +95,7 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     }
     facts["first"] = _first_facts(design, lang)
     facts["standard"] = _standard_facts(design, lang, rules)
-    t = facts["tiles"]
+    t: Any = facts["tiles"]
     kinds = [f"{t['start_count']} {t['start'].lower()}", count(t["crabs"], "crab", lang)]
     kinds += [f"{count(v['count'], 'trilobite', lang)} {v['mark'] or v['name']}" for v in t["trilobites"]]
     tiles = ", ".join(kinds[:-1]) + (" et " if lang == "fr" else " and ") + kinds[-1]
