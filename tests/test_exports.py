@@ -252,18 +252,21 @@ def _assert_pairs_share_leaves(kit) -> int:
 
 
 def test_kit_keeps_each_front_and_its_back_on_one_leaf(made):
-    """3 Stars' rules take 7 pages (odd): a blank page after them puts the first card front on a leaf's
-    front; every back is the next page, in both languages and the ink-saving kit."""
+    """After 3 Stars' rules, a blank page when they take an odd number of pages puts the first card front on a
+    leaf's front (none when even); every back is the next page, in both languages and the ink-saving kit."""
     for name in ("three-stars-kit-en-a4.pdf", "three-stars-kit-fr-a4.pdf", "three-stars-kit-ink-saver-en-a4.pdf"):
         kit = pypdf.PdfReader(made / name)
         rules = pypdf.PdfReader(made / f"three-stars-rules-{'fr' if '-fr-' in name else 'en'}-a4.pdf")
-        assert len(rules.pages) % 2 == 1
+        odd = len(rules.pages) % 2 == 1
         assert _assert_pairs_share_leaves(kit) == 6  # 41 cards, 8 a sheet
-        blank = 2 + len(rules.pages)
-        assert _blank(kit.pages[blank])
-        assert sorted(float(x) for x in kit.pages[blank].mediabox[2:]) == pytest.approx(A4, abs=0.01)
+        first = 2 + len(rules.pages) + odd  # the first sheet's page index: cover and contents, rules, blank
+        assert first % 2 == 0  # a leaf's front
+        if odd:
+            assert _blank(kit.pages[first - 1])
+            assert sorted(float(x) for x in kit.pages[first - 1].mediabox[2:]) == pytest.approx(A4, abs=0.01)
+        assert not _blank(kit.pages[first])
         contents = kit.pages[0].extract_text()
-        assert (f"pages {blank + 2}–{len(kit.pages)}" in contents or f"pages {blank + 2} à {len(kit.pages)}"
+        assert (f"pages {first + 1}–{len(kit.pages)}" in contents or f"pages {first + 1} à {len(kit.pages)}"
                 in contents)  # the contents count the blank page
 
 
