@@ -10,8 +10,8 @@ import yaml
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 
-from pnp.loader import templates_dir
 from pnp import words
+from pnp.loader import templates_dir
 from pnp.render import fonts
 
 FONT_ALL = ("FONT", (0, 0), (-1, -1), fonts.REGULAR, 10)
