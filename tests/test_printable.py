@@ -178,13 +178,13 @@ def test_a_long_sheet_title_goes_on_two_footer_lines_never_cut(tmp_path):
     import pdfplumber
 
     with pdfplumber.open(pdf) as doc:
-        page = doc.pages[1]  # the backs: "... backs 1-8 (duplex, flip on long edge)"
+        page = doc.pages[1]  # the backs: "... backs 1–8 (duplex, flip on long edge)"
         footer = [w for w in page.extract_words() if w["bottom"] > page.height - 16 * MM]
     lines: dict[float, list[str]] = {}
     for w in footer:
         lines.setdefault(round(w["bottom"], 1), []).append(w["text"])
     text = " ".join(" ".join(ws) for _, ws in sorted(lines.items()))
-    assert "…" not in text and f"{name}: backs 1-12 (duplex," in text and "flip on long edge)" in text, text
+    assert "…" not in text and f"{name}: backs 1–12 (duplex," in text and "flip on long edge)" in text, text
     bottom = {w["text"]: w["bottom"] for w in footer}
     assert bottom["sheet"] < bottom["edge)"] - 5  # the sheet's title on two lines, its end on the baseline
     assert min(w["x0"] for w in footer) >= 6.35 * MM - 0.01
