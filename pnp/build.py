@@ -504,9 +504,10 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
         name = f"{design.slug}-{lang + '-' if many else ''}{opts.paper}{'-proof' if opts.proof else ''}.pdf"
         pdf = cache.cached(
             "sheets", products.SHEETS.key(plan=plan_bytes(sheets), face_keys=_faces_key(components, svgs),
-                                         title=meta.title, author=meta.author, paper=opts.paper, language=lang,
+                                         title=meta.title_in(lang), author=meta.author, paper=opts.paper,
+                                         language=lang,
                                          sheet_layout=layout_file),
-            partial(_draw_sheets, design, sheets, svgs, cache, art, opts.paper, compiled))
+            partial(_draw_sheets, design, sheets, svgs, cache, art, opts.paper, compiled, lang))
         if isinstance(svgs, FaceStream):  # painted while the sheets were drawn: every face now, or every problem
             built.svgs = svgs = svgs.finish()
         built.sheets_of[lang] = (name, sheets)
@@ -546,14 +547,15 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
 
 
 def _draw_sheets(design: Design, sheets: list, svgs: Mapping[str, str], cache: Cache, art: Any, paper: str,
-                 compiled: dict | None) -> bytes:
-    """The print sheets' PDF bytes (pnp.layout.pdf), in the design's fonts."""
+                 compiled: dict | None, lang: str = "") -> bytes:
+    """The print sheets' PDF bytes (pnp.layout.pdf), in the design's fonts, titled in the edition's language."""
     from pnp.layout import pdf as pdf_layout  # lazy: 122 ms (pnp.layout)
 
     meta = design.meta
+    title = meta.title_in(lang) if lang else meta.title
     return fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
-        sheets, svgs, title=meta.title, author=meta.author, cache=cache, resources=art,
-        subject=f"{meta.title} print-and-play sheets ({paper.upper()})", compiled=compiled))
+        sheets, svgs, title=title, author=meta.author, cache=cache, resources=art,
+        subject=f"{title} print-and-play sheets ({paper.upper()})", compiled=compiled))
 
 
 def check_printed_names(design: Design) -> None:
@@ -562,8 +564,9 @@ def check_printed_names(design: Design) -> None:
     none has is a warning at its design.yaml line (it prints as a white square)."""
     doc = design.source
     own = None
-    texts: list[tuple[tuple, str]] = [(("meta", "title"), design.meta.title), (("meta", "author"),
-                                                                               design.meta.author or "")]
+    titles = design.meta.titles.items() if design.meta.titles else [("", design.meta.title)]
+    texts: list[tuple[tuple, str]] = [(("meta", "title") + ((lang,) if lang else ()), title) for lang, title in titles]
+    texts.append((("meta", "author"), design.meta.author or ""))
     for cid, comp in design.components.items():
         names = comp.name.items() if isinstance(comp.name, dict) else [("", comp.name)]
         texts += [(("components", cid, "name") + ((lang,) if lang else ()), str(name)) for lang, name in names]

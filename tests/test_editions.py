@@ -112,3 +112,11 @@ def test_the_check_finds_english_in_a_french_page():
     english = phrases("en", "fr")
     assert english and any(len(p.split()) >= 2 for p in english)
     assert not (english & phrases("fr", "en"))
+
+
+def test_each_edition_has_its_title(built):
+    """meta.title given per language ({en: ..., fr: ...}) titles each edition's sheets, book and kit."""
+    for lang, title, other in (("fr", "3 Stars (losanges)", "(lozenges)"), ("en", "3 Stars (lozenges)", "(losanges)")):
+        for pdf in pdfs_of(built, "three-stars-lozenge", lang):
+            first = " ".join(pages(pdf)[0].split())
+            assert title in first and other not in first, (pdf.name, first[:200])

@@ -274,19 +274,21 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                  for cf in components if cf.fronts]
         return [saver(f) for f in faces] if ink else faces
     pdfs = {False: sheets_pdf}
+    sheets_lang = next((s.lang for s in sheets if getattr(s, "lang", "")), "")
+    title = meta.title_in(sheets_lang) if sheets_lang else meta.title
     if ink_saver:
         pdfs[True] = cache.cached("sheets", products.INK_SAVER_SHEETS.key(
-                                      plan=repr(sheets), face_svgs=svgs, title=meta.title, author=meta.author),
+                                      plan=repr(sheets), face_svgs=svgs, title=title, author=meta.author),
                                   lambda: fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
-                                      sheets, svgs, title=meta.title, author=meta.author, cache=cache,
-                                      subject=f"{meta.title} print-and-play sheets, ink saver ({paper.upper()})",
+                                      sheets, svgs, title=title, author=meta.author, cache=cache,
+                                      subject=f"{title} print-and-play sheets, ink saver ({paper.upper()})",
                                       transform=saver, resources=resources)))
     out: dict[str, bytes] = {}
     titles = [s.title for s in sheets]
     books: list[tuple[str, bytes | None]] = [(lang, pdf) for lang, pdf in sorted(rulebooks.items())] or [("en", None)]
     for lang, rules in books:
         for ink in variants:
-            parts = KitParts(title=meta.title, lang=lang, paper=paper, sheets_pdf=pdfs[ink], sheet_titles=titles,
+            parts = KitParts(title=meta.title_in(lang), lang=lang, paper=paper, sheets_pdf=pdfs[ink], sheet_titles=titles,
                              rules_pdf=rules, rules_paper=rules_paper, author=meta.author or "",
                              players=players, version=str(meta.version or ""),
                              duplex=str(p.duplex), marks=str(p.marks), ink_saver=ink,

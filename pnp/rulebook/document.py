@@ -234,8 +234,8 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     doc = _Doc(buf, pagesize=pagesize, invariant=1, pageCompression=1, lang=lang,
                leftMargin=pg["margin_left"] * mm, rightMargin=pg["margin_right"] * mm,
                topMargin=pg["margin_top"] * mm, bottomMargin=pg["margin_bottom"] * mm,
-               title=f"{meta.title} — {labels['rulebook']}", author=meta.author, creator="pnp",
-               subject=f"{meta.title}: {labels['rulebook']} ({lang})", initialFontName=fonts.REGULAR,
+               title=f"{meta.title_in(lang)} — {labels['rulebook']}", author=meta.author, creator="pnp",
+               subject=f"{meta.title_in(lang)}: {labels['rulebook']} ({lang})", initialFontName=fonts.REGULAR,
                initialFontSize=10)
     doc.toc_levels = layout.raw.get("toc_levels", 2)
     frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
@@ -272,7 +272,7 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     toc.addEntries([(f.toc_level - 1, escape(f.plain), 0, f.key) for f in story
                     if isinstance(f, Heading) and f.toc_level <= doc.toc_levels])
 
-    title = typeset(meta.title, lang)
+    title = typeset(meta.title_in(lang), lang)
 
     def footer(canv: Canvas, page: int, total: int) -> None:
         canv.saveState()
@@ -397,7 +397,8 @@ def _title_page(design: Design, lang: str, layout: Layout, components: list[Comp
     meta = design.meta
     center = {"alignment": 1}
     out: list[Flowable] = [Spacer(0, 30 * mm),
-                           Paragraph(escape(typeset(meta.title, lang)), ParagraphStyle("t", parent=st["title"], **center)),
+                           Paragraph(escape(typeset(meta.title_in(lang), lang)),
+                                     ParagraphStyle("t", parent=st["title"], **center)),
                            Spacer(0, 4 * mm),
                            Paragraph(escape(labels["rulebook"]), ParagraphStyle("s", parent=st["subtitle"], **center)),
                            Spacer(0, 14 * mm)]

@@ -252,7 +252,8 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
             raise DesignError([_facts_problem(design, exc)]) from None
 
     context = {
-        "meta": design.meta, "players": design.meta.players, "rules": design.rules, "components": views,
+        "meta": design.meta.model_copy(update={"title": design.meta.title_in(lang)}),  # (the edition's title)
+        "players": design.meta.players, "rules": design.rules, "components": views,
         "print": design.print, "lang": lang, "facts": facts,
         "diagram": diagram, "component_list": component_list, "face_grid": face_grid,
     }
