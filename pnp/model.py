@@ -304,7 +304,6 @@ class Players(Record):
 
 class Meta(Record):
     title: str  # in the design's first language; title_in(lang) in each (meta.title may be {en: ..., fr: ...})
-    titles: dict[str, str]  # the title per language, when design.yaml gives one per language (else empty)
     author: str
     year: int | None
     players: Players
@@ -332,9 +331,14 @@ class Meta(Record):
 
     def after(self) -> "Meta":
         given: Text = self.title
-        self.titles = dict(given) if isinstance(given, dict) else {}
+        self.__dict__["_titles"] = dict(given) if isinstance(given, dict) else {}
         self.title = text_in(given, self.languages[0] if self.languages else "en")
         return self
+
+    @property
+    def titles(self) -> dict[str, str]:
+        """The title per language, when design.yaml gives one per language (else empty)."""
+        return self.__dict__.get("_titles", {})
 
     def title_in(self, lang: str) -> str:
         """The title as the edition in `lang` prints it (its sheets, rulebook and kit)."""

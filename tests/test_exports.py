@@ -46,8 +46,9 @@ def _manifest(folder: Path) -> dict:
 
 
 def test_tts_saved_object_matches_the_manifest(made):
-    manifest = _manifest(made)
-    save = json.loads((made / "tts" / "three-stars-fr.json").read_text())  # (the first language's edition)
+    whole = _manifest(made)
+    manifest = {**whole, "components": whole.get("components@en", whole["components"])}  # the English edition
+    save = json.loads((made / "tts" / "three-stars-en.json").read_text())
     objects = save["ObjectStates"]
     by_name: dict[str, list] = {}
     for o in objects:
@@ -73,7 +74,7 @@ def test_tts_saved_object_matches_the_manifest(made):
     assert deck["Transform"]["scaleZ"] == pytest.approx(card_scale((63, 88)), abs=1e-3)
     assert deck["Transform"]["scaleZ"] * CARD_HEIGHT_UNITS == pytest.approx(88 / 25.4, abs=1e-3)
     # the board: one locked tile, its image in the board's proportions
-    [board] = [o for o in by_name["Custom_Tile"] if o["Nickname"] == "Plateau"]  # (the French edition: its names)
+    [board] = [o for o in by_name["Custom_Tile"] if o["Nickname"] == "Board"]
     [b] = [e for e in manifest["components"] if e["component"] == "board"]
     img = Image.open(_local(board["CustomImage"]["ImageURL"]))
     assert board["Locked"] and img.width / img.height == pytest.approx(b["trim_mm"][0] / b["trim_mm"][1], rel=0.01)
@@ -88,9 +89,9 @@ def test_tts_saved_object_matches_the_manifest(made):
         assert {o["Name"] for o in inside} == {"Custom_Token"}  # triangles cut out along their transparency
         token = Image.open(_local(inside[0]["CustomImage"]["ImageURL"]))
         assert token.mode == "RGBA" and token.getpixel((0, 0))[3] == 0  # outside the triangle: clear
-    # the rulebook as a PDF: the French edition's is the French one
+    # the rulebook as a PDF: the English edition's is the English one
     pdfs = sorted(Path(_local(o["CustomPDF"]["PDFUrl"])).name for o in by_name["Custom_PDF"])
-    assert pdfs == ["three-stars-rules-fr-a4.pdf"]
+    assert pdfs == ["three-stars-rules-en-a4.pdf"]
     guids = [o["GUID"] for o in objects]
     assert len(set(guids)) == len(guids)
 
@@ -216,7 +217,8 @@ def test_kit_bookmarks_pages_and_sizes(made):
     assert len(ink.pages) == len(pypdf.PdfReader(made / "three-stars-kit-en-a4.pdf").pages)
 
 
-_SHEET = re.compile(r"sheet (\d+) of (\d+) · (.*?): (fronts|backs) ")
+_SHEET = re.compile(r"(?:sheet|feuille) (\d+) (?:of|sur) (\d+) · (.*?)\s?: (fronts|backs|recto|verso) ")
+_SIDES = {"recto": "fronts", "verso": "backs"}
 
 
 def _leaves(kit) -> list[tuple[int, str, str]]:
@@ -226,7 +228,7 @@ def _leaves(kit) -> list[tuple[int, str, str]]:
     for i, page in enumerate(kit.pages):
         m = _SHEET.search(page.extract_text() or "")
         if m:
-            out.append((i, m.group(4), m.group(3)))
+            out.append((i, _SIDES.get(m.group(4), m.group(4)), m.group(3)))
     return out
 
 

@@ -82,12 +82,13 @@ def test_build_makes_28_tiles_and_the_board(built):
 def test_the_board_is_one_page_at_true_size(built):
     from pypdf import PdfReader
 
-    pages = PdfReader(str(built / "ishi-hama-fr-a4.pdf")).pages
-    assert len(pages) == 2
-    w, h = (float(v) for v in pages[0].mediabox.upper_right)
-    assert w > h  # landscape
-    text = pages[0].extract_text()
-    assert "true size" in text and "part" not in text  # not split into parts
+    for lang, whole, part in (("fr", "taille réelle", "partie"), ("en", "true size", "part")):
+        pages = PdfReader(str(built / f"ishi-hama-{lang}-a4.pdf")).pages
+        assert len(pages) == 2
+        w, h = (float(v) for v in pages[0].mediabox.upper_right)
+        assert w > h  # landscape
+        text = pages[0].extract_text()
+        assert whole in text and part not in text  # not split into parts
 
 
 def _ends(svg: str, colour: str) -> list[set[tuple[float, float]]]:

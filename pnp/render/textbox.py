@@ -469,8 +469,8 @@ def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = 
     if markup not in (True, False):
         raise TextboxError(f"textbox markup={markup!r}; expected true or false")
     use_markup = bool(markup) and not isinstance(text, Literal)
-    # a literal text is set exactly as written; without lang=, the language of the face being painted
-    box_lang = "" if isinstance(text, Literal) else (str(lang) if lang else None)
+    # a literal text (or markup=false) is set exactly as written; without lang=, the face's language
+    box_lang = "" if isinstance(text, Literal) or not use_markup else (str(lang) if lang else None)
     if isinstance(text, Markup):
         text = text.unescape()
     text = "" if text is None else strip_marks(str(text))
@@ -521,12 +521,12 @@ def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = 
     underline = _underline_metrics(f.names[False, False]) if any(
         p.underline for para in paragraphs for w in para.words for p in w) else (0.0, 0.0)
     return Markup(_svg(lines, f, x, y, width, height, chosen, align, valign, line_height, str(family), str(weight),
-                       str(style), str(fill), underline))
+                       str(style), str(fill), underline, as_written=box_lang == ""))
 
 
 def _svg(lines: list[_Line], f: _Fonts, x: float, y: float, width: float, height: float | None, size: float,
          align: str, valign: str, line_height: float, family: str, weight: str, style: str, fill: str,
-         underline: tuple[float, float] = (0.0, 0.0)) -> str:
+         underline: tuple[float, float] = (0.0, 0.0), as_written: bool = False) -> str:
     block = _height(lines, size, line_height, f)
     top = y
     if height is not None and valign != "top":
@@ -534,7 +534,9 @@ def _svg(lines: list[_Line], f: _Fonts, x: float, y: float, width: float, height
     attrs = (f'font-family="{escape(family)}" font-size="{_r(size)}" fill="{escape(fill)}"'
              + (f' font-weight="{escape(weight)}"' if weight != "normal" else "")
              + (f' font-style="{escape(style)}"' if style != "normal" else ""))
-    out = [f'<text {attrs} text-anchor="start">']
+    # a text set as written (| literal, markup=false) says so: the face's typography pass leaves it alone
+    mark = ' data-typeset="as-written"' if as_written else ""
+    out = [f'<text {attrs} text-anchor="start"{mark}>']
     icons: list[str] = []
     rules: list[list] = []  # underlines: [x0, x1, baseline, scale, colour]
     uniform = all(ln.scale == 1.0 for ln in lines)

@@ -265,7 +265,10 @@ def date_text(iso: object, lang: str) -> str:
 
 # --- an SVG's texts: each text node typeset, markup untouched ----------------------------------------------------
 
-SVG_SKIPPED = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<style\b.*?</style>|<\?.*?\?>", re.S)
+SVG_SKIPPED = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<style\b.*?</style>|<\?.*?\?>"
+                         r"|<text\b[^>]*\bdata-typeset=\"as-written\"[^>]*>.*?</text>", re.S)
+"""What typeset_svg leaves as it is: comments, CDATA, CSS, processing instructions, and the texts set as written
+(a text box's `| literal` text or markup=false: pnp.render.textbox marks them data-typeset="as-written")."""
 SVG_TEXT_RUN = re.compile(r">([^<]*[^\s<][^<]*)<")
 
 
