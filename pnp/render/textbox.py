@@ -692,6 +692,9 @@ def _convert_text(el: Any, after: Any, painting: Painting, underlined: dict) -> 
         pieces.append((strip_marks(source[pos:]), None, None, None))
     lead = ""
     made: list[tuple[Any, markup.Style, str | None, int | None]] = []
+    if painting.lang:  # typeset before the runs are measured (an underline under them), as the face's pass would
+        done = typeset_runs([p[0] for p in pieces], painting.lang)
+        pieces = [(d, *p[1:]) for d, p in zip(done, pieces)]
     tail_of: Any = None
     for text, st, file, line in pieces:
         if st is None:
