@@ -44,13 +44,23 @@ from pnp.errors import (
     warnings_since,
 )
 from pnp.loader import describe_error, package_root, select_designs, templates_dir
-from pnp.model import Design, PrintSettings
+from pnp.model import LANGUAGES, Design, PrintSettings
 from pnp.output import OutputLock, Stage, check_out, previous_files, previous_manifest, publish, publish_more
 from pnp.parallel import cores, in_worker, pooled, prun, prun_each, succeeded
 from pnp.progress import _Quiet, progress
 from pnp.render import fonts
 from pnp.render.art import ArtFiles, output_svg
-from pnp.render.faces import ComponentFaces, FaceStream, design_faces, face_path, paint_compiled, prepare_compile
+from pnp.render.faces import (
+    ComponentFaces,
+    FaceStream,
+    all_faces,
+    design_faces,
+    face_path,
+    language_faces,
+    languages_of,
+    paint_compiled,
+    prepare_compile,
+)
 from pnp.render.facespec import FaceSpec
 
 PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3"}
@@ -91,8 +101,10 @@ class BuiltDesign:
     """Everything one design produces, in memory."""
 
     design: Design
-    components: list[ComponentFaces]
-    svgs: dict[str, str]  # "svg/<component>-<face>.svg" -> SVG text
+    components: list[ComponentFaces]  # in the design's first language
+    svgs: dict[str, str]  # "svg/<component>-<face>[.<lang>].svg" -> SVG text (every language's faces)
+    by_lang: dict[str, list[ComponentFaces]] = field(default_factory=dict)  # each language's components (a face
+    # shared by the languages is in each, under one path); empty: `components` alone
     paper: str = ""
     pdf_name: str = ""
     pdf: bytes = b""
@@ -112,10 +124,23 @@ class BuiltDesign:
     notes: list[str] = field(default_factory=list)  # what an export could not do (printed with the summary)
     printed: list[str] = field(default_factory=list)  # copies printed per component ("cards 116 (copies: qty)")
     stage: Any = None  # svg/ files written ahead into the output folder (pnp.output.Stage), moved in when published
+    sheets_of: dict[str, tuple[str, list]] = field(default_factory=dict)  # lang -> (its sheets PDF, its plan)
 
     def portable(self) -> "BuiltDesign":
-        """A copy for a worker process to send back: everything but the face painters (closures) and the plan."""
-        return replace(self, components=[], sheet_plan=[])
+        """A copy for a worker process to send back: everything but the face painters (closures) and the plans."""
+        return replace(self, components=[], sheet_plan=[], by_lang={},
+                       sheets_of={lang: (name, []) for lang, (name, _) in self.sheets_of.items()})
+
+    def languages(self) -> dict[str, list[ComponentFaces]]:
+        """Each language's components: by_lang, else the first language's alone."""
+        return self.by_lang or {languages_of(self.design)[0]: self.components}
+
+    def multilingual(self) -> bool:
+        return len(self.languages()) > 1
+
+    def differs_by_language(self) -> bool:
+        """Whether some face is drawn otherwise in another language (then exports are made per language)."""
+        return self.multilingual() and any(f.lang for cf in self.components for f in cf.sides)
 
     def files(self) -> dict[str, bytes | str]:
         """Every output file but the manifest, by path under the design's folder."""
@@ -242,9 +267,13 @@ def _cached_faces(components: list[ComponentFaces], cache: Cache,
     """The faces' SVG texts found in the cache (their warnings replayed), and the faces to paint, in print order."""
     svgs: dict[str, str] = {}
     todo: list[tuple[str, FaceSpec]] = []
+    seen: set[str] = set()
     for cf in components:
         for face in cf.sides_in_print_order:
             path = face_path(cf.component_id, face)
+            if path in seen:  # (a face every language shares: once)
+                continue
+            seen.add(path)
             hit = cache.get("svg", face.cache_key) if face.cache_key else None
             if hit is not None:
                 svgs[path] = hit
@@ -294,7 +323,7 @@ def known_export(name: str) -> bool:
 
 
 def render_design(job: DesignJob | Design, options: BuildOptions = BuildOptions(), cache: Cache = NO_CACHE, *,
-                  bar=None, painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
+                  bar=None, painted: tuple[dict[str, list[ComponentFaces]], dict[str, str]] | None = None,
                   compiled: dict | None = None, out: Path | None = None, stage=None, stream: bool = True) -> BuiltDesign:
     """Everything one design makes, in memory, product by product (each through the cache, pnp.products):
 
@@ -344,7 +373,7 @@ def discard_stages(built: list[BuiltDesign]) -> None:
 
 
 def _faces_and_sheets(design: Design, options: BuildOptions, cache: Cache, bar,
-                      painted: tuple[list[ComponentFaces], dict[str, str]] | None = None,
+                      painted: tuple[dict[str, list[ComponentFaces]], dict[str, str]] | None = None,
                       compiled: dict | None = None, target: Path | None = None, stream: bool = True) -> BuiltDesign:
     """The first products of render_design: faces, their SVG texts, the print sheets, svg/. Without `painted`, the
     faces are painted (and compiled) here, in workers while the sheets are drawn with `stream` (and, given the
@@ -354,15 +383,18 @@ def _faces_and_sheets(design: Design, options: BuildOptions, cache: Cache, bar,
     svgs: dict[str, str]
     if painted is None:
         report = ErrorReport()
-        components = design_faces(design, report)
+        by_lang = language_faces(design, report)
         bar.step(f"{design.slug}: faces")
         compiled = {}  # face path -> its drawing, compiled where it was painted
-        svgs = (stream_svgs(components, cache, report, design.folder, compiled, stage_to=target) if stream
-                else render_svgs(components, cache, report, design.folder, compiled))
+        every = all_faces(by_lang)
+        svgs = (stream_svgs(every, cache, report, design.folder, compiled, stage_to=target) if stream
+                else render_svgs(every, cache, report, design.folder, compiled))
         report.raise_if_any()
     else:
-        components, svgs = painted
-    built = BuiltDesign(design, components, svgs, stage=svgs.stage if isinstance(svgs, FaceStream) else None)
+        by_lang, svgs = painted
+    components = next(iter(by_lang.values()))
+    built = BuiltDesign(design, components, svgs, by_lang if len(by_lang) > 1 else {},
+                        stage=svgs.stage if isinstance(svgs, FaceStream) else None)
     try:
         bar.step(f"{design.slug}: print sheets")
         _sheets_stage(built, options.paper, options.print_shop, cache, compiled)  # draws faces as they are painted
@@ -379,10 +411,10 @@ def _cached_rulebooks(built: BuiltDesign, cache: Cache) -> dict[str, bytes]:
     """The design's rulebooks, through the cache, on the paper that goes with its print sheets."""
     from pnp.rulebook import rulebook_paper  # lazy: 1.9 ms (pnp.rulebook)
 
-    design, components, svgs = built.design, built.components, built.svgs
+    design, by_lang, svgs = built.design, built.languages(), built.svgs
     book_paper = rulebook_paper(built.paper)
     made = cache.cached("rulebooks", _rulebook_key(design, svgs, book_paper),
-                        lambda: _rulebooks(design, components, svgs, book_paper, cache))
+                        lambda: _rulebooks(design, by_lang, svgs, book_paper, cache))
     return _replayed(made, design)
 
 
@@ -455,31 +487,39 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
         sheets_needed,
     )
 
-    design, components, svgs = built.design, built.components, built.svgs
-    opts = SheetOptions.from_print(design.print, paper)
-    try:
-        sheets = plan(components, opts, face_path)
-    except DesignError:
-        if isinstance(svgs, FaceStream):
-            svgs.finish()  # a face's problems first, as when every face was painted before the plan
-        raise
+    design, svgs = built.design, built.svgs
+    by_lang = built.languages()
+    many = len(by_lang) > 1
     meta = design.meta
     art = ArtFiles(design.folder)
     layout_file = (templates_dir() / "sheets" / "layout.yaml").read_bytes()
-    built.paper = opts.paper
-    built.pdf_name = f"{design.slug}-{opts.paper}{'-proof' if opts.proof else ''}.pdf"
-    built.pdf = cache.cached(
-        "sheets", products.SHEETS.key(plan=plan_bytes(sheets), face_keys=_faces_key(components, svgs), title=meta.title,
-                                     author=meta.author, paper=opts.paper, sheet_layout=layout_file),
-        lambda: fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
-            sheets, svgs, title=meta.title, author=meta.author, cache=cache, resources=art,
-            subject=f"{meta.title} print-and-play sheets ({opts.paper.upper()})", compiled=compiled)))
-    if isinstance(svgs, FaceStream):  # painted while the sheets were drawn: every face now, or every problem
-        built.svgs = svgs = svgs.finish()
-    built.sheets = len(sheets)
-    built.sheet_plan = sheets
-    built.notes += plan_advice(sheets)
-    built.sheets_per_paper = sheets_needed(components, opts, face_path, planned=sheets)
+    for n, (lang, components) in enumerate(by_lang.items()):  # each language's sheets, with its faces and words
+        opts = replace(SheetOptions.from_print(design.print, paper), lang=lang)
+        try:
+            sheets = plan(components, opts, face_path)
+        except DesignError:
+            if isinstance(svgs, FaceStream):
+                svgs.finish()  # a face's problems first, as when every face was painted before the plan
+            raise
+        name = f"{design.slug}-{lang + '-' if many else ''}{opts.paper}{'-proof' if opts.proof else ''}.pdf"
+        pdf = cache.cached(
+            "sheets", products.SHEETS.key(plan=plan_bytes(sheets), face_keys=_faces_key(components, svgs),
+                                         title=meta.title_in(lang), author=meta.author, paper=opts.paper,
+                                         language=lang,
+                                         sheet_layout=layout_file),
+            partial(_draw_sheets, design, sheets, svgs, cache, art, opts.paper, compiled, lang))
+        if isinstance(svgs, FaceStream):  # painted while the sheets were drawn: every face now, or every problem
+            built.svgs = svgs = svgs.finish()
+        built.sheets_of[lang] = (name, sheets)
+        if n == 0:
+            built.paper, built.pdf_name, built.pdf = opts.paper, name, pdf
+            built.sheets = len(sheets)
+            built.sheet_plan = sheets
+            built.notes += plan_advice(sheets)
+            built.sheets_per_paper = sheets_needed(components, opts, face_path, planned=sheets)
+        else:
+            built.extra_files[name] = pdf
+    components = built.components
     if print_shop:
         from pnp.layout.sheets.print_shop import (
             bleed_warnings,
@@ -506,14 +546,27 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
                            f"{design.slug}-print-shop.csv")
 
 
+def _draw_sheets(design: Design, sheets: list, svgs: Mapping[str, str], cache: Cache, art: Any, paper: str,
+                 compiled: dict | None, lang: str = "") -> bytes:
+    """The print sheets' PDF bytes (pnp.layout.pdf), in the design's fonts, titled in the edition's language."""
+    from pnp.layout import pdf as pdf_layout  # lazy: 122 ms (pnp.layout)
+
+    meta = design.meta
+    title = meta.title_in(lang) if lang else meta.title
+    return fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
+        sheets, svgs, title=title, author=meta.author, cache=cache, resources=art,
+        subject=f"{title} print-and-play sheets ({paper.upper()})", compiled=compiled))
+
+
 def check_printed_names(design: Design) -> None:
     """The title, the author and the components' names, which pnp prints itself (the sheets' footers, the
     kit's cover and bookmarks, the rulebooks' title page), in the shipped fonts and the design's: a character
     none has is a warning at its design.yaml line (it prints as a white square)."""
     doc = design.source
     own = None
-    texts: list[tuple[tuple, str]] = [(("meta", "title"), design.meta.title), (("meta", "author"),
-                                                                               design.meta.author or "")]
+    titles = design.meta.titles.items() if design.meta.titles else [("", design.meta.title)]
+    texts: list[tuple[tuple, str]] = [(("meta", "title") + ((lang,) if lang else ()), title) for lang, title in titles]
+    texts.append((("meta", "author"), design.meta.author or ""))
     for cid, comp in design.components.items():
         names = comp.name.items() if isinstance(comp.name, dict) else [("", comp.name)]
         texts += [(("components", cid, "name") + ((lang,) if lang else ()), str(name)) for lang, name in names]
@@ -555,62 +608,103 @@ def _index_stage(built: BuiltDesign, cache: Cache, more: list[str] | None = None
     for folder, names in built.dirs.items():  # the exports' entry points: TTS saved object, print reports
         files += [f"{folder}/{n}" for n in names if n.endswith((".json", "report.txt"))]
     built.extra_files["index.html"] = render_index(design, built.components, face_path, files, checks["checks"],
-                                                   built.dirs.get("svg", {}), cache)
+                                                   built.dirs.get("svg", {}), cache, built.by_lang or None)
 
 
 def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | set[str]) -> None:
-    """PNG faces, Tabletop Simulator, print services and the print-and-play kit, as asked (pnp.exports.files)."""
+    """PNG faces, Tabletop Simulator, print services and the print-and-play kit, as asked (pnp.exports.files).
+    A design whose faces differ by language has each language's TTS object and print-service files (named with
+    `-<lang>`) and kit (from that language's sheets); its PNG hold every face once, named as in svg/."""
     from pnp.exports import files as export  # lazy: 5.3 ms (pnp.exports)
+    from pnp.rulebook import rulebook_name  # lazy: 1.9 ms (pnp.rulebook)
 
     components, svgs, design = built.components, built.svgs, built.design
+    by_lang = built.languages()
+    each = built.differs_by_language()
     art = ArtFiles(design.folder)  # the images and fonts the faces name, read for every raster and PDF
     if "png" in exports:
-        pngs = export.png_faces(components, svgs, face_path, cache, resources=art)
+        pngs = export.png_faces(all_faces(by_lang), svgs, face_path, cache, resources=art)  # (a face once: by name)
         built.dirs["png"] = {n.removeprefix("png/"): b for n, b in pngs.items()}
-    if "tts" in exports or any(e.startswith(PRINT_SERVICE) for e in exports):
-        entries = manifest(built)
     if "tts" in exports:
-        from pnp.rulebook import rulebook_name  # lazy: 1.9 ms (pnp.rulebook)
-
-        books = [(lang, rulebook_name(design, lang, built.paper)) for lang in ("en", "fr")
-                 if rulebook_name(design, lang, built.paper) in built.extra_files]
         base = built.export_options.get("tts_base_url") or built.export_options.get("tts_folder", "")
-        tts, problems = export.tts_export(entries, components, svgs, face_path, books, base, cache, resources=art)
-        built.dirs["tts"] = {n.removeprefix("tts/"): b for n, b in tts.items()}
-        built.notes += [f"tts: {p}" for p in problems]
+        for lang, comps in by_lang.items() if each else [(None, components)]:
+            edition = manifest(built, lang or next(iter(by_lang)))
+            books = [(b, rulebook_name(design, b, built.paper)) for b in ("en", "fr")
+                     if rulebook_name(design, b, built.paper) in built.extra_files and lang in (None, b)]
+            tts, problems = export.tts_export(edition, comps, svgs, face_path, books, base, cache,
+                                              resources=art, lang=lang or next(iter(by_lang)))
+            if lang is not None:
+                tts = _suffixed(tts, lang)
+            built.dirs.setdefault("tts", {}).update({n.removeprefix("tts/"): b for n, b in tts.items()})
+            built.notes += [f"tts{'-' + lang if lang else ''}: {p}" for p in problems]
     for name in sorted(e for e in exports if e.startswith(PRINT_SERVICE)):
         service = name.removeprefix(PRINT_SERVICE)
-        files, problems = export.print_service_export(entries, components, svgs, face_path, service, cache,
-                                                      resources=art)
-        built.dirs.setdefault("print", {}).update({n.removeprefix("print/"): b for n, b in files.items()})
-        built.notes += problems
+        for lang, comps in by_lang.items() if each else [(None, components)]:
+            files, problems = export.print_service_export(manifest(built, lang or next(iter(by_lang))), comps, svgs,
+                                                          face_path, service,
+                                                          cache, resources=art)
+            if lang is not None:  # print/<service>-<lang>/...
+                files = {f"print/{service}-{lang}/" + n.removeprefix(f"print/{service}/"): b for n, b in files.items()}
+            built.dirs.setdefault("print", {}).update({n.removeprefix("print/"): b for n, b in files.items()})
+            built.notes += problems
     if ("kit" in exports or "kit-ink-saver" in exports) and any("-rules-" in pat for pat in built.deferred):
         built.deferred.append(f"{design.slug}-kit-*.pdf")  # made with the rulebooks, in the second pass
     elif "kit" in exports or "kit-ink-saver" in exports:
-        from pnp.rulebook import rulebook_name, rulebook_paper  # lazy: 2.9 ms (pnp.rulebook)
+        from pnp.rulebook import rulebook_paper  # lazy: 2.9 ms (pnp.rulebook)
 
-        books = {lang: built.extra_files[rulebook_name(design, lang, built.paper)] for lang in ("en", "fr")  # type: ignore[assignment]
-                 if rulebook_name(design, lang, built.paper) in built.extra_files}
-        built.extra_files.update(export.kit_files(design, built.paper, built.sheet_plan, built.pdf, books, components,  # type: ignore[arg-type]
-                                                  svgs, face_path, cache, rules_paper=rulebook_paper(built.paper),
-                                                  ink_saver="kit-ink-saver" in exports, resources=art))
+        kit_books: dict[str, bytes] = {lang: built.extra_files[rulebook_name(design, lang, built.paper)]  # type: ignore[misc]
+                                       for lang in ("en", "fr")
+                                       if rulebook_name(design, lang, built.paper) in built.extra_files}
+        groups = ([(lang, {lang: kit_books[lang]}) for lang in by_lang if lang in kit_books]
+                  if built.multilingual() and kit_books else [(next(iter(by_lang)), kit_books)])
+        for lang, its_books in groups:  # each language's kit: its rulebook, its print sheets (a language without a
+            # rulebook has no kit; without any, one kit of the first language)
+            name, plan = built.sheets_of.get(lang, (built.pdf_name, built.sheet_plan))
+            pdf = built.pdf if name == built.pdf_name else built.extra_files[name]
+            built.extra_files.update(export.kit_files(design, built.paper, plan or built.sheet_plan, pdf, its_books,  # type: ignore[arg-type]
+                                                      by_lang.get(lang, components), svgs, face_path, cache,
+                                                      rules_paper=rulebook_paper(built.paper),
+                                                      ink_saver="kit-ink-saver" in exports, resources=art))
     built.exports = sorted(exports)
 
 
-def _rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str], paper: str,
+def _suffixed(files: dict[str, bytes], lang: str) -> dict[str, bytes]:
+    """One language's Tabletop Simulator files, named with -<lang> (tts/<design>-<lang>.json,
+    tts/<deck>-<n>-<lang>.png), the saved object pointing at them."""
+    names = {n: f"{n[:-len(Path(n).suffix)]}-{lang}{Path(n).suffix}" for n in files}
+    out: dict[str, bytes] = {}
+    for old, new in names.items():
+        data = files[old]
+        if old.endswith(".json"):
+            text = data.decode("utf-8")
+            for o, n in names.items():
+                if not o.endswith(".json"):
+                    text = text.replace(o + '"', n + '"')
+            data = text.encode("utf-8")
+        out[new] = data
+    return out
+
+
+def _rulebooks(design: Design, by_lang: dict[str, list[ComponentFaces]], svgs: dict[str, str], paper: str,
                cache: Cache = NO_CACHE, compiled: dict | None = None) -> dict:
-    """Every rulebook of the design: in one process when it runs in a worker already (the languages share the
-    compiled faces and diagrams), else one language per core."""
+    """Every rulebook of the design, each showing its language's faces (`by_lang`): in one process when it runs
+    in a worker already (the languages share the compiled faces and diagrams), else one language per core."""
     from pnp.rulebook import languages, render_rulebooks  # lazy: 2.3 ms (pnp.rulebook)
 
     langs = languages(design)
+    first = next(iter(by_lang.values()))
     mark = warnings_mark()
+    same = not any(f.lang for comps in by_lang.values() for cf in comps for f in cf.sides)
     if in_worker() or cores() < 2 or len(langs) < 2:
-        out = dict(render_rulebooks(design, components, svgs, paper, langs=langs, cache=cache, compiled=compiled))
+        out = {}
+        for group in [langs] if same else [[lang] for lang in langs]:  # (one call: the wordless diagrams once)
+            out.update(render_rulebooks(design, by_lang.get(group[0], first), svgs, paper, langs=group, cache=cache,
+                                        compiled=compiled))
     else:
         out = {}
         report = ErrorReport()
-        tasks = [lambda lang=lang: render_rulebooks(design, components, svgs, paper, langs=[lang], cache=cache)
+        tasks = [lambda lang=lang: render_rulebooks(design, by_lang.get(lang, first), svgs, paper, langs=[lang],
+                                                    cache=cache)
                  for lang in langs]
         for status, value in prun(tasks, min_items=2):  # (the workers' warnings are recorded here as they come)
             if succeeded(status, value, report):
@@ -654,15 +748,39 @@ def apply_overrides(designs: list[Design], overrides: dict) -> None:
         design.print = design.print.model_copy(update={k: getattr(parsed, k) for k in given})
 
 
-def manifest(built: BuiltDesign) -> dict:
-    """What the build made, for people and tools: every component with its faces, sizes and data."""
+def manifest(built: BuiltDesign, lang: str | None = None) -> dict:
+    """What the build made, for people and tools: every component with its faces, sizes and data. In a design of
+    several languages, `components` is the first language's edition (each entry with its `lang`) and
+    `components@<lang>` each other language's (as `title@fr` is a column's French); `languages` lists them and
+    `sheets_pdf` names each one's print sheets. With `lang`: that language's edition alone, as `components`."""
     d = built.design
+    by_lang = built.languages()
+    many = len(by_lang) > 1
+    langs = list(by_lang)
+    first = lang if lang is not None else langs[0]
+    others = {} if lang is not None else {f"components@{other}": _entries(by_lang[other], other)
+                                          for other in langs[1:]}
+    return {
+        "design": d.slug,
+        "title": d.meta.title,
+        "version": d.meta.version,
+        "paper": built.paper,
+        "pdf": built.sheets_of[first][0] if many and first in built.sheets_of else built.pdf_name,
+        **({"languages": langs, "sheets_pdf": {k: v[0] for k, v in built.sheets_of.items()}} if many else {}),
+        "sheets": built.sheets,
+        "components": _entries(by_lang[first], first if many else None),
+        **others,
+    }
+
+
+def _entries(components: list[ComponentFaces], lang: str | None) -> list[dict]:
     entries = []
-    for cf in built.components:
+    for cf in components:
         grouped = {"group": {"of": cf.parent, "column": cf.group[0], "value": cf.group[1]}} if cf.group else {}
         for index, face in enumerate(cf.fronts, start=1):
             entries.append({
                 "component": cf.component_id,
+                **({"lang": lang} if lang else {}),
                 **grouped,
                 "kind": cf.component.kind,
                 "shape": face.shape,
@@ -676,15 +794,7 @@ def manifest(built: BuiltDesign) -> dict:
                 "back": face_path(cf.component_id, cf.back_of(face)) if cf.back else None,  # type: ignore[arg-type]
                 "data": face.data,
             })
-    return {
-        "design": d.slug,
-        "title": d.meta.title,
-        "version": d.meta.version,
-        "paper": built.paper,
-        "pdf": built.pdf_name,
-        "sheets": built.sheets,
-        "components": entries,
-    }
+    return entries
 
 
 def write_design(built: BuiltDesign, out: Path) -> BuildResult:
@@ -748,9 +858,11 @@ def variant_of(name: str, slug: str) -> tuple[str, str] | None:
     if m is None:
         return None
     paper = m.group(1)
-    if name == f"{slug}-{paper}.pdf":
+    stem = name.removeprefix(f"{slug}-")
+    lang, _, rest = stem.partition("-")  # <design>-<lang>-<paper>.pdf: one language's print sheets
+    if stem == f"{paper}.pdf" or (lang in LANGUAGES and rest == f"{paper}.pdf"):
         return ("sheets", paper)
-    if name == f"{slug}-{paper}-proof.pdf":
+    if stem == f"{paper}-proof.pdf" or (lang in LANGUAGES and rest == f"{paper}-proof.pdf"):
         return ("proof", paper)
     return ("paper", paper)
 
@@ -782,7 +894,7 @@ def manifest_json(data: dict) -> str:
     quarter of a second for a 10,000-card deck)."""
     parts = []
     for key, value in data.items():
-        if key == "components" and value:
+        if key.startswith("components") and value:
             text = "[\n" + ",\n".join("    " + json.dumps(e, ensure_ascii=False) for e in value) + "\n  ]"
         else:
             text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
@@ -949,7 +1061,8 @@ def _pool(jobs: list[DesignJob], options: BuildOptions, cache: Cache, bar, repor
 
     designs = [job.design for job in jobs]
     reports = [ErrorReport() for _ in designs]
-    components = [design_faces(d, r) for d, r in zip(designs, reports)]
+    by_lang = [language_faces(d, r) for d, r in zip(designs, reports)]
+    components = [all_faces(b) for b in by_lang]
     compiled: list[dict] = [{} for _ in designs]  # per design: face path -> its drawing, compiled where painted
     svgs = render_svgs_of([(c, d.folder, r) for c, d, r in zip(components, designs, reports)], cache, compiled)
     tasks: list[tuple[float, int, str, Any]] = []  # (weight, design, what, task)
@@ -960,7 +1073,7 @@ def _pool(jobs: list[DesignJob], options: BuildOptions, cache: Cache, bar, repor
         if reports[i]:
             report.extend(reports[i])
             continue
-        painted = (components[i], svgs[i])
+        painted = (by_lang[i], svgs[i])
         try:
             langs = languages(design) if options.rulebooks else []
         except DesignError as exc:
@@ -982,7 +1095,7 @@ def _pool(jobs: list[DesignJob], options: BuildOptions, cache: Cache, bar, repor
         books[i] = (key, cache.get("rulebooks", key))
         if books[i][1] is None:  # (a copy of compiled[i]: the sheets task empties it when done)
             tasks.append((_book_weight(design, langs), i, "rulebooks",
-                          partial(_rulebooks, design, components[i], svgs[i], book_paper, cache, dict(compiled[i]))))
+                          partial(_rulebooks, design, by_lang[i], svgs[i], book_paper, cache, dict(compiled[i]))))
     tasks.sort(key=lambda t: -t[0])  # largest first, so the cores finish together
     _import_for_workers(options.rulebooks and any(what != "sheets" for _, _, what, _ in tasks))
     bar.step(f"building {len(designs)} designs", len(tasks))
@@ -1014,7 +1127,8 @@ def _pool(jobs: list[DesignJob], options: BuildOptions, cache: Cache, bar, repor
         if made is None:
             continue  # its rulebooks failed: their problems are in the report
         made = _replayed(made, design)
-        head.components, head.svgs = components[i], svgs[i]
+        head.components, head.svgs = next(iter(by_lang[i].values())), svgs[i]
+        head.by_lang = by_lang[i] if len(by_lang[i]) > 1 else {}
         linked = list(made) == [rulebook_name(design, lang, head.paper) for lang in book_langs[i]]
         if not linked:  # the contact sheet names other files than the rulebooks made: made again here
             del head.extra_files["index.html"]
@@ -1029,7 +1143,7 @@ SCHEDULERS = {"serial": _serial, "stream": _streaming, "pool": _pool}
 
 
 def _sheets_task(design: Design, options: BuildOptions, cache: Cache,
-                 painted: tuple[list[ComponentFaces], dict[str, str]], langs: list[str],
+                 painted: tuple[dict[str, list[ComponentFaces]], dict[str, str]], langs: list[str],
                  compiled: dict | None = None, stage=None) -> BuiltDesign:
     """A pool's task: a design's print sheets, svg/ and contact sheet (linking the rulebooks another task makes),
     as a worker sends it back: without the faces and their SVG texts, which the parent has. With `stage`
@@ -1110,10 +1224,11 @@ def build_rulebooks(args: tuple[str, ...] | list[str], out: Path = Path("output"
                            f"({', '.join(design.meta.languages)})")
                 continue
             faces = ErrorReport()
-            components = design_faces(design, faces)
-            svgs = render_svgs(components, cache, faces, design.folder)
+            by_lang = language_faces(design, faces)
+            svgs = render_svgs(all_faces(by_lang), cache, faces, design.folder)
             faces.raise_if_any()
-            built = BuiltDesign(design, components, svgs, paper=SheetOptions.from_print(design.print, paper).paper)
+            built = BuiltDesign(design, next(iter(by_lang.values())), svgs, by_lang if len(by_lang) > 1 else {},
+                                paper=SheetOptions.from_print(design.print, paper).paper)
             books = _cached_rulebooks(built, cache)
             if lang is not None:
                 books = {n: b for n, b in books.items() if n == rulebook_name(design, lang, built.paper)}

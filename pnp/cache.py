@@ -99,6 +99,10 @@ def code_fingerprint() -> bytes:
     h.update(json.dumps(library_versions(), sort_keys=True).encode())
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    for path in sorted(root.rglob("glossary.yaml")):  # the games' words (pnp.rulebook.glossary): code as data
+        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    for path in sorted((root / "words").glob("*.yaml")):  # pnp's own printed words (pnp.words): data the code reads
+        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     fonts = root / "fonts"  # the shipped fonts (made with their coverage.json by make_subset.py): names, sizes
     for path in sorted(fonts.glob("*.ttf")):
         h.update(f"{path.name}\0{path.stat().st_size}".encode())

@@ -41,33 +41,50 @@ _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=Fals
 
 
 def render_index(design, components, face_path, files: list[str], report,
-                 face_svgs: Mapping[str, Any] | None = None, cache=None) -> str:
+                 face_svgs: Mapping[str, Any] | None = None, cache=None,
+                 by_lang: Mapping[str, list] | None = None) -> str:
     """The page. `face_svgs`: the files of svg/ by name under it (svg/<name>), the SVG text of each face as
     written there; a face without one is shown through its <img> alone. `cache` (pnp.cache.Cache) keeps the
-    faces made ready for the page, under the SVG texts they come from."""
+    faces made ready for the page, under the SVG texts they come from. `by_lang`: each language's components, in
+    a design of several languages: the first language's every face, then each other language's own faces (those
+    that are not shared), in a section of their own (`<component>.<lang>`)."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     links = [{"href": f, "label": _label(f)} for f in sorted(files) if f.endswith(".pdf")]
     links += [{"href": f, "label": _label(f)} for f in sorted(files) if f.startswith(("tts/", "print/"))]
     links += [{"href": "manifest.json", "label": "manifest.json"}]
-    shown = _page_faces(components, face_path, face_svgs or {}, cache)
+    sections = [(cf, "", "") for cf in components]
+    if by_lang and len(by_lang) > 1:
+        first, *others = list(by_lang)
+        sections = [(cf, first, "") for cf in by_lang[first]]
+        sections += [(cf, lang, lang) for lang in others for cf in by_lang[lang]
+                     if any(f.lang for f in cf.sides)]
+    shown = _page_faces([cf for cf, _, _ in sections], face_path, face_svgs or {}, cache)
     comps = []
-    for cf in components:
-        backs = cf.backs
+    for cf, lang, own in sections:
+        backs = [b for b in cf.backs if b.lang] if own else cf.backs
         copies_of = {id(b): 0 for b in backs}  # each back: the copies of the fronts it is behind
         for front in cf.fronts:
             back = cf.back_of(front)
             if back is not None:
                 copies_of[id(back)] = copies_of.get(id(back), 0) + front.count
-        faces = [_face(cf, f, f.count, f.label or f.key, face_path, shown) for f in cf.fronts]
-        faces += [_face(cf, b, copies_of[id(b)], b.key, face_path, shown) for b in backs]
-        comps.append({"id": cf.component_id, "name": cf.component.display_name("en") or cf.component_id,
-                      "kind": cf.component.kind, "faces": faces, "copies": cf.copies, "fronts": len(cf.fronts),
+        fronts = [f for f in cf.fronts if f.lang] if own else cf.fronts
+        faces = [_face(cf, f, f.count, _tagged(f.label or f.key, f), face_path, shown) for f in fronts]
+        faces += [_face(cf, b, copies_of[id(b)], _tagged(b.key, b), face_path, shown) for b in backs]
+        name = cf.component.display_name(lang or "en") or cf.component_id
+        comps.append({"id": f"{cf.component_id}.{own}" if own else cf.component_id,
+                      "name": f"{name} ({own})" if own else name,
+                      "kind": cf.component.kind, "faces": faces, "copies": cf.copies, "fronts": len(fronts),
                       "backs": len(backs)})
     return env.get_template("index.html.j2").render(
         meta=design.meta, slug=design.slug, links=links, components=comps, report=report,
         fonts_css=Markup(shown.get("", "")),
         total_faces=sum(len(c["faces"]) for c in comps), total_copies=sum(c["copies"] for c in comps))
+
+
+def _tagged(label: str, face) -> str:
+    """A face's label, with its language when it is drawn in one (the others are every language's)."""
+    return f"{label} · {face.lang}" if face.lang else label
 
 
 def _face(cf, face, count: int, label: str, face_path, shown: Mapping[str, str]) -> dict:

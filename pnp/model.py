@@ -303,7 +303,7 @@ class Players(Record):
 
 
 class Meta(Record):
-    title: str
+    title: str  # in the design's first language; title_in(lang) in each (meta.title may be {en: ..., fr: ...})
     author: str
     year: int | None
     players: Players
@@ -316,7 +316,8 @@ class Meta(Record):
     @classmethod
     def fields(cls) -> dict[str, Field]:
         return {
-            "title": Field(text(), description="The game's title"),
+            "title": Field(cs.union_schema([cs.str_schema(), cs.dict_schema(cs.str_schema(), cs.str_schema())]),
+                           description="The game's title (per language allowed)"),
             "author": Field(text(), "", "Designer(s)"),
             "year": Field(cs.nullable_schema(cs.int_schema()), None, "Year of the design"),
             "players": Field(Players.schema(), description="Player count: a number or a range like 2-4"),
@@ -327,6 +328,21 @@ class Meta(Record):
             "languages": Field(cs.list_schema(choice(*LANGUAGES)), factory=lambda: ["en"],
                                description="Rulebook languages"),
         }
+
+    def after(self) -> "Meta":
+        given: Text = self.title
+        self.__dict__["_titles"] = dict(given) if isinstance(given, dict) else {}
+        self.title = text_in(given, self.languages[0] if self.languages else "en")
+        return self
+
+    @property
+    def titles(self) -> dict[str, str]:
+        """The title per language, when design.yaml gives one per language (else empty)."""
+        return self.__dict__.get("_titles", {})
+
+    def title_in(self, lang: str) -> str:
+        """The title as the edition in `lang` prints it (its sheets, rulebook and kit)."""
+        return self.titles.get(lang) or self.title
 
 
 class PrintSettings(Record):
@@ -740,8 +756,8 @@ class Design(Record):
         return self._folder
 
     def fingerprint(self) -> dict:
-        """Everything the design says, as JSON-able data (for cache keys)."""
-        return self.model_dump(mode="json", warnings=False)
+        """Everything the design says, as JSON-able data (for cache keys): the title of every language too."""
+        return {**self.model_dump(mode="json", warnings=False), "meta_titles": self.meta.titles}
 
     @property
     def source(self):

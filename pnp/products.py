@@ -111,6 +111,13 @@ def digest(*parts: Any) -> str:
     return h.hexdigest()
 
 
+def in_language(key: str, lang: str) -> str:
+    """The key of a face drawn in `lang` (its root says so: xml:lang) from the key of what it resolved to (its texts
+    in `lang`, which differ from the other languages'): a face of the same inputs that every language shares has
+    no language, so the two never share an entry."""
+    return digest("in-language", key, lang)
+
+
 SOURCES: dict[str, Source] = {s.name: s for s in (
     Source("row", "a row of a component's data table (CSV, TSV, XLSX, ODS, YAML): the values a template reads"),
     Source("component", "a component's entry in design.yaml: size, count, shape, generate/template/svg, params"),
@@ -136,19 +143,21 @@ SOURCES: dict[str, Source] = {s.name: s for s in (
 
 PRODUCTS: dict[str, Product] = {p.name: p for p in (
     # faces: one product per way a face is made; each is an svg/ file and the source of every other product
-    Product("generated_face", ("generator", "component", "params", "print", "rules", "meta", "face", "data",
-                               "width", "height", "bleed"),
-            "svg/<component>-<face>.svg", kind="svg", about="a face a game's generator draws"),
+    Product("generated_face", ("generator", "component", "params", "print", "rules", "meta", "language", "face",
+                               "data", "width", "height", "bleed"),
+            "svg/<component>-<face>[.<lang>].svg", kind="svg", about="a face a game's generator draws"),
     Product("template_face", ("templates", "art", "fonts", "template", "width", "height", "bleed", "folder",
                               "lookups", "context"),
-            "svg/<component>-<face>.svg", kind="svg", about="a template filled with a table row (or none)"),
+            "svg/<component>-<face>[.<lang>].svg", kind="svg",
+            about="a template filled with a table row (or none), in a language when its texts differ by language"),
     Product("svg_face", ("svg_file", "art", "fonts"), "svg/<component>-face.svg", kind="svg",
             about="a ready SVG file, cleaned"),
     Product("compiled_face", ("face_svg",), "(none: drawn into every PDF)", kind="compiled", memory=True,
             about="a face's SVG compiled to drawing operations"),
     # print sheets
-    Product("sheets", ("plan", "face_keys", "title", "author", "paper", "sheet_layout"), "<design>-<paper>[-proof].pdf",
-            kind="sheets", about="the print sheets: plan (from component, print, paper) and every face"),
+    Product("sheets", ("plan", "face_keys", "title", "author", "paper", "language", "sheet_layout"),
+            "<design>[-<lang>]-<paper>[-proof].pdf", kind="sheets",
+            about="the print sheets of one language: plan (from component, print, paper) and its faces"),
     Product("print_shop", ("shop_plan", "face_svgs", "title", "author", "pdfx"), "<design>-print-shop.pdf",
             kind="sheets", about="one face per page, for a print shop (--print-shop)"),
     Product("svg_files", ("face_svgs", "art"), "svg/*.svg, svg/art/*", about="every face standing alone"),
@@ -198,7 +207,9 @@ MADE_FROM: dict[str, tuple[str, ...]] = {
     "trim_box": ("component",), "rotate": ("component",), "bleed_x": ("component", "print"),
     "bleed_y": ("component", "print"), "sheets_pdf": ("sheets",), "rulebook": ("rulebooks",), "titles": ("component",),
     "sides": ("print",), "duplex": ("print",), "marks": ("print",), "lang": ("rules_text",),
-    "names": ("component",), "ink_saver": ("exports",), "thumbnails": ("generated_face", "template_face", "svg_face"),
+    "names": ("component",), "ink_saver": ("exports",),
+    "thumbnails": ("generated_face", "template_face", "svg_face"),
+    "language": ("meta",),  # the language a generator's face is drawn in ("" when wordless); print sheets' own
 }
 
 

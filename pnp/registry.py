@@ -76,16 +76,20 @@ class Generator:
     fn: GeneratorFn
     params: type[BaseModel] | None
     doc: str
+    wordless: bool = False  # its faces print no words: drawn once, shared by every language of the design
 
     def __call__(self, ctx: GeneratorContext) -> list[FaceSpec]:
         return self.fn(ctx)
 
 
-def generator(name: str, params: type[BaseModel] | None = None) -> Callable[[GeneratorFn], Generator]:
-    """Decorator: make a function a `Generator` named like 'three_stars.placements' (list it in the GameSpec)."""
+def generator(name: str, params: type[BaseModel] | None = None, *,
+              wordless: bool = False) -> Callable[[GeneratorFn], Generator]:
+    """Decorator: make a function a `Generator` named like 'three_stars.placements' (list it in the GameSpec).
+    `wordless=True`: its faces print no words (nor anything that depends on `ctx.lang`), so one face serves every
+    language of a design; else each face is drawn in each language (`ctx.lang`) and keyed on it."""
 
     def wrap(fn: GeneratorFn) -> Generator:
-        return Generator(name, fn, params, (fn.__doc__ or "").strip())
+        return Generator(name, fn, params, (fn.__doc__ or "").strip(), wordless)
 
     return wrap
 

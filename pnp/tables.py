@@ -37,7 +37,7 @@ from typing import Any
 from pnp.confine import DesignFiles, FileRefused, decode_utf8
 from pnp.errors import DesignError, ErrorReport, Problem, close_match, display_path, warn
 from pnp.limits import LIMITS, limit
-from pnp.model import ENCODINGS as _ENCODINGS
+from pnp.model import ENCODINGS as _ENCODINGS, LANGUAGES, text_in
 from pnp.yamlio import Document, parse_yaml
 
 
@@ -60,6 +60,27 @@ class Table:
     file: Path | None = None  # the table's file (None: an inline list of design.yaml)
     count_column: str | None = None
     aliases: dict[str, str] = field(default_factory=dict)  # normalised name -> column, when they differ
+    translations: dict[str, dict[str, str]] = field(default_factory=dict)  # column -> {lang: its `column@lang`}
+    header_line: int | None = None  # the line of the column names (messages about a column)
+
+    def cells_in(self, values: dict[str, Any], lang: str) -> dict[str, Any]:
+        """A row's cells as a template in `lang` sees them: `title@fr` read as `title` in French (`title` alone is
+        the text of every language, and of those whose cell is empty), a YAML cell `{en: ..., fr: ...}` as its
+        text in `lang`; the `column@lang` columns themselves left out."""
+        if not self.translations and not any(isinstance(v, dict) for v in values.values()):
+            return values
+        out = {k: text_in(v, lang) if is_texts(v) else v for k, v in values.items() if k not in self._by_lang()}
+        for base, by in self.translations.items():
+            column = by.get(lang)
+            cell = values.get(column) if column is not None else None
+            if cell not in (None, ""):
+                out[base] = text_in(cell, lang) if is_texts(cell) else cell
+            elif base not in out:  # no `title` column: the first language's text given
+                out[base] = next((values[c] for c in by.values() if values.get(c) not in (None, "")), "")
+        return out
+
+    def _by_lang(self) -> set[str]:
+        return {c for by in self.translations.values() for c in by.values()}
 
     def find(self, name: str) -> str | None:
         """The column `name` means: its own spelling, its normalised name, or the same letters in another case."""
@@ -225,14 +246,73 @@ def _keys(raw: list[tuple[Any, int | None]]) -> list[str]:
 def _finish(raw: list[tuple[Any, int | None]], names: list[str], path: Path, line: int | None, count: CountSpec,
             report: ErrorReport, columns: dict[str, str] | None, inline: bool = False) -> Table:
     """Rows of values -> the Table: its count column chosen, its names normalised, its declared types applied."""
+    translations = _translations(names)
+    names = [n for n in names if LANG_COLUMN.match(n) is None]
     aliases = _aliases(names, path, line)
-    table = Table([], names, None if inline else path, None, aliases)
+    table = Table([], names, None if inline else path, None, aliases, translations, line)
     table.count_column = _count_column(table, count, path, line, report)
     rows = _rows(raw, path, line, count.default, report, table.count_column)
     table.rows = _typed(rows, _declared(columns, table, path, line), report)
     if table.count_column is not None:
         table.columns = [n for n in names if n != table.count_column]
     return table
+
+
+LANG_COLUMN = re.compile(r"^(.*[^@\s])@([A-Za-z]{2,3}(?:[-_][A-Za-z]{2,4})?)$")
+"""A per-language column: `title@fr` is the French text of the column `title`."""
+
+
+def _translations(names: list[str]) -> dict[str, dict[str, str]]:
+    """column -> {lang: the column holding its text in lang}, from the names `column@lang`."""
+    out: dict[str, dict[str, str]] = {}
+    for name in names:
+        m = LANG_COLUMN.match(name)
+        if m:
+            out.setdefault(m.group(1).strip(), {})[m.group(2).lower()] = name
+    return out
+
+
+def is_texts(value: Any) -> bool:
+    """Whether a cell (or any YAML value) is one text per language: {en: ..., fr: ...}."""
+    return isinstance(value, dict) and bool(value) and all(isinstance(k, str) and k in LANGUAGES for k in value)
+
+
+def language_warnings(table: Table, languages: list[str], where: tuple[Any, int | None]) -> None:
+    """A text given in some of the design's languages but not all is a warning at its row (the file's line); a
+    `column@xx` of a language the design does not declare is a warning at the header. `where`: the table's file
+    and line when it is inline in design.yaml."""
+    langs = list(dict.fromkeys(languages))
+    file = table.file if table.file is not None else where[0]
+    for base, by in table.translations.items():
+        for lang, column in by.items():
+            if lang not in langs:
+                warn(file, table.header_line or where[1], f"column '{column}': '{lang}' is not a language of the "
+                     f"design (meta.languages: {', '.join(langs)}); expected one of them after the '@', or the "
+                     f"language added to meta.languages (the column is never printed)")
+    if len(langs) < 2:
+        return
+    for row in table.rows:
+        for base, by in table.translations.items():
+            texts = {lang: _given(row.values.get(by[lang])) if lang in by else _given(row.values.get(base))
+                     for lang in langs}
+            missing = [lang for lang, t in texts.items() if not t]
+            if missing and len(missing) < len(langs):
+                shown = ", ".join(by.get(lang, base) for lang in missing)
+                warn(row.file, row.line, f"column '{base}' has no text in {', '.join(missing)} (cell {shown} "
+                     f"empty); expected a text in every language of meta.languages ({', '.join(langs)}); the "
+                     f"{next(lang for lang in langs if lang not in missing)} text is printed instead")
+        for column, value in row.values.items() if table.file is not None else ():  # (design.yaml's own: the
+            # loader's walk of it says them, at their line)
+            if is_texts(value):
+                missing = [lang for lang in langs if not _given(value.get(lang))]
+                if missing:
+                    warn(row.file, row.line, f"column '{column}': no {', '.join(missing)} text in "
+                         f"{{{', '.join(value)}}}; expected a text in every language of meta.languages "
+                         f"({', '.join(langs)}); the {next(iter(value))} text is printed instead")
+
+
+def _given(value: Any) -> bool:
+    return value not in (None, "") and not (isinstance(value, str) and not value.strip())
 
 
 def _aliases(names: list[str], path: Path, line: int | None) -> dict[str, str]:

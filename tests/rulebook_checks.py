@@ -28,9 +28,15 @@ def text_of(pdf: bytes) -> str:
         return "\n".join(page.extract_text() or "" for page in doc.pages)
 
 
+_UNTYPESET = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"',
+                             "ᵉ": "e", "ʳ": "r", "ˢ": "s", "ᵈ": "d", "\u00a0": " ", "\u202f": " "})
+
+
 def flat(pdf: bytes) -> str:
-    """The text with every run of white space as one space (lines re-joined)."""
-    return re.sub(r"\s+", " ", text_of(pdf))
+    """The text with every run of white space as one space (lines re-joined), its typography's apostrophes, English quotes,
+    superscript ordinals and no-break spaces read as typed (l'étoile, 7e, 3 cartes: what the rules texts say;
+    tests/test_typography.py checks the typography itself)."""
+    return re.sub(r"\s+", " ", text_of(pdf).translate(_UNTYPESET))
 
 
 def rulebooks(folder: Path) -> dict[str, bytes]:

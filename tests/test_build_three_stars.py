@@ -31,7 +31,7 @@ def test_placement_cards_are_exactly_all_one_to_three_subsets(three_stars_a4):
     assert sorted(sets) == sorted(expected)
     assert all(list(s) == sorted(s) for s in sets)
     assert all(c["count"] == 1 and c["trim_mm"] == [63, 88] and c["bleed_mm"] == 3 for c in cards)
-    assert {c["back"] for c in cards} == {"svg/placement-cards-back.svg"}
+    assert {c["back"].split(".")[0] for c in cards} == {"svg/placement-cards-back"}  # (one back: [.<lang>].svg)
 
 
 def test_manifest_lists_every_component_instance(three_stars_a4):
@@ -49,12 +49,14 @@ def test_manifest_lists_every_component_instance(three_stars_a4):
 
 
 def test_one_svg_per_distinct_face_with_declared_mm_size(three_stars_a4):
-    entries = manifest(three_stars_a4)["components"]
+    data = manifest(three_stars_a4)
+    entries = [e for key in data if key.startswith("components") for e in data[key]]  # (every language's edition)
     faces = {e["face"]: e for e in entries}
     backs = {e["back"]: e for e in entries if e["back"]}
     files = sorted(p.relative_to(three_stars_a4).as_posix() for p in (three_stars_a4 / "svg").glob("*.svg"))
     assert files == sorted(set(faces) | set(backs))
-    assert len(files) == 41 + 1 + 1 + 4
+    assert len({f.split(".")[0] for f in files}) == 41 + 1 + 1 + 4  # distinct faces (each drawn in each language
+    # or shared)
     for rel, entry in {**faces, **backs}.items():
         root = etree.parse(str(three_stars_a4 / rel)).getroot()
         w, h = entry["trim_mm"]
@@ -68,7 +70,7 @@ def test_one_svg_per_distinct_face_with_declared_mm_size(three_stars_a4):
 @pytest.mark.parametrize("fixture,size", [("three_stars_a4", A4), ("three_stars_letter", LETTER)])
 def test_pages_are_exactly_the_paper_size(request, fixture, size):
     out = request.getfixturevalue(fixture)
-    pdf = out / f"three-stars-{'a4' if size == A4 else 'letter'}.pdf"
+    pdf = out / f"three-stars-en-{'a4' if size == A4 else 'letter'}.pdf"
     reader = PdfReader(pdf)
     for page in reader.pages:
         w, h = float(page.mediabox.width), float(page.mediabox.height)
@@ -87,7 +89,7 @@ def _card_pages(reader):
 
 
 def test_eight_cards_per_a4_sheet_inside_the_margin_and_fronts_alternate_with_backs(three_stars_a4):
-    reader = PdfReader(three_stars_a4 / "three-stars-a4.pdf")
+    reader = PdfReader(three_stars_a4 / "three-stars-en-a4.pdf")
     pages = _card_pages(reader)
     assert [len(pl) for _, pl in pages] == [8] * 10 + [1, 1]  # turned a quarter: 2 x 4 inside 6.35 mm margins
     assert [i for i, _ in pages] == list(range(12))  # card sheets come first, front then back
@@ -99,7 +101,7 @@ def test_eight_cards_per_a4_sheet_inside_the_margin_and_fronts_alternate_with_ba
 @pytest.mark.parametrize("fixture", ["three_stars_a4", "three_stars_letter"])
 def test_card_trims_sit_where_the_crop_marks_say(request, fixture):
     out = request.getfixturevalue(fixture)
-    pdf = out / f"three-stars-{fixture.rsplit('_', 1)[1]}.pdf"
+    pdf = out / f"three-stars-en-{fixture.rsplit('_', 1)[1]}.pdf"
     reader = PdfReader(pdf)
     for i, cards in _card_pages(reader):
         trims = [(p.x + 3 * MM, p.y + 3 * MM, p.x + p.width - 3 * MM, p.y + p.height - 3 * MM) for p in cards]
@@ -120,7 +122,7 @@ def test_card_trims_sit_where_the_crop_marks_say(request, fixture):
 
 
 def test_a4_crop_marks_stay_outside_every_trim_and_bleed(three_stars_a4):
-    pdf = three_stars_a4 / "three-stars-a4.pdf"
+    pdf = three_stars_a4 / "three-stars-en-a4.pdf"
     reader = PdfReader(pdf)
     for i, cards in _card_pages(reader):
         for x0, y0, x1, y1 in page_lines(pdf, i):
@@ -133,7 +135,7 @@ def test_a4_crop_marks_stay_outside_every_trim_and_bleed(three_stars_a4):
 @pytest.mark.parametrize("fixture", ["three_stars_a4", "three_stars_letter"])
 def test_back_sheets_mirror_their_fronts_columns(request, fixture):
     out = request.getfixturevalue(fixture)
-    reader = PdfReader(out / f"three-stars-{fixture.rsplit('_', 1)[1]}.pdf")
+    reader = PdfReader(out / f"three-stars-en-{fixture.rsplit('_', 1)[1]}.pdf")
     pages = _card_pages(reader)
     tol = 0.1 * MM
     for (fi, front), (bi, back) in zip(pages[0::2], pages[1::2]):
@@ -151,7 +153,7 @@ def test_back_sheets_mirror_their_fronts_columns(request, fixture):
 def test_board_is_printed_at_true_size_on_its_own_page(three_stars_a4):
     entry = next(e for e in manifest(three_stars_a4)["components"] if e["component"] == "board")
     w, h = entry["trim_mm"]
-    reader = PdfReader(three_stars_a4 / "three-stars-a4.pdf")
+    reader = PdfReader(three_stars_a4 / "three-stars-en-a4.pdf")
     hits = [(i, p) for i in range(len(reader.pages)) for p in placements(reader, i)
             if abs(p.width - w * MM) < 0.01 and abs(p.height - h * MM) < 0.01]
     assert len(hits) == 1
@@ -163,7 +165,7 @@ def test_board_is_printed_at_true_size_on_its_own_page(three_stars_a4):
 
 
 def test_pieces_are_tessellated_with_cut_lines(three_stars_a4):
-    reader = PdfReader(three_stars_a4 / "three-stars-a4.pdf")
+    reader = PdfReader(three_stars_a4 / "three-stars-en-a4.pdf")
     side, height = 30 * MM, 30 * 3 ** 0.5 / 2 * MM
     pages = {i: [p for p in placements(reader, i) if abs(p.width - side) < 0.01 and abs(p.height - height) < 0.01]
              for i in range(len(reader.pages))}
@@ -173,12 +175,12 @@ def test_pieces_are_tessellated_with_cut_lines(three_stars_a4):
         ups = [p for p in pl if not p.rotated]
         downs = [p for p in pl if p.rotated]
         assert abs(len(ups) - len(downs)) <= len({round(p.y) for p in pl})
-        lines = page_lines(three_stars_a4 / "three-stars-a4.pdf", i)
+        lines = page_lines(three_stars_a4 / "three-stars-en-a4.pdf", i)
         assert len(lines) >= 3
 
 
 def test_every_page_has_footer_with_game_sheet_and_calibration(three_stars_a4):
-    pdf = three_stars_a4 / "three-stars-a4.pdf"
+    pdf = three_stars_a4 / "three-stars-en-a4.pdf"
     n = len(PdfReader(pdf).pages)
     for i in range(n):
         text = page_text(pdf, i)
@@ -191,7 +193,7 @@ def test_every_page_has_footer_with_game_sheet_and_calibration(three_stars_a4):
 def test_calibration_bar_is_50_mm(three_stars_a4):
     import pdfplumber
 
-    with pdfplumber.open(three_stars_a4 / "three-stars-a4.pdf") as pdf:
+    with pdfplumber.open(three_stars_a4 / "three-stars-en-a4.pdf") as pdf:
         page = pdf.pages[0]
         bar = [r for r in page.rects if r["bottom"] > page.height - 16 * MM and abs(r["height"] - 2 * MM) < 0.2]
         assert len(bar) == 5
@@ -199,7 +201,7 @@ def test_calibration_bar_is_50_mm(three_stars_a4):
 
 
 def test_pdf_is_vector_with_embedded_fonts(three_stars_a4):
-    reader = PdfReader(three_stars_a4 / "three-stars-a4.pdf")
+    reader = PdfReader(three_stars_a4 / "three-stars-en-a4.pdf")
     fonts = {}
     for page in reader.pages:
         res = page["/Resources"]
@@ -219,7 +221,7 @@ def test_pdf_is_vector_with_embedded_fonts(three_stars_a4):
 
 
 def test_each_distinct_face_is_one_form_reused_for_its_copies(three_stars_a4):
-    reader = PdfReader(three_stars_a4 / "three-stars-a4.pdf")
+    reader = PdfReader(three_stars_a4 / "three-stars-en-a4.pdf")
     forms = set()
     for page in reader.pages:
         for ref in page["/Resources"].get("/XObject", {}).values():

@@ -42,7 +42,8 @@ def test_build_without_argument_builds_every_design_under_designs(tmp_path):
     shutil.copytree(ROOT / "tests" / "fixtures" / "deck-csv", tmp_path / "designs" / "deck-csv")
     result = invoke("build", cwd=tmp_path)
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "output" / "three-stars" / "three-stars-a4.pdf").is_file()
+    assert (tmp_path / "output" / "three-stars" / "three-stars-fr-a4.pdf").is_file()  # (one per language)
+    assert (tmp_path / "output" / "three-stars" / "three-stars-en-a4.pdf").is_file()
     assert (tmp_path / "output" / "deck-csv" / "deck-csv-a4.pdf").is_file()
     assert "three-stars:" in result.output and "deck-csv:" in result.output
 
@@ -50,20 +51,26 @@ def test_build_without_argument_builds_every_design_under_designs(tmp_path):
 def test_paper_option_names_the_pdf(tmp_path):
     result = invoke("build", ROOT / "designs" / "three-stars", "--out", tmp_path, "--paper", "letter")
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "three-stars" / "three-stars-letter.pdf").is_file()
-    assert not (tmp_path / "three-stars" / "three-stars-a4.pdf").exists()
+    assert (tmp_path / "three-stars" / "three-stars-fr-letter.pdf").is_file()
+    assert (tmp_path / "three-stars" / "three-stars-en-letter.pdf").is_file()
+    assert not list((tmp_path / "three-stars").glob("three-stars-*a4.pdf"))
     assert json.loads((tmp_path / "three-stars" / "manifest.json").read_text())["paper"] == "letter"
+
+
+def _faces(folder, pattern: str) -> set[str]:
+    """The distinct faces of svg/ files (a face drawn in each language is one face: <name>.<lang>.svg)."""
+    return {p.name.split(".")[0] for p in folder.glob(pattern)}
 
 
 def test_a_smaller_card_set_leaves_no_stale_svg(tmp_path, design_copy):
     d = design_copy("three-stars")
     out = tmp_path / "out"
     assert invoke("build", d, "--out", out).exit_code == 0
-    assert len(list((out / "three-stars" / "svg").glob("placement-cards-*.svg"))) == 42
+    assert len(_faces(out / "three-stars" / "svg", "placement-cards-*.svg")) == 42
     text = (d / "design.yaml").read_text().replace("params: {min: 1, max: 3}", "params: {min: 1, max: 2}")
     (d / "design.yaml").write_text(text)
     assert invoke("build", d, "--out", out).exit_code == 0
-    assert len(list((out / "three-stars" / "svg").glob("placement-cards-*.svg"))) == 21 + 1
+    assert len(_faces(out / "three-stars" / "svg", "placement-cards-*.svg")) == 21 + 1
     assert not [p for p in (out / "three-stars").iterdir() if p.name.startswith(".")]
 
 

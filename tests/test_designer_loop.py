@@ -20,6 +20,7 @@ from PIL import Image
 from pnp.build import build_designs
 from pnp.cache import Cache
 from pnp.cli import main
+from pnp.loader import load_design
 from pnp.parallel import prun
 from pnp.watch import Watcher
 
@@ -81,8 +82,10 @@ def test_editing_the_board_of_three_stars_re_renders_one_face(tmp_path):
     text = (design / "design.yaml").read_text()
     (design / "design.yaml").write_text(text.replace('tint: "#f6e8cf"', 'tint: "#f0e0c0"'))
     build(design, out, cache, exports=False)
-    assert cache.made("svg") == 1  # the board; the 41 cards, their back and 4 pieces come from the cache
-    assert cache.stats["svg.hit"] == 46
+    # the board (in each of the design's languages); the 41 cards, their back and 4 pieces come from the cache
+    langs = len(load_design(design).meta.languages)
+    assert cache.made("svg") == langs
+    assert cache.stats["svg.hit"] == len(list((out / "three-stars" / "svg").glob("*.svg"))) - langs  # every other
 
 
 def test_outputs_are_the_same_with_and_without_the_cache(deck, tmp_path):
@@ -147,9 +150,12 @@ def test_index_html_is_a_contact_sheet_with_report_and_links(tmp_path):
     links = [a.get("href") for a in doc.iter("a")]
     for href in links:
         assert (page.parent / href).is_file(), href
-    assert {"three-stars-a4.pdf", "three-stars-rules-en-a4.pdf", "three-stars-rules-fr-a4.pdf", "manifest.json"} <= set(links)
+    assert {"three-stars-fr-a4.pdf", "three-stars-en-a4.pdf", "three-stars-rules-en-a4.pdf",
+            "three-stars-rules-fr-a4.pdf", "manifest.json"} <= set(links)
     imgs = [i.get("src") for i in doc.iter("img")]
-    assert len(imgs) == 41 + 1 + 1 + 4 and all((page.parent / s).is_file() for s in imgs)
+    # the first language's faces, then those the other draws otherwise (its own section)
+    own = len(list((page.parent / "svg").glob("*.en.svg")))
+    assert len(imgs) == 41 + 1 + 1 + 4 + own and all((page.parent / s).is_file() for s in imgs)
     text = doc.text_content()
     assert "×34" in text and "×1" in text
     assert re.search(r"ok\s*cards", text) and "41 cards" in text
@@ -178,7 +184,7 @@ def test_new_design_builds_as_it_is(tmp_path):
         result = runner.invoke(main, ["build", "my-game", "--out", "out"])
         assert result.exit_code == 0, result.output
         out = tmp_path / "out" / "my-game"
-        assert {"my-game-a4.pdf", "my-game-rules-en-a4.pdf", "my-game-rules-fr-a4.pdf", "index.html"} <= {
+        assert {"my-game-en-a4.pdf", "my-game-fr-a4.pdf", "my-game-rules-en-a4.pdf", "my-game-rules-fr-a4.pdf", "index.html"} <= {
             p.name for p in out.iterdir()}
         result = runner.invoke(main, ["new", "stars-copy", "--from", str(ROOT / "designs" / "three-stars")])
         assert result.exit_code == 0, result.output

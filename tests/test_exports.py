@@ -46,8 +46,9 @@ def _manifest(folder: Path) -> dict:
 
 
 def test_tts_saved_object_matches_the_manifest(made):
-    manifest = _manifest(made)
-    save = json.loads((made / "tts" / "three-stars.json").read_text())
+    whole = _manifest(made)
+    manifest = {**whole, "components": whole.get("components@en", whole["components"])}  # the English edition
+    save = json.loads((made / "tts" / "three-stars-en.json").read_text())
     objects = save["ObjectStates"]
     by_name: dict[str, list] = {}
     for o in objects:
@@ -88,9 +89,9 @@ def test_tts_saved_object_matches_the_manifest(made):
         assert {o["Name"] for o in inside} == {"Custom_Token"}  # triangles cut out along their transparency
         token = Image.open(_local(inside[0]["CustomImage"]["ImageURL"]))
         assert token.mode == "RGBA" and token.getpixel((0, 0))[3] == 0  # outside the triangle: clear
-    # rulebooks as PDFs, both languages
+    # the rulebook as a PDF: the English edition's is the English one
     pdfs = sorted(Path(_local(o["CustomPDF"]["PDFUrl"])).name for o in by_name["Custom_PDF"])
-    assert pdfs == ["three-stars-rules-en-a4.pdf", "three-stars-rules-fr-a4.pdf"]
+    assert pdfs == ["three-stars-rules-en-a4.pdf"]
     guids = [o["GUID"] for o in objects]
     assert len(set(guids)) == len(guids)
 
@@ -124,7 +125,7 @@ def test_tts_base_url_and_a_bad_one(tmp_path):
 
 @pytest.mark.parametrize("service", SERVICES)
 def test_print_service_images_have_the_published_size_and_dpi(made, service):
-    folder = made / "print" / service
+    folder = made / "print" / f"{service}-fr"  # (each language's files: its faces differ)
     report = json.loads((folder / "report.json").read_text())
     svc = load_services()[service]
     assert report["products"]["placement-cards"]
@@ -153,13 +154,14 @@ def test_print_service_trim_lands_on_the_trim_box(made):
     rasterised trimmed at the box's size); beyond it, bleed."""
     from pnp.render.raster import Face, raster_faces
 
-    folder = made / "print" / "thegamecrafter"
+    folder = made / "print" / "thegamecrafter-fr"
     report = json.loads((folder / "report.json").read_text())
     back = next(f for f in report["files"] if f["role"] == "back")
     left, top, right, bottom = back["trim_box"]
     assert (right - left, bottom - top) == (750, 1050)  # 2.5 x 3.5 in at 300 dpi
     img = Image.open(folder / back["path"]).convert("L")
-    svg = (made / "svg" / "placement-cards-back.svg").read_text()
+    back_svg = next(e["back"] for e in _manifest(made)["components"] if e["component"] == "placement-cards")
+    svg = (made / back_svg).read_text()  # (the French edition's back: svg/placement-cards-back[.fr].svg)
     [(_, png)] = raster_faces({"b": Face(svg, 3.0, False, (750, 1050))}, 300, trim=True)
     want = Image.open(io.BytesIO(png)).convert("L")
 
@@ -193,7 +195,7 @@ def test_kit_bookmarks_pages_and_sizes(made):
     for lang in ("en", "fr"):
         kit = pypdf.PdfReader(made / f"three-stars-kit-{lang}-a4.pdf")
         rules = pypdf.PdfReader(made / f"three-stars-rules-{lang}-a4.pdf")
-        sheets = pypdf.PdfReader(made / "three-stars-a4.pdf")
+        sheets = pypdf.PdfReader(made / f"three-stars-{lang}-a4.pdf")  # (the kit of a language: its sheets)
         blank = len(rules.pages) % 2  # (the first sheet is a front with its back: it starts a leaf)
         assert len(kit.pages) == 2 + len(rules.pages) + blank + len(sheets.pages)
         top = [(t, p) for d, t, p in _outline(kit) if d == 0]
@@ -215,7 +217,8 @@ def test_kit_bookmarks_pages_and_sizes(made):
     assert len(ink.pages) == len(pypdf.PdfReader(made / "three-stars-kit-en-a4.pdf").pages)
 
 
-_SHEET = re.compile(r"sheet (\d+) of (\d+) · (.*?): (fronts|backs) ")
+_SHEET = re.compile(r"(?:sheet|feuille) (\d+) (?:of|sur) (\d+) · (.*?)\s?: (fronts|backs|recto|verso) ")
+_SIDES = {"recto": "fronts", "verso": "backs"}
 
 
 def _leaves(kit) -> list[tuple[int, str, str]]:
@@ -225,14 +228,18 @@ def _leaves(kit) -> list[tuple[int, str, str]]:
     for i, page in enumerate(kit.pages):
         m = _SHEET.search(page.extract_text() or "")
         if m:
-            out.append((i, m.group(4), m.group(3)))
+            out.append((i, _SIDES.get(m.group(4), m.group(4)), m.group(3)))
     return out
 
 
 def _blank(page) -> bool:
-    return (page.extract_text() or "").strip() in (
-        "This page is left blank: the next sheet's back prints behind its front.",
-        "Page laissée blanche : le dos de la planche suivante s'imprime derrière ses faces.")
+    """A blank page's note, in either language (pnp.words: kit.blank, as typeset and extracted: U+00A0 reads as a
+    space)."""
+    from pnp import words
+    from pnp.render.typography import typeset
+
+    notes = {typeset(words.say("kit.blank", lang), lang).replace("\u00a0", " ") for lang in ("en", "fr")}
+    return (page.extract_text() or "").strip().replace("\u00a0", " ") in notes
 
 
 def _assert_pairs_share_leaves(kit) -> int:
@@ -247,18 +254,21 @@ def _assert_pairs_share_leaves(kit) -> int:
 
 
 def test_kit_keeps_each_front_and_its_back_on_one_leaf(made):
-    """3 Stars' rules take 7 pages (odd): a blank page after them puts the first card front on a leaf's
-    front; every back is the next page, in both languages and the ink-saving kit."""
+    """After 3 Stars' rules, a blank page when they take an odd number of pages puts the first card front on a
+    leaf's front (none when even); every back is the next page, in both languages and the ink-saving kit."""
     for name in ("three-stars-kit-en-a4.pdf", "three-stars-kit-fr-a4.pdf", "three-stars-kit-ink-saver-en-a4.pdf"):
         kit = pypdf.PdfReader(made / name)
         rules = pypdf.PdfReader(made / f"three-stars-rules-{'fr' if '-fr-' in name else 'en'}-a4.pdf")
-        assert len(rules.pages) % 2 == 1
+        odd = len(rules.pages) % 2 == 1
         assert _assert_pairs_share_leaves(kit) == 6  # 41 cards, 8 a sheet
-        blank = 2 + len(rules.pages)
-        assert _blank(kit.pages[blank])
-        assert sorted(float(x) for x in kit.pages[blank].mediabox[2:]) == pytest.approx(A4, abs=0.01)
+        first = 2 + len(rules.pages) + odd  # the first sheet's page index: cover and contents, rules, blank
+        assert first % 2 == 0  # a leaf's front
+        if odd:
+            assert _blank(kit.pages[first - 1])
+            assert sorted(float(x) for x in kit.pages[first - 1].mediabox[2:]) == pytest.approx(A4, abs=0.01)
+        assert not _blank(kit.pages[first])
         contents = kit.pages[0].extract_text()
-        assert (f"pages {blank + 2}-{len(kit.pages)}" in contents or f"pages {blank + 2} à {len(kit.pages)}"
+        assert (f"pages {first + 1}–{len(kit.pages)}" in contents or f"pages {first + 1} à {len(kit.pages)}"
                 in contents)  # the contents count the blank page
 
 
@@ -384,12 +394,15 @@ def test_exports_are_deterministic_and_listed_in_index(made, tmp_path):
     second = {p.relative_to(res.out_dir).as_posix(): p.read_bytes() for p in res.out_dir.rglob("*") if p.is_file()}
     assert set(first) == set(second)
     differ = sorted(k for k in first if first[k] != second[k])
-    assert differ == ["tts/three-stars.json"]  # only its file:/// URLs name the other folder
-    assert first[differ[0]].decode().replace(str(made), "X") == second[differ[0]].decode().replace(str(res.out_dir), "X")
+    assert differ == ["tts/three-stars-en.json", "tts/three-stars-fr.json"]  # only their file:/// URLs name the
+    # other folder
+    for name in differ:
+        assert first[name].decode().replace(str(made), "X") == second[name].decode().replace(str(res.out_dir), "X")
     doc = html.fromstring((made / "index.html").read_bytes())
     links = {a.get("href") for a in doc.iter("a")}
-    assert {"three-stars-kit-en-a4.pdf", "three-stars-kit-ink-saver-fr-a4.pdf", "tts/three-stars.json",
-            "print/thegamecrafter/report.txt"} <= links
+    assert {"three-stars-kit-en-a4.pdf", "three-stars-kit-ink-saver-fr-a4.pdf", "tts/three-stars-fr.json",
+            "tts/three-stars-en.json", "print/thegamecrafter-fr/report.txt", "print/thegamecrafter-en/report.txt",
+            "three-stars-fr-a4.pdf", "three-stars-en-a4.pdf"} <= links
     assert all((made / h).is_file() for h in links)
     assert sorted(_manifest(made)["exports"]) == sorted(ALL)
 

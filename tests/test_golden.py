@@ -31,7 +31,7 @@ FACES = {  # design: (component, face key), a few faces of every game's generato
     "three-stars-circles": [("placement-cards", "19"), ("board", "board"), ("pieces", "blue")],
     "tubo": [("stocks", "orange-ne"), ("objective", "objective")],
     "ishi-hama": [("tiles", "blue-tee"), ("board", "board")],
-    "triloopite": [("tiles", "crab"), ("aid", "aid-en")],
+    "triloopite": [("tiles", "crab"), ("aid", "aid")],
 }
 
 

@@ -148,7 +148,7 @@ class Sheet:
 
     def face_pixels(self, name: str) -> Image.Image:
         """A screenshot of the face box named `name` (its aria-label), 2 pixels a px."""
-        box = self.page.locator(f'.face[aria-label="{name}"]')
+        box = self.page.locator(f'.face[aria-label="{name}"]').first  # (the first edition's)
         box.scroll_into_view_if_needed(timeout=5000)
         return Image.open(io.BytesIO(box.screenshot(scale="device", timeout=5000))).convert("RGB")
 
@@ -196,7 +196,7 @@ def sheet(browser):
 def test_showcase_sheet_shows_ship_art_icons_and_its_font(sheet, tmp_path):
     s = sheet(build(ROOT / "designs" / "showcase", tmp_path))
     assert s.problems() == []
-    assert len(s.faces) == 20 and all(f["drawn"] for f in s.faces)
+    assert len(s.faces) == 40 and all(f["drawn"] for f in s.faces)  # each edition's 20 (English, then French)
     assert sum(len(f["texts"]) for f in s.faces) > 100  # the font check saw the cards' texts
     ship = s.face_pixels("cards 01")
     for colour in ((0x3B, 0x7E, 0xA1), (0x6B, 0x42, 0x26), (0xCF, 0xE3, 0xEE)):  # ship.svg: sea, hull, sky
@@ -248,7 +248,10 @@ def test_a_font_the_page_lacks_is_noticed(sheet, tmp_path):
 def test_three_stars_sheet_draws_every_card(sheet, three_stars_a4):
     s = sheet(three_stars_a4 / "index.html")
     assert s.problems() == []
-    assert len(s.faces) == 41 + 1 + 1 + 4 and all(f["drawn"] for f in s.faces)
+    # every face of the first language, then each face the other language draws otherwise (every face, as long as
+    # the game's generators are not declared wordless)
+    assert len(s.faces) == 41 + 1 + 1 + 4 + len(list((three_stars_a4 / "svg").glob("*.en.svg")))
+    assert all(f["drawn"] for f in s.faces)
     shot = Image.open(io.BytesIO(s.page.screenshot(scale="css"))).convert("RGB")
     # the cards' near-black filled triangles and the dark-blue back, not only text on the light background
     dark = sum(1 for r, g, b in zip(*(shot.tobytes()[i::3] for i in range(3))) if r < 40 and g < 40 and b < 40)
@@ -360,8 +363,10 @@ def test_sheet_counts_each_distinct_back_once(tmp_path):
     assert heads["coins"] == "Coins (token, 2 faces + 2 backs by row, 24 in the box)"
     assert heads["board"] == "Harbour board (board, 1 face, 1 in the box)"
     captions = [" ".join(f.find("figcaption").text_content().split()) for f in doc.get_element_by_id("cards").iter("figure")]
-    assert [c for c in captions if "back" in c] == ["×8 back-ship", "×24 back-market"]
-    coins = [" ".join(f.find("figcaption").text_content().split()) for f in doc.get_element_by_id("coins").iter("figure")]
+    # (a face that differs by language says whose it is: the English edition's first, the French one's after)
+    assert [c for c in captions if "back" in c] == ["×8 back-ship · en", "×24 back-market · en"]
+    coins = [re.sub(r" · (en|fr)$", "", " ".join(f.find("figcaption").text_content().split()))
+             for f in doc.get_element_by_id("coins").iter("figure")]
     assert coins == ["×16 1", "×8 2", "×16 back-e8c14a-1", "×8 back-c9c9cf-3"]
     art = build(FIXTURES / "art-deck", tmp_path / "art")
     assert "(card, 3 faces + a shared back, 4 in the box)" in art.read_text(encoding="utf-8")

@@ -23,7 +23,15 @@ from tests.conftest import DESIGNS
 ORANGE, BLUE = "#E69F00", "#0072B2"
 
 
+
+def _face(folder, stem: str):
+    """svg/<stem>.svg, or the first language's svg/<stem>.<lang>.svg when the face is drawn in each language."""
+    plain = folder / f"{stem}.svg"
+    return plain if plain.exists() else next(folder.glob(f"{stem}.??.svg"))
+
+
 @pytest.fixture(scope="module")
+
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("ishi-hama")
     build_designs([str(DESIGNS / "ishi-hama")], out=out)
@@ -74,12 +82,13 @@ def test_build_makes_28_tiles_and_the_board(built):
 def test_the_board_is_one_page_at_true_size(built):
     from pypdf import PdfReader
 
-    pages = PdfReader(str(built / "ishi-hama-a4.pdf")).pages
-    assert len(pages) == 2
-    w, h = (float(v) for v in pages[0].mediabox.upper_right)
-    assert w > h  # landscape
-    text = pages[0].extract_text()
-    assert "true size" in text and "part" not in text  # not split into parts
+    for lang, whole, part in (("fr", "taille réelle", "partie"), ("en", "true size", "part")):
+        pages = PdfReader(str(built / f"ishi-hama-{lang}-a4.pdf")).pages
+        assert len(pages) == 2
+        w, h = (float(v) for v in pages[0].mediabox.upper_right)
+        assert w > h  # landscape
+        text = pages[0].extract_text()
+        assert whole in text and part not in text  # not split into parts
 
 
 def _ends(svg: str, colour: str) -> list[set[tuple[float, float]]]:
@@ -94,16 +103,16 @@ def test_paths_run_from_the_centre_to_the_edge_midpoints(built):
     """So two tiles side by side meet exactly in the middle of their shared edge."""
     svg = built / "svg"
     c = (9.0, 9.0)
-    assert _ends((svg / "tiles-orange-corner.svg").read_text(), ORANGE) == [{c, (9.0, 0.0)}, {c, (18.0, 9.0)}]
-    assert _ends((svg / "tiles-blue-straight.svg").read_text(), BLUE) == [{c, (9.0, 0.0)}, {c, (9.0, 18.0)}]
-    assert _ends((svg / "tiles-blue-tee.svg").read_text(), BLUE) == [{c, (9.0, 0.0)}, {c, (18.0, 9.0)},
+    assert _ends(_face(svg, "tiles-orange-corner").read_text(), ORANGE) == [{c, (9.0, 0.0)}, {c, (18.0, 9.0)}]
+    assert _ends(_face(svg, "tiles-blue-straight").read_text(), BLUE) == [{c, (9.0, 0.0)}, {c, (9.0, 18.0)}]
+    assert _ends(_face(svg, "tiles-blue-tee").read_text(), BLUE) == [{c, (9.0, 0.0)}, {c, (18.0, 9.0)},
                                                                       {c, (9.0, 18.0)}]
 
 
 def test_colours_differ_without_colour(built):
     """Orange paths carry dark cross-ties and a square on the hub; blue paths are plain with a circle."""
-    orange = (built / "svg" / "tiles-orange-corner.svg").read_text()
-    blue = (built / "svg" / "tiles-blue-corner.svg").read_text()
+    orange = _face(built / "svg", "tiles-orange-corner").read_text()
+    blue = _face(built / "svg", "tiles-blue-corner").read_text()
     assert orange.count("<line") == 6 and blue.count("<line") == 0  # 3 ties on each of the 2 spokes
     assert '<rect fill="#ffffff"' in orange and '<circle cx="9" cy="9" fill="#ffffff"' in blue
     # the ties sit symmetrically about the edge: 0.945 mm in, so 1.89 mm apart across the edge, as along it

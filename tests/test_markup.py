@@ -16,6 +16,7 @@ from lxml import etree
 
 from pnp.render import markup
 from pnp.render.markup import Style
+from pnp.render.typography import typeset
 
 MM = 72 / 25.4
 BLEED = 3.0
@@ -103,7 +104,7 @@ def check_the_cell_s_runs(chars: list[dict], rects: list[dict], size_mm: float) 
     """What CELL must look like wherever it is set: no tag, no entity, its bold, red, underline and size runs."""
     text = "".join(c["text"] for c in chars)
     assert "<" not in text and ">" not in text and "&" not in text, text
-    assert '"quoted"' in text
+    assert '“quoted”' in text
     attack, three = word(chars, "Attack"), word(chars, "3")
     assert all("Bold" in c["fontname"] for c in attack) and "Bold" not in three[0]["fontname"]
     red = word(chars, "red")
@@ -132,7 +133,7 @@ def test_a_nandeck_cell_in_a_text_box_prints_its_markup_not_its_tags(tmp_path):
     check_the_cell_s_runs(box, rects, BOX["size"])
     lines = lines_of(box)
     texts = ["".join(c["text"] for c in ln) for ln in lines]
-    assert texts == ["Attack3", "•one", "•two", '"quoted"redunder', "huge"]
+    assert texts == ["Attack3", "•one", "•two", '“quoted”redunder', "huge"]
     left = (BOX["x"] + BLEED) * MM
     for ln in lines[1:3]:  # the bullet at the box's edge, the item's text at the hanging indent
         assert abs(ln[0]["x0"] - left) < 0.05
@@ -201,7 +202,7 @@ def test_the_same_cell_in_a_template_s_own_text_gets_the_same_runs(tmp_path):
     chars, rects = page(tmp_path)
     line = band(chars, 16, 21)
     check_the_cell_s_runs(line, rects, 3)
-    assert "".join(c["text"] for c in line) == 'Attack3onetwo"quoted"redunderhuge'
+    assert "".join(c["text"] for c in line) == 'Attack3onetwo“quoted”redunderhuge'
     svg = (tmp_path / "out" / "d" / "svg" / "cards-1.svg").read_text()
     root = etree.fromstring(svg.encode())
     cell_rect = next(r for r in root.iter(f"{SVG_NS}rect") if r.get("data-cell"))
@@ -250,13 +251,14 @@ def test_filters_plain_and_literal(tmp_path):
     assert warnings(result) == []
     chars, rects = page(tmp_path)
     plain = "".join(c["text"] for c in band(chars, 16, 21))
-    assert plain == 'Attack3onetwo"quoted"redunderhugenow'
+    assert plain == 'Attack3onetwo“quoted”redunderhugenow'
     assert not any("Bold" in c["fontname"] for c in band(chars, 16, 21))
     literal = "".join(c["text"] for c in band(chars, 26, 31))
-    assert literal == CELL.replace(" ", "") + "**now**"
+    # (its tags printed as characters; in a template's own <text>, typeset as every text the face prints: “”)
+    assert literal == typeset(CELL.replace(" ", ""), "en") + "**now**"
     assert not [r for r in rects if r["height"] < 1.0]
     root = etree.fromstring((tmp_path / "out" / "d" / "svg" / "cards-1.svg").read_bytes())
-    assert root.find(f"{SVG_NS}title").text == 'Attack 3 one two "quoted" red under huge now'
+    assert root.find(f"{SVG_NS}title").text == 'Attack 3 one two “quoted” red under huge now'
 
 
 # --- what is not understood ----------------------------------------------------------------------------------------

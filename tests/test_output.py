@@ -371,7 +371,8 @@ def test_another_papers_sheets_and_rulebooks_stay_beside(tmp_path):
     build(DESIGNS / "tubo", out, "--no-exports")
     build(DESIGNS / "tubo", out, "--no-exports", "--paper", "letter")
     names = set(tree(out / "tubo"))
-    assert {"tubo-a4.pdf", "tubo-letter.pdf", "tubo-rules-en-a4.pdf", "tubo-rules-en-letter.pdf",
+    assert {"tubo-fr-a4.pdf", "tubo-en-letter.pdf", "tubo-en-a4.pdf", "tubo-fr-letter.pdf",
+            "tubo-rules-en-a4.pdf", "tubo-rules-en-letter.pdf",
             "tubo-rules-fr-a4.pdf", "tubo-rules-fr-letter.pdf"} <= names
 
 

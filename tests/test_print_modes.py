@@ -54,7 +54,7 @@ def back_form(pages) -> str:
 def test_backs_land_behind_their_fronts(tmp_path, duplex, offset):
     opts = ["--duplex", duplex] + (["--back-offset", offset] if offset else [])
     out = build(tmp_path, STARS, *opts)
-    reader = PdfReader(out / "three-stars-a4.pdf")
+    reader = PdfReader(out / "three-stars-en-a4.pdf")
     dx, dy = (float(v) * MM for v in offset.split(",")) if offset else (0.0, 0.0)
     pages = card_pages(reader)
     back = back_form(pages)
@@ -82,7 +82,7 @@ def test_backs_land_behind_their_fronts(tmp_path, duplex, offset):
 
 def test_gutter_fold_mirrors_backs_across_the_drawn_fold_line(tmp_path):
     out = build(tmp_path, STARS, "--duplex", "fold")
-    pdf = out / "three-stars-a4.pdf"
+    pdf = out / "three-stars-en-a4.pdf"
     reader = PdfReader(pdf)
     pages = card_pages(reader)
     assert sum(len(c) for _, c in pages) == 2 * 41
@@ -125,7 +125,7 @@ def _overlap_area_convex(a, b) -> bool:
 @pytest.mark.parametrize("design", [STARS, MIX])
 def test_no_component_overlaps_another_on_a_sheet(tmp_path, design):
     out = build(tmp_path, design)
-    reader = PdfReader(out / f"{design.name}-a4.pdf")
+    reader = PdfReader(out / json.loads((out / "manifest.json").read_text())["pdf"])  # (<design>[-<lang>]-a4.pdf)
     for i in range(len(reader.pages)):
         shown = [p.clip or [(p.x, p.y), (p.x + p.width, p.y), (p.x + p.width, p.y + p.height), (p.x, p.y + p.height)]
                  for p in placements(reader, i)]
@@ -188,7 +188,7 @@ def test_board_larger_than_the_sheet_is_split_with_10mm_overlap_and_an_overview(
 def test_print_shop_pages_have_trim_and_bleed_boxes_back_after_first_front(tmp_path):
     out = build(tmp_path, STARS, "--print-shop")
     reader = PdfReader(out / "three-stars-print-shop.pdf")
-    assert (out / "three-stars-a4.pdf").is_file()
+    assert (out / "three-stars-en-a4.pdf").is_file()
     pages = reader.pages
     assert len(pages) == 41 + 1 + 1 + 4  # each distinct face once: 41 fronts, their back, the board, 4 pieces
     cards = [0, *range(2, 42)]  # the shared back is page 2, right after the first front
@@ -205,8 +205,8 @@ def test_print_shop_pages_have_trim_and_bleed_boxes_back_after_first_front(tmp_p
 
 def test_proof_mode_draws_guides_in_its_own_file(tmp_path):
     out = build(tmp_path, STARS, "--proof")
-    pdf = out / "three-stars-a4-proof.pdf"
-    assert pdf.is_file() and not (out / "three-stars-a4.pdf").exists()
+    pdf = out / "three-stars-en-a4-proof.pdf"
+    assert pdf.is_file() and not (out / "three-stars-en-a4.pdf").exists()
     with pdfplumber.open(pdf) as doc:
         rects = doc.pages[0].rects
         coloured = [r for r in rects if r.get("stroking_color") not in (None, (0,), [0], (0, 0, 0), [0, 0, 0])
@@ -217,7 +217,7 @@ def test_proof_mode_draws_guides_in_its_own_file(tmp_path):
 
 def test_orientation_can_be_forced(tmp_path):
     out = build(tmp_path, STARS, "--orientation", "landscape")
-    for page in PdfReader(out / "three-stars-a4.pdf").pages:
+    for page in PdfReader(out / "three-stars-en-a4.pdf").pages:
         assert float(page.mediabox.width) > float(page.mediabox.height)
 
 
@@ -229,7 +229,7 @@ def test_summary_names_the_files_written_and_hints_other_papers_only_where_they_
     for design, paper in ((STARS, "letter"), (ROOT / "tests" / "fixtures" / "print-mix", "a4")):
         [res] = build_designs([str(design)], out=tmp_path, paper=paper, exports=False, show_progress=False)
         text = res.summary()
-        pdf = tmp_path / res.slug / f"{res.slug}-{paper}.pdf"
+        pdf = tmp_path / res.slug / res.pdf_name  # (<design>[-<lang>]-<paper>.pdf)
         pages = len(PdfReader(pdf).pages)
         name = {"a4": "A4", "letter": "Letter"}[paper]
         assert re.search(rf"{pdf.name} \({pages} {name} sheets[;)]", text), text
@@ -241,7 +241,7 @@ def test_summary_names_the_files_written_and_hints_other_papers_only_where_they_
 
 def test_cut_marks_mode_draws_full_lines_through_abutting_cards(tmp_path):
     out = build(tmp_path, STARS, "--marks", "cut")
-    pdf = out / "three-stars-a4.pdf"
+    pdf = out / "three-stars-en-a4.pdf"
     reader = PdfReader(pdf)
     cards = [p for p in placements(reader, 0) if is_card(p)]
     assert len(cards) == 9

@@ -166,7 +166,7 @@ def test_pdfx_1a_has_no_transparency_and_flattens_what_had_some(pdfx):
         dpi, pixels = image.Width / w_in, image.Width * image.Height
         assert dpi <= 600.5 and pixels <= 25e6 and (dpi > 599 or pixels > 0.98 * 25e6)  # 600 dpi, or 25 MP
         assert image.Height == pytest.approx(float(board.mediabox[3]) / 72 * dpi, abs=1)
-    assert ("designs/showcase/design.yaml:53: warning: components.board: front `face` uses transparency (an "
+    assert ("designs/showcase/design.yaml:58: warning: components.board: front `1` uses transparency (an "
             "opacity below 1 or a translucent image), which PDF/X-1a forbids: page 20 of showcase-print-shop.pdf is "
             "that face flattened into one CMYK image; expected opaque art, or `--pdfx-version x-4`, which keeps transparency "
             "and vectors") in output

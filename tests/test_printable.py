@@ -3,6 +3,7 @@ margin, split boards that register, the bleed that survives between cards."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -94,7 +95,8 @@ def inked(pdf: Path, i: int) -> tuple[float, float, float, float, float, float]:
 @pytest.mark.parametrize("design,paper", [(STARS, "a4"), (STARS, "letter"), (MIX, "a4"), (SHOWCASE, "letter")])
 def test_nothing_prints_outside_the_printable_margin_and_the_footer_is_whole(tmp_path, design, paper):
     out, _ = build(tmp_path, design, "--paper", paper)
-    pdf = out / f"{design.name}-{paper}.pdf"
+    manifest = json.loads((out / "manifest.json").read_text())
+    pdf = out / manifest.get("sheets_pdf", {}).get("en", manifest["pdf"])  # the English edition's footers are read
     reader = PdfReader(pdf)
     m, tol = 6.35, 2 * 25.4 / DPI  # the edge pixel (a bbox is exclusive) and one of antialiasing
     for i in range(len(reader.pages)):
@@ -108,7 +110,7 @@ def test_nothing_prints_outside_the_printable_margin_and_the_footer_is_whole(tmp
 
 def test_margin_option_moves_the_printable_area(tmp_path):
     out, _ = build(tmp_path, STARS, "--margin", "10")
-    pdf = out / "three-stars-a4.pdf"
+    pdf = out / "three-stars-en-a4.pdf"
     reader = PdfReader(pdf)
     for i in (0, len(reader.pages) - 1):
         x0, y0, x1, y1, w, h = inked(pdf, i)
@@ -131,7 +133,7 @@ def faces_on(reader: PdfReader, i: int, size: tuple[float, float]):
 @pytest.mark.parametrize("paper,per_sheet,sheets", [("letter", 6, 7), ("a4", 8, 6)])
 def test_cards_keep_crop_marks_inside_the_margin_and_no_cut_line_crosses_a_face(tmp_path, paper, per_sheet, sheets):
     out, summary = build(tmp_path, STARS, "--paper", paper)
-    pdf = out / f"three-stars-{paper}.pdf"
+    pdf = out / f"three-stars-en-{paper}.pdf"
     reader = PdfReader(pdf)
     card_pages = [i for i in range(len(reader.pages)) if faces_on(reader, i, (69, 94))]
     assert len(card_pages) == 2 * sheets  # 41 cards, fronts and backs
@@ -143,7 +145,8 @@ def test_cards_keep_crop_marks_inside_the_margin_and_no_cut_line_crosses_a_face(
             for tx0, ty0, tx1, ty1 in trims:  # no line enters a face's trim + bleed
                 assert not (lx0 < tx1 + 3 - 0.01 and lx1 > tx0 - 3 + 0.01 and ly0 < ty1 + 3 - 0.01
                             and ly1 > ty0 - 3 + 0.01), (i + 1, (lx0, ly0, lx1, ly1))
-    assert f"Placement cards: {per_sheet} per sheet" in summary and "with crop marks inside the 6.35 mm " \
+    # (the summary names a component as the design's first language does: Cartes de placement)
+    assert f"Cartes de placement: {per_sheet} per sheet" in summary and "with crop marks inside the 6.35 mm " \
         "printable margin" in summary
 
 
@@ -151,13 +154,13 @@ def test_gutter_bleed_keeps_each_cards_whole_bleed_and_the_summary_says_what_sur
     out, summary = build(tmp_path, STARS)
     assert "1.5 mm of the 3 mm bleed survive between neighbours (gutter 3 mm; print.gutter: bleed keeps all" \
         in summary
-    reader = PdfReader(out / "three-stars-a4.pdf")
+    reader = PdfReader(out / "three-stars-en-a4.pdf")
     narrow = [p for p in placements(reader, 0) if sorted((p.width / MM, p.height / MM)) == pytest.approx([69, 94])]
     kept = {round(min(x for x, _ in p.clip) / MM - p.x / MM, 2) for p in narrow}  # bleed shown on the left
     assert kept == {0.0, 1.5}  # outer column: the whole bleed; others clipped at mid-gutter
     out, summary = build(tmp_path, STARS, "--gutter", "bleed")
     assert "bleed survive" not in summary
-    reader = PdfReader(out / "three-stars-a4.pdf")
+    reader = PdfReader(out / "three-stars-en-a4.pdf")
     for i in range(2):
         cards = [p for p in placements(reader, i) if sorted((p.width / MM, p.height / MM)) == pytest.approx([69, 94])]
         assert len(cards) >= 4
@@ -177,13 +180,13 @@ def test_a_long_sheet_title_goes_on_two_footer_lines_never_cut(tmp_path):
     import pdfplumber
 
     with pdfplumber.open(pdf) as doc:
-        page = doc.pages[1]  # the backs: "... backs 1-8 (duplex, flip on long edge)"
+        page = doc.pages[1]  # the backs: "... backs 1–8 (duplex, flip on long edge)"
         footer = [w for w in page.extract_words() if w["bottom"] > page.height - 16 * MM]
     lines: dict[float, list[str]] = {}
     for w in footer:
         lines.setdefault(round(w["bottom"], 1), []).append(w["text"])
     text = " ".join(" ".join(ws) for _, ws in sorted(lines.items()))
-    assert "…" not in text and f"{name}: backs 1-12 (duplex," in text and "flip on long edge)" in text, text
+    assert "…" not in text and f"{name}: backs 1–12 (duplex," in text and "flip on long edge)" in text, text
     bottom = {w["text"]: w["bottom"] for w in footer}
     assert bottom["sheet"] < bottom["edge)"] - 5  # the sheet's title on two lines, its end on the baseline
     assert min(w["x0"] for w in footer) >= 6.35 * MM - 0.01

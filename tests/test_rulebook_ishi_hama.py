@@ -55,12 +55,12 @@ def test_text_reads_as_its_language(books, texts):
 
 def test_every_rule_is_stated(texts):
     en, fr = texts["en"], texts["fr"]
-    for phrase in ("touches no tile", "no tile left", "you place one", "you take one", "colour of the turn",
+    for phrase in ("touches no tile", "no tile left", "you place one", "you draw one", "colour of the turn",
                    "one or two cells", "each tile only once", "a move or at least one swap",
                    "Once you move after swaps, the combination is over", "paths meet", "end of your turn",
                    "connected among themselves", "you choose the order", "whoever scores it"):
         assert phrase in en, phrase
-    for phrase in ("ne touche aucune tuile", "plus de tuile", "vous en posez une", "vous en prenez une",
+    for phrase in ("ne touche aucune tuile", "plus de tuile", "vous en posez une", "vous en piochez une",
                    "couleur du tour", "une ou deux cases", "une seule fois avec chaque tuile",
                    "un déplacement ou au moins un échange", "chemins se rejoignent", "fin de votre tour",
                    "connectées entre elles", "vous choisissez l'ordre"):
@@ -98,7 +98,7 @@ def test_a_changed_design_changes_the_rulebook(tmp_path):
     assert "24 tiles, 12 orange and 12 blue" in en and "4 corner tiles" in en and "6 corner" not in en
     assert "8th point of the game is scored" in en and "7th" not in en
     assert "equal points are a draw" in en  # 8 points in play: a tie is possible
-    assert "score strip of 8 slots" in en
+    assert "score zone of 8 slots" in en
     assert "24 tuiles, 12 orange et 12 bleues" in fr and "8e point" in fr and "7e point" not in fr
 
 

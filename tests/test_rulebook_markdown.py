@@ -183,8 +183,8 @@ def test_headings_inside_lists_and_quotes_are_styled_not_listed(tmp_path):
 
 def test_a_heading_with_markup_characters_in_the_contents(tmp_path):
     pdf = book(tmp_path, "# R&D <3 > 2 & \"so\"\n\nText.\n")
-    assert contents(pdf) == [(1, 'R&D <3 > 2 & "so"', 2)]
-    assert outline(pdf) == [['R&D <3 > 2 & "so"', []]]
+    assert contents(pdf) == [(1, 'R&D <3 > 2 & “so”', 2)]  # (typeset: curly quotes)
+    assert outline(pdf) == [['R&D <3 > 2 & “so”', []]]
 
 
 # --- front matter --------------------------------------------------------------------------------------------------

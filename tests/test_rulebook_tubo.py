@@ -56,8 +56,8 @@ def test_numbers_come_from_the_design(books):
     board = design.components["board"].params
     assert f"a square of {board.columns} × {board.rows} cells, each {board.cell:g} mm wide" in en
     assert f"until each player holds {r['stocks_per_player']} stocks" in en
-    assert f"at most {r['path_rounds']} path rounds" in en
-    assert f"{r['stocks']} colour stocks. Each stock holds {r['pieces_per_stock']} path pieces" in en
+    assert f"at most {r['path_rounds']} Path rounds" in en
+    assert f"{r['stocks']} colour stocks. Each stock holds {r['pieces_per_stock']} Path pieces" in en
     assert f"au plus {r['path_rounds']} Tours Chemin" in fr
     assert f"possède {r['stocks_per_player']} stocks" in fr
     assert "57 loose pieces" in en  # 8 x (6 + 1) + 1, counted from the generated components
@@ -76,7 +76,7 @@ def test_a_changed_design_changes_the_rulebook(tmp_path):
     en = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-en-a4.pdf"]))
     fr = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-fr-a4.pdf"]))
     assert "each 30 mm wide" in en and "25 mm" not in en
-    assert "at most 3 path rounds" in en and "after 3 rounds" in en
+    assert "at most 3 Path rounds" in en and "after 3 rounds" in en
     assert "de 30 mm de côté" in fr and "au plus 3 Tours Chemin" in fr
 
 

@@ -161,7 +161,7 @@ def test_readme_second_command_after_the_first(tmp_path):
     assert first.returncode == 0, first.stderr
     second = pnp("build", "three-stars", "--paper", "letter", cache=None, cwd=tmp_path)
     assert second.returncode == 0 and "Traceback" not in second.stderr, second.stderr
-    assert (tmp_path / "output" / "three-stars" / "three-stars-letter.pdf").is_file()
+    assert (tmp_path / "output" / "three-stars" / "three-stars-fr-letter.pdf").is_file()
 
 
 def _read_until(proc, needles: tuple[str, ...], seconds: float) -> str:

@@ -37,7 +37,7 @@ def _labels(page) -> list[dict]:
 @pytest.mark.parametrize("design", ["three-stars", "three-stars-circles"])
 def test_board_legend_and_rules_name_the_regions_alike(built, design):
     folder = built[design]
-    with pdfplumber.open(folder / f"{design}-a4.pdf") as pdf:
+    with pdfplumber.open(folder / f"{design}-en-a4.pdf") as pdf:
         page = _board_page(pdf)
         text = " ".join((page.extract_text() or "").split())
         printed = sorted(c["text"] for c in _labels(page))
@@ -55,7 +55,7 @@ def test_board_legend_and_rules_name_the_regions_alike(built, design):
 def test_the_circles_board_labels_lie_clear_of_every_circle(built):
     """Each region name's glyph box (advance width x cap height, from the baseline) keeps at least 1 mm from
     every one of the 68 circles."""
-    with pdfplumber.open(built["three-stars-circles"] / "three-stars-circles-a4.pdf") as pdf:
+    with pdfplumber.open(built["three-stars-circles"] / "three-stars-circles-en-a4.pdf") as pdf:
         page = _board_page(pdf)
         labels = _labels(page)
         circles = [c for c in page.curves if 40 < c["x1"] - c["x0"] < 60

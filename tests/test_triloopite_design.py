@@ -100,16 +100,16 @@ def test_build_gives_every_tile_and_the_aid(tmp_path):
     folder = tmp_path / "triloopite"
     manifest = json.loads((folder / "manifest.json").read_text())
     entries = manifest["components"]
-    assert len(entries) == 8
+    assert len(entries) == 7  # 6 tiles and the aid (in the language it is drawn in)
     tiles = {e["key"]: e for e in entries if e["component"] == "tiles"}
     assert {k: e["count"] for k, e in tiles.items()} == {"start": 1, "crab": 35, "t1": 6, "t2": 6, "t3": 6, "t4": 6}
     assert sum(e["count"] for e in tiles.values()) == 60
     assert all(e["shape"] == "hexagon" and e["trim_mm"] == [40.0, 34.641] for e in tiles.values())
     assert tiles["t3"]["data"]["lines"] == [[0, 3], [1, 4]]
     aids = [e for e in entries if e["component"] == "aid"]
-    assert [e["key"] for e in aids] == ["aid-fr", "aid-en"] and aids[0]["trim_mm"] == [63.0, 88.0]
-    # the aid prints the tables from the design
-    aid = (folder / aids[1]["face"]).read_text()
+    assert [e["key"] for e in aids] == ["aid"] and aids[0]["trim_mm"] == [63.0, 88.0]
+    # the aid prints the tables from the design, in each language (the manifest's first edition is French)
+    aid = (folder / aids[0]["face"].replace(".fr.svg", ".en.svg")).read_text()
     for text in ("Closed loops", "11+", "30+", "54", "A loop through the start tile", "Another go?"):
         assert text in aid
     # every line of every tile starts and ends on an edge midpoint of the 20 mm hexagon
@@ -123,7 +123,7 @@ def test_build_gives_every_tile_and_the_aid(tmp_path):
         for x0, y0, x1, y1 in paths:
             assert (round(float(x0), 2), round(float(y0), 2)) in mids
             assert (round(float(x1), 2), round(float(y1), 2)) in mids
-    assert (folder / "triloopite-a4.pdf").stat().st_size > 10_000
+    assert (folder / "triloopite-fr-a4.pdf").stat().st_size > 10_000
 
 
 def test_loops_command_on_a_layout_file_and_on_a_seeded_game(tmp_path):

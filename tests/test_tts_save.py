@@ -239,7 +239,8 @@ def test_three_stars_from_its_manifest(three_stars_a4):
     assert len(deck["ContainedObjects"]) == sum(e["count"] for e in cards) == 41
     (sheet,) = plan.sheets
     assert (sheet.cols, sheet.rows, len(sheet.slots)) == (10, 5, 41)
-    assert list(sheet.slots) == [f"placement-cards-{e['key']}" for e in cards]
+    assert list(sheet.slots) == [e["face"].removeprefix("svg/").removesuffix(".svg") for e in cards]
+    assert all(s.startswith(f"placement-cards-{e['key']}") for s, e in zip(sheet.slots, cards))
     bags = objects(data, "Bag")
     pieces = [e for e in manifest["components"] if e["component"] == "pieces"]
     assert sorted(len(b["ContainedObjects"]) for b in bags) == sorted(e["count"] for e in pieces)

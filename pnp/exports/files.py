@@ -72,11 +72,12 @@ def _faces_by_path(components: list[ComponentFaces], face_path) -> dict:
 
 def tts_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str, str], face_path,
                rulebooks: list[tuple[str, str]], base: str, cache: Cache,
-               resources=None) -> tuple[dict[str, bytes], list[str]]:
+               resources=None, lang: str = "en") -> tuple[dict[str, bytes], list[str]]:
     """({"tts/...": bytes}, problems): the saved object `tts/<design>.json` and every image it names.
 
     `manifest` is the build's (pnp.build.manifest); `rulebooks` (language, PDF file name in the
-    design's output folder); `base` the folder (file:/// URLs) or http(s) address the images are at.
+    design's output folder); `base` the folder (file:/// URLs) or http(s) address the images are at; `lang` the
+    language of the components' names.
     """
     from pnp.exports.tts import (  # lazy: 23 ms (pnp.exports.tts)
         dumps,
@@ -87,7 +88,7 @@ def tts_export(manifest: dict, components: list[ComponentFaces], svgs: dict[str,
     )
     from pnp.render.raster import Face, Sheet, raster_faces, render_sheets  # lazy: 12 ms (pnp.render.raster)
 
-    names = {cf.component_id: cf.component.display_name("en") or cf.component_id for cf in components}
+    names = {cf.component_id: cf.component.display_name(lang) or cf.component_id for cf in components}
     labels = {face_path(cf.component_id, f): f.label for cf in components for f in cf.fronts if f.label}
     game = game_from_manifest(manifest, rulebooks=rulebooks, names=names, labels=labels,
                               same_backs=_same_backs(components, svgs, face_path))
@@ -273,19 +274,21 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                  for cf in components if cf.fronts]
         return [saver(f) for f in faces] if ink else faces
     pdfs = {False: sheets_pdf}
+    sheets_lang = next((s.lang for s in sheets if getattr(s, "lang", "")), "")
+    title = meta.title_in(sheets_lang) if sheets_lang else meta.title
     if ink_saver:
         pdfs[True] = cache.cached("sheets", products.INK_SAVER_SHEETS.key(
-                                      plan=repr(sheets), face_svgs=svgs, title=meta.title, author=meta.author),
+                                      plan=repr(sheets), face_svgs=svgs, title=title, author=meta.author),
                                   lambda: fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
-                                      sheets, svgs, title=meta.title, author=meta.author, cache=cache,
-                                      subject=f"{meta.title} print-and-play sheets, ink saver ({paper.upper()})",
+                                      sheets, svgs, title=title, author=meta.author, cache=cache,
+                                      subject=f"{title} print-and-play sheets, ink saver ({paper.upper()})",
                                       transform=saver, resources=resources)))
     out: dict[str, bytes] = {}
     titles = [s.title for s in sheets]
     books: list[tuple[str, bytes | None]] = [(lang, pdf) for lang, pdf in sorted(rulebooks.items())] or [("en", None)]
     for lang, rules in books:
         for ink in variants:
-            parts = KitParts(title=meta.title, lang=lang, paper=paper, sheets_pdf=pdfs[ink], sheet_titles=titles,
+            parts = KitParts(title=meta.title_in(lang), lang=lang, paper=paper, sheets_pdf=pdfs[ink], sheet_titles=titles,
                              rules_pdf=rules, rules_paper=rules_paper, author=meta.author or "",
                              players=players, version=str(meta.version or ""),
                              duplex=str(p.duplex), marks=str(p.marks), ink_saver=ink,

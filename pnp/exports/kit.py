@@ -5,7 +5,8 @@
 One PDF per language and paper: a cover (title, credits, a face of each component, contents),
 a page telling how to print and cut, the rulebook, then every component sheet, bookmarked per
 section (the rulebook's own headings nested under "Rules"). The cover and how-to pages are
-drawn here with ReportLab (invariant mode, our fonts); the rulebook and sheets are the PDFs the
+drawn here with ReportLab (invariant mode, our fonts), in the words of the kit's language (pnp.words: kit), each
+text typeset in it (pnp.render.typography); the rulebook and sheets are the PDFs the
 build already made, appended page for page by pypdf (vector, page sizes kept). pypdf writes no
 document id, so the same parts give the same bytes.
 """
@@ -15,84 +16,10 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 
+from pnp.render.typography import typeset
 from pnp.units import mm_to_pt as pt
+from pnp.words import table
 
-TEXTS: dict[str, dict] = {
-    "en": {
-        "kit": "Print-and-play kit", "ink": "Ink-saving version: backgrounds lightened, lines and text kept.",
-        "players": "{n} players", "by": "by {who}", "version": "version {v}", "contents": "Contents",
-        "cover": "Cover", "howto": "How to print and cut", "rules": "Rules", "sheets": "Component sheets",
-        "pages": "pages {a}-{b}", "page": "page {a}",
-        "print_title": "Printing",
-        "print": [
-            "Print at actual size (100%, not 'fit to page'): each sheet has a ruler in its footer to check.",
-            "Paper: {paper}. Card stock (160-250 g/m²) for cards, tiles and pieces; or glue thin paper onto "
-            "card.",
-            "The rules ({rules}) print on plain paper, single- or double-sided.",
-        ],
-        "duplex": {
-            "long": "Sheets with backs: print double-sided, flip on the long edge; fronts and backs line up.",
-            "short": "Sheets with backs: print double-sided, flip on the short edge; fronts and backs line up.",
-            "none": "Backs are on their own pages: print single-sided and glue each back sheet behind its fronts.",
-            "fold": "Gutter-fold sheets: fold each sheet along the middle line, glue, then cut.",
-        },
-        "print_test": "Print one sheet first and check it (ruler, backs aligned) before the rest.",
-        "cut_title": "Cutting",
-        "cut": {
-            "crop": "Cut along the short crop marks outside each component, with a craft knife and a metal "
-                    "ruler or a paper trimmer; the coloured edge (bleed) falls away.",
-            "cut": "Cut along the printed cut lines, with a craft knife and a metal ruler or a paper trimmer.",
-            "none": "Cut along each component's edge, with a craft knife and a metal ruler or a paper trimmer.",
-        },
-        "cut_more": ["Round shapes (circles, hexagons) follow their printed outline: cut straight sides first.",
-                     "Boards split over several pages: trim the marked edges and tape them together from behind.",
-                     "Sleeves and a corner rounder make cards last longer."],
-        "list_title": "What the sheets hold",
-        "blank": "This page is left blank: the next sheet's back prints behind its front.",
-        "blanks": "The kit is ready to print double-sided as a whole: blank pages keep each back sheet on its "
-                  "front's leaf.",
-    },
-    "fr": {
-        "kit": "Kit print-and-play", "ink": "Version économie d'encre : fonds éclaircis, traits et textes gardés.",
-        "players": "{n} joueurs", "by": "par {who}", "version": "version {v}", "contents": "Sommaire",
-        "cover": "Couverture", "howto": "Imprimer et découper", "rules": "Règles", "sheets": "Planches",
-        "pages": "pages {a} à {b}", "page": "page {a}",
-        "print_title": "Impression",
-        "print": [
-            "Imprimez à taille réelle (100 %, pas « ajuster à la page ») : la règle graduée en pied de chaque "
-            "planche permet de vérifier.",
-            "Papier : {paper}. Papier cartonné (160 à 250 g/m²) pour les cartes, tuiles et pions ; ou collez "
-            "du papier fin sur du carton.",
-            "Les règles ({rules}) s'impriment sur papier ordinaire, en recto ou recto verso.",
-        ],
-        "duplex": {
-            "long": "Planches avec dos : imprimez en recto verso, retournement sur le bord long ; "
-                    "recto et verso se superposent.",
-            "short": "Planches avec dos : imprimez en recto verso, retournement sur le bord court ; "
-                     "recto et verso se superposent.",
-            "none": "Les dos sont sur leurs propres pages : imprimez en recto seul et collez chaque planche de "
-                    "dos derrière ses faces.",
-            "fold": "Planches à plier : pliez chaque planche sur la ligne du milieu, collez, puis découpez.",
-        },
-        "print_test": "Imprimez d'abord une planche et vérifiez-la (règle, dos alignés) avant les autres.",
-        "cut_title": "Découpe",
-        "cut": {
-            "crop": "Coupez le long des traits de coupe, hors de chaque élément, au cutter et à la règle "
-                    "métallique ou au massicot ; le bord coloré (fond perdu) tombe.",
-            "cut": "Coupez le long des lignes de coupe imprimées, au cutter et à la règle métallique ou au "
-                   "massicot.",
-            "none": "Coupez le long du bord de chaque élément, au cutter et à la règle métallique ou au massicot.",
-        },
-        "cut_more": ["Les formes rondes (cercles, hexagones) suivent leur contour : coupez d'abord les côtés droits.",
-                     "Plateaux sur plusieurs pages : rognez les bords marqués et assemblez-les au dos avec du ruban.",
-                     "Des protège-cartes et un coupe-coins font durer les cartes."],
-        "list_title": "Contenu des planches",
-        "blank": "Page laissée blanche : le dos de la planche suivante s'imprime derrière ses faces.",
-        "blanks": "Le kit s'imprime en recto verso d'un seul tenant : des pages blanches gardent chaque planche "
-                  "de dos sur la feuille de ses faces.",
-    },
-}
-PAPERS = {"a4": "A4", "letter": "Letter", "a3": "A3"}
 PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
 
 
@@ -118,6 +45,9 @@ class KitParts:
     ink_saver: bool = False
     names: dict[str, str] = field(default_factory=dict)
     """A section's name in the sheets' titles -> its name in the kit's language."""
+    sheet_sections: list[str] = field(default_factory=list)
+    """Each sheet page's component (pnp.layout.sheets.Sheet.section, in the kit's language): the contents' and
+    bookmarks' sections; without them, read from the titles (what comes before ":" or " (")."""
     sheet_sides: list[str] = field(default_factory=list)
     """Each sheet page's side (pnp.layout.sheets.Sheet.side): a "front" followed by its "back" is a pair
     that must share a leaf when the kit is printed double-sided."""
@@ -139,14 +69,17 @@ def leaf_plan(first: int, sides: list[str], duplex: str) -> list[int | None]:
     return out
 
 
-def sections(titles: list[str], names: dict[str, str] | None = None) -> list[tuple[str, int, int]]:
+def sections(titles: list[str], names: dict[str, str] | None = None,
+             given: list[str] | None = None) -> list[tuple[str, int, int]]:
     """(section, first page index, last page index) of consecutive sheets of one component; `names`
-    translates the sections' names."""
+    translates the sections' names; `given`: each sheet's section (else read from its title)."""
     out: list[list] = []
     names = names or {}
     known = sorted(names, key=len, reverse=True)  # the longest first: "cards: Fire" (a group_by deck) before "cards"
     for i, title in enumerate(titles):
-        name = next((k for k in known if title == k or title.startswith((k + ":", k + " ("))), None)
+        name: str | None = given[i] if given and i < len(given) and given[i] else None
+        if name is None:
+            name = next((k for k in known if title == k or title.startswith(tuple(k + end for end in _ENDS))), None)
         if name is None:
             name = title.split(":")[0].split(" (")[0].strip() or title
         name = names.get(name, name)
@@ -157,11 +90,20 @@ def sections(titles: list[str], names: dict[str, str] | None = None) -> list[tup
     return [tuple(s) for s in out]
 
 
+_ENDS = (":", " :", "\u00a0:", " (")
+"""What follows a section's name in a sheet's title (English, French, typeset French)."""
+
+
+def texts(lang: str) -> dict:
+    """The kit's words in `lang` (pnp.words), plain: each is typeset where it is drawn, its values filled in."""
+    return dict(table(lang)["kit"])
+
+
 def kit_pdf(parts: KitParts) -> bytes:
     """The kit as PDF bytes (see the module's text)."""
     from pypdf import PdfReader, PdfWriter  # lazy: 151 ms (pypdf)
 
-    t = TEXTS.get(parts.lang, TEXTS["en"])
+    t = texts(parts.lang)
     rules = PdfReader(io.BytesIO(parts.rules_pdf)) if parts.rules_pdf else None
     sheets = PdfReader(io.BytesIO(parts.sheets_pdf))
     n_rules = len(rules.pages) if rules else 0
@@ -178,15 +120,16 @@ def kit_pdf(parts: KitParts) -> bytes:
     front = _front_matter(parts, t, n_rules, len(plan), at, bool(blank_sizes))
     writer = PdfWriter()
     writer.append(PdfReader(io.BytesIO(front)), import_outline=False)
-    writer.add_outline_item(title=t["cover"], page_number=0)
-    writer.add_outline_item(title=t["howto"], page_number=1)
+    writer.add_outline_item(title=typeset(t["cover"], parts.lang), page_number=0)
+    writer.add_outline_item(title=typeset(t["howto"], parts.lang), page_number=1)
     if rules:
         start = len(writer.pages)
         writer.append(rules, import_outline=False)
-        top = writer.add_outline_item(title=f"{t['rules']} ({parts.lang.upper()})", page_number=start)
+        top = writer.add_outline_item(title=typeset(f"{t['rules']} ({parts.lang.upper()})", parts.lang),
+                                      page_number=start)
         _copy_outline(writer, rules, rules.outline, top, start)
     if blank_sizes:
-        blanks = PdfReader(io.BytesIO(_blank_pages(blank_sizes, t["blank"])))
+        blanks = PdfReader(io.BytesIO(_blank_pages(blank_sizes, typeset(t["blank"], parts.lang))))
         run: list[int] = []
         n_blank = 0
         for sheet in plan + [None]:
@@ -201,15 +144,22 @@ def kit_pdf(parts: KitParts) -> bytes:
                 n_blank += 1
     else:
         writer.append(sheets, import_outline=False)
-    parent = writer.add_outline_item(title=t["sheets"], page_number=at.get(0, 2 + n_rules))
-    for name, first, _ in sections(parts.sheet_titles, parts.names):
+    parent = writer.add_outline_item(title=typeset(t["sheets"], parts.lang), page_number=at.get(0, 2 + n_rules))
+    for name, first, _ in _sections(parts):
         writer.add_outline_item(title=name, page_number=at[first], parent=parent)
-    writer.add_metadata({"/Title": f"{parts.title}: {t['kit']}" + (" (ink saver)" if parts.ink_saver else ""),
+    writer.add_metadata({"/Title": typeset(f"{parts.title}: {t['kit']}" + (f" ({t['ink_title']})" if parts.ink_saver
+                                                                            else ""), parts.lang),
                          "/Author": parts.author, "/Creator": "pnp", "/Producer": "pnp (ReportLab, pypdf)"})
     writer.page_mode = "/UseOutlines"
     buf = io.BytesIO()
     writer.write(buf)
     return buf.getvalue()
+
+
+def _sections(parts: KitParts) -> list[tuple[str, int, int]]:
+    """The kit's sections, their names typeset in its language."""
+    return [(typeset(name, parts.lang), a, b)
+            for name, a, b in sections(parts.sheet_titles, parts.names, parts.sheet_sections)]
 
 
 def _copy_outline(writer, reader, items, parent, offset: int) -> None:
@@ -264,6 +214,10 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
     c = Canvas(buf, pagesize=(W, H), invariant=1, pageCompression=1, initialFontName=fonts.REGULAR)
     c.setTitle(f"{parts.title}: {t['kit']}")
     c.setCreator("pnp")
+
+    def T(text: str) -> str:  # every text as the kit's language prints it
+        return typeset(text, parts.lang)
+
     grey = Color(0.35, 0.35, 0.35)
     margin = pt(20)
     rules_first, sheets_first = 3, 3 + n_rules
@@ -279,21 +233,21 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
     # cover
     y = H - pt(45)
     c.setFont(fonts.BOLD, 30)
-    c.drawCentredString(W / 2, y, parts.title)
+    c.drawCentredString(W / 2, y, T(parts.title))
     y -= pt(12)
     c.setFont(fonts.REGULAR, 14)
     c.setFillColor(grey)
-    c.drawCentredString(W / 2, y, t["kit"])
+    c.drawCentredString(W / 2, y, T(t["kit"]))
     y -= pt(9)
     credits = [x for x in (t["by"].format(who=parts.author) if parts.author else "",
                            t["players"].format(n=parts.players) if parts.players else "",
                            t["version"].format(v=parts.version) if parts.version else "") if x]
     c.setFont(fonts.REGULAR, 11)
-    c.drawCentredString(W / 2, y, " · ".join(credits))
+    c.drawCentredString(W / 2, y, T(" · ".join(credits)))
     if parts.ink_saver:
         y -= pt(7)
         c.setFont(fonts.ITALIC, 10)
-        c.drawCentredString(W / 2, y, t["ink"])
+        c.drawCentredString(W / 2, y, T(t["ink"]))
     c.setFillColor(Color(0, 0, 0))
     # one face of each component, side by side, at one scale (their true sizes relative to each other)
     thumbs = parts.thumbs[:6]
@@ -316,7 +270,7 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
     else:
         y -= pt(25)
     c.setFont(fonts.BOLD, 14)
-    c.drawString(margin, y, t["contents"])
+    c.drawString(margin, y, T(t["contents"]))
     y -= pt(8)
     c.setFont(fonts.REGULAR, 11)
     entries = [(t["howto"], span(2, 1))]
@@ -324,30 +278,30 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
         entries.append((f"{t['rules']} ({parts.lang.upper()})", span(rules_first, n_rules)))
     first_sheet = at.get(0, sheets_first - 1) + 1  # (after a blank page, if the rules end on a leaf's front)
     entries.append((t["sheets"], span(first_sheet, sheets_first + n_sheets - first_sheet)))
-    for name, first, last in sections(parts.sheet_titles, parts.names):
+    for name, first, last in _sections(parts):
         entries.append(("    " + name, sheet_span(first, last)))
     for name, where in entries:
-        c.drawString(margin, y, name)
-        c.drawRightString(W - margin, y, where)
+        c.drawString(margin, y, T(name))
+        c.drawRightString(W - margin, y, T(where))
         y -= pt(6)
     _footer(c, W, parts, t, 1)
     c.showPage()
     # how to print and cut
     y = H - pt(30)
     c.setFont(fonts.BOLD, 20)
-    c.drawString(margin, y, t["howto"])
+    c.drawString(margin, y, T(t["howto"]))
     y -= pt(12)
 
     def heading(text: str) -> None:
         nonlocal y
         c.setFont(fonts.BOLD, 13)
-        c.drawString(margin, y, text)
+        c.drawString(margin, y, T(text))
         y -= pt(7)
 
     def para(text: str) -> None:
         nonlocal y
         c.setFont(fonts.REGULAR, 10.5)
-        for line in _wrap(text, fonts.REGULAR, 10.5, W - 2 * margin - pt(5)):
+        for line in _wrap(T(text), fonts.REGULAR, 10.5, W - 2 * margin - pt(5)):
             c.drawString(margin + pt(5), y, line)
             y -= pt(5)
         y -= pt(1.5)
@@ -357,8 +311,10 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
     for text in t["print"]:
         if "{rules}" in text and not n_rules:
             continue
-        para("• " + text.format(paper=PAPERS.get(parts.paper, parts.paper), rules=rules_where))
-    if any(":" in s and ("back" in s.lower() or "fold" in s.lower()) for s in parts.sheet_titles):
+        para("• " + text.format(paper=t["papers"].get(parts.paper, parts.paper), rules=rules_where))
+    backs = (any(side in ("back", "fold") for side in parts.sheet_sides) if parts.sheet_sides else
+             any(":" in s and ("back" in s.lower() or "fold" in s.lower()) for s in parts.sheet_titles))
+    if backs:
         para("• " + t["duplex"].get(parts.duplex, t["duplex"]["long"]))
         if blanks:
             para("• " + t["blanks"])
@@ -370,8 +326,8 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
         para("• " + text)
     y -= pt(3)
     heading(t["list_title"])
-    for name, first, last in sections(parts.sheet_titles, parts.names):
-        para(f"• {name}: {sheet_span(first, last)}")
+    for name, first, last in _sections(parts):
+        para("• " + t["list_item"].format(name=name, pages=sheet_span(first, last)))
     _footer(c, W, parts, t, 2)
     c.showPage()
     c.save()
@@ -382,15 +338,17 @@ def _footer(c, W: float, parts: KitParts, t: dict, page: int) -> None:
     from pnp.render import fonts  # lazy: 32 ms (pnp.render)
 
     c.setFont(fonts.REGULAR, 8)
-    c.drawCentredString(W / 2, pt(10), f"{parts.title} · {t['kit']} · {page}")
+    c.drawCentredString(W / 2, pt(10), typeset(f"{parts.title} · {t['kit']} · {page}", parts.lang))
 
 
 def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
     from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: 51 ms (reportlab.pdfbase.pdfmetrics)
 
     lines, line = [], ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
+    for word in text.split(" "):  # (at U+0020 only: never at a no-break space)
+        if not word:
+            continue
+        trial = f"{line} {word}" if line else word
         if line and stringWidth(trial, font, size) > width:
             lines.append(line)
             line = word

@@ -22,7 +22,9 @@ from pnp.layout.sheets import LayoutConfig, Sheet, load_config
 from pnp.render import fonts, reportlab_internals as rl
 from pnp.render.svgpdf import Compiled, Resources, SvgWarning, compile_svg, form
 from pnp.render.svgpdf.player import defer_streams, splice
+from pnp.render.typography import typeset
 from pnp.units import mm_to_pt as pt
+from pnp.words import say
 
 rl.use_binary_streams()  # smaller files, no ASCII85 encoding pass
 
@@ -180,7 +182,7 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
     c.setFillColor(GREY)
     c.setFont(fonts.REGULAR, 7)
     for x, y, text in sheet.notes:
-        c.drawString(pt(x), pt(y), text)
+        c.drawString(pt(x), pt(y), typeset(text, sheet.lang))
     if sheet.furniture:
         _footer(c, sheet, title, cfg)
 
@@ -237,7 +239,8 @@ def shape_path(c: Canvas, ops):
 
 
 def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
-    """Game, sheet and "print at 100%" beside a calibration ruler, in the band at the bottom.
+    """Game, sheet and "print at 100%" beside a calibration ruler, in the band at the bottom: the words of the
+    sheet's language (pnp.words), typeset in it with the game's title (pnp.render.typography).
 
     A long sheet title is set smaller, then on two lines, so it never runs into the ruler's
     label (shortened with an ellipsis only if two lines cannot hold it).
@@ -247,10 +250,12 @@ def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
     left = max(cfg.margin, m)
     length = cfg.calibration
     rx = sheet.width - left - length - (0.1 if m else 0.0)  # (its outline's stroke inside the printable area)
-    label = "print at 100%"
+    lang = sheet.lang
+    title = typeset(title, lang)
+    label = typeset(say("sheets.print_at", lang), lang)
     label_x = rx - 2.5 - _mm(c.stringWidth(label, fonts.BOLD, 7.5))
     room = label_x - 4 - left
-    text = f"sheet {sheet.number} of {sheet.total} · {sheet.title}"
+    text = typeset(say("sheets.footer", lang, number=sheet.number, total=sheet.total, title=sheet.title), lang)
     size = 7.5
     while size > 5.5 and _mm(c.stringWidth(title, fonts.BOLD, size) + c.stringWidth(text, fonts.REGULAR, size)) + 2.5 > room:
         size -= 0.5
@@ -269,6 +274,8 @@ def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
         c.drawString(pt(x), pt(base + (len(lines) - 1 - k) * _mm(size * 1.15)), line)
     ry = base - 0.2
 
+    measure = typeset(say("sheets.ruler", lang, length=f"{length:g}"), lang)
+
     def ruler() -> None:  # at the right: calibration length in 10 mm steps, alternately filled
         c.setLineWidth(0.5)
         c.setStrokeColor(black)
@@ -280,14 +287,13 @@ def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:
         c.setFont(fonts.BOLD, 7.5)
         c.drawRightString(pt(rx - 2.5), pt(base), label)
         c.setFont(fonts.REGULAR, 6)
-        c.drawCentredString(pt(rx + length / 2), pt(ry + 2.8), f"{length:g} mm: measure me")
+        c.drawCentredString(pt(rx + length / 2), pt(ry + 2.8), measure)
 
-    _replayed(c, ("ruler", rx, ry, base, length, label), ruler)
+    _replayed(c, ("ruler", rx, ry, base, length, label, measure), ruler)
     if sheet.proof:
         c.setFillColor(GUIDE_RED)
         c.setFont(fonts.BOLD, 7)
-        c.drawString(pt(left), pt(sheet.height - m - 3.5), "PROOF: trim (red), bleed (blue) and safe zone (green) "
-                     "guides are drawn. Not for cutting.")
+        c.drawString(pt(left), pt(sheet.height - m - 3.5), typeset(say("sheets.proof", lang), lang))
 
 
 def _wrap(c: Canvas, text: str, size: float, room: float) -> list[str]:

@@ -7,6 +7,7 @@ face's size) are checked against pnp.limits before anything is painted.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 from dataclasses import dataclass, field
@@ -52,7 +53,8 @@ from pnp.render.fonts import face_warnings
 from pnp.render.markup import plain
 from pnp.render.sanitise import VOCABULARY, clean_text, warnings_of
 from pnp.render.svg import wrap_fragment
-from pnp.tables import CountSpec, column_alias, load_table, looks_like_count
+from pnp.render.typography import SVG_SKIPPED, SVG_TEXT_RUN, typeset, typeset_svg
+from pnp.tables import CountSpec, column_alias, is_texts, language_warnings, load_table, looks_like_count
 
 
 @dataclass
@@ -113,29 +115,84 @@ class ComponentFaces:
 
 
 def face_path(component_id: str, face: FaceSpec) -> str:
-    """A face's name in the output (and its key among a design's SVG texts): svg/<component>-<face>.svg."""
-    return f"svg/{component_id}-{face.key}.svg"
+    """A face's name in the output (and its key among a design's SVG texts): svg/<component>-<face>.svg, and
+    svg/<component>-<face>.<lang>.svg for a face that differs by language."""
+    return f"svg/{component_id}-{face.key}.{face.lang}.svg" if face.lang else f"svg/{component_id}-{face.key}.svg"
 
 
-def design_faces(design: Design, report: ErrorReport | None = None) -> list[ComponentFaces]:
-    """Every component's faces (a component grouped by a column is one ComponentFaces per group, pnp.decks).
-    Problems go to `report` when given (the caller raises them later with its own), else they are raised here,
-    all together."""
+def languages_of(design: Design) -> list[str]:
+    """The design's languages (meta.languages), each once, in order: the first is the one faces fall back to."""
+    return list(dict.fromkeys(design.meta.languages)) or ["en"]
+
+
+def language_faces(design: Design, report: ErrorReport | None = None) -> dict[str, list[ComponentFaces]]:
+    """Every component's faces in each language of the design (design_faces per language). A face whose key is
+    the same in every language (its inputs resolve the same: no text of its own per language) is shared: the
+    same file, painted once; the others carry their language (`FaceSpec.lang`, named <component>-<face>.<lang>).
+    A single-language design's faces carry none."""
     own = report is None
     report = ErrorReport() if report is None else report
+    langs = languages_of(design)
+    out: dict[str, list[ComponentFaces]] = {}
+    for n, lang in enumerate(langs):
+        mine = report if n == 0 else ErrorReport()
+        out[lang] = design_faces(design, mine, lang, first=n == 0)
+        if n and mine:
+            said = set(report.problems)
+            report.problems += [p for p in mine.problems if p not in said]
+    if len(langs) > 1 and not report:
+        keys: dict[tuple[str, str], set[str]] = {}
+        for lang in langs:
+            for cf in out[lang]:
+                for face in cf.sides:
+                    keys.setdefault((cf.component_id, face.key), set()).add(face.cache_key or f"?{lang}")
+        for lang in langs:
+            for cf in out[lang]:
+                for face in cf.sides:
+                    seen = keys[(cf.component_id, face.key)]
+                    if len(seen) > 1 or not face.cache_key:
+                        face.lang = lang
+                        face.paint = partial(_in_language, face.paint, lang)  # (its root names its language)
+                        if face.cache_key:
+                            face.cache_key = products.in_language(face.cache_key, lang)
+    if own:
+        report.raise_if_any()
+    return out
+
+
+def all_faces(by_lang: dict[str, list[ComponentFaces]]) -> list[ComponentFaces]:
+    """The components of every language, one after the other (a shared face is in each, under one path)."""
+    return [cf for comps in by_lang.values() for cf in comps]
+
+
+def design_faces(design: Design, report: ErrorReport | None = None, lang: str | None = None, *,
+                 first: bool = True) -> list[ComponentFaces]:
+    """Every component's faces (a component grouped by a column is one ComponentFaces per group, pnp.decks), in
+    `lang` (default: the design's first language): table cells and YAML texts resolved in it, generators drawing
+    in it (see language_faces for every language). Problems go to `report` when given (the caller raises them
+    later with its own), else they are raised here, all together. `first`: the call that says the warnings about
+    texts missing in a language (once for all languages)."""
+    own = report is None
+    report = ErrorReport() if report is None else report
+    langs = languages_of(design)
+    lang = lang or langs[0]
     files = DesignFiles(design.folder)
     remember_design_folder(design.folder)
     doc = design.source
-    hashes: dict[str, str] = {}
+    hashes: dict[str, str] = {"lang": lang}
     result = []
-    lookups = _lookups(design, files, report) if design.tables else None
+    if first:
+        _warn_missing_texts(design, langs)
+    lookups = _lookups(design, files, report, lang, first) if design.tables else None
     for cid, comp in design.components.items():
         loc = ("components", cid)
         where = (display_path(doc.path), doc.line(loc))
         if comp.data is not None and comp.template:
             table = _front_table(design, files, cid, comp, report)
             if table.rows:
-                _warn_unread(design, cid, comp, table)
+                if first:
+                    _warn_unread(design, cid, comp, table)
+                    language_warnings(table, langs, (doc.path, doc.line(loc + ("data",))))
             rows = decks.select(design, cid, comp, table, report)
             groups = decks.split(design, cid, comp, table, rows, set(design.components), report)
         else:
@@ -227,17 +284,24 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
     (`source` given: one face per front row, else one shared face; `back_of`: the rows of its fronts)."""
     bleed = design.bleed_of(comp)
     doc = design.source
+    lang = hashes["lang"]
+    langs = languages_of(design)
     if src.generate:
         gen = registry.get_generator(src.generate)
-        # a generator's faces depend on its component, the print settings, the rules and the metadata
+        # a wordless generator draws the same faces in every language: they key on none, drawn in the first
+        gen_lang = "" if getattr(gen, "wordless", False) and len(langs) > 1 else lang
+        # a generator's faces depend on its component, the print settings, the rules, the metadata, the language
         key_base = products.GENERATED_FACE.key_base(
             generator=src.generate, component=[cid, comp.model_dump(mode="json", exclude={"params", "back"},
                                                                     warnings=False)],
             params=src.params.model_dump(mode="json") if hasattr(src.params, "model_dump") else src.params,
-            print=design.print.model_dump(mode="json"), rules=design.rules, meta=design.meta.model_dump(mode="json"))
-        ctx = GeneratorContext(design, cid, comp, src.params, bleed, key_base)
-        faces = gen.fn(ctx)  # type: ignore[union-attr]
-        return _checked_keys(faces, cid, doc, loc, report)
+            print=design.print.model_dump(mode="json"), rules=design.rules, meta=design.meta.model_dump(mode="json"),
+            language=gen_lang)
+        ctx = GeneratorContext(design, cid, comp, src.params, bleed, key_base, lang=gen_lang or langs[0])
+        faces = _checked_keys(gen.fn(ctx), cid, doc, loc, report)  # type: ignore[union-attr]
+        for face in faces:
+            face.paint = partial(_typeset_painted, face.paint, gen_lang or langs[0], gen_lang)
+        return faces
     size = comp.size
     if src.template:
         try:
@@ -262,7 +326,12 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         allowed = files.extra
         dumped = {"design": design.meta.model_dump(mode="json")}  # what _jsonable makes of it, once for every row
         is_back = src is not comp and rows[0] is not None
-        reads = _template_reads(design, src.template) if table is not None else None
+        reads = _template_reads(design, src.template)
+        # the language is an input of the face when the template reads `lang`, or when its own words or the
+        # values it is given are typeset otherwise in another language of the design (else: through its values)
+        lang_read = len(langs) == 1 or reads is None or "lang" in reads
+        static = _template_text(design, src.template) if not lang_read else ""
+        lang_read = lang_read or _typeset_varies([static], langs)
         used = _columns_read(reads, table) if is_back and reads is not None else None
         with_count = table is not None and table.count_column is not None and (
             reads is None or "row" in reads or table.count_column in _columns_read(reads, table))
@@ -278,7 +347,9 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             _warn_shadowed(table, fixed, doc)
         naming = _name_column(design, cid, comp, table, report) if table is not None and src is comp else None
         for i, row in enumerate(rows, start=1):
-            values = dict(row.values) if row else {}
+            values = dict(table.cells_in(row.values, lang)) if row and table is not None else {}
+            named = table.cells_in(row.values, langs[0]) if row and table is not None else values  # (file names:
+            # the same in every language)
             if row is not None and table is not None:
                 shown = {**values, table.count_column: row.count} if with_count else values
                 context = {**decks.names(shown, table.aliases, i), **fixed}
@@ -291,20 +362,23 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             if is_back and used is not None:  # a back: the same for every row that agrees on what it reads
                 own = set(context) - set(fixed)
                 keyed = {k: v for k, v in context.items() if k in used or k not in own}
-                key = "back-" + slug("-".join(str(values[k]) for k in sorted(used) if k in values) or str(i))
+                key = "back-" + slug("-".join(str(named[k]) for k in sorted(used) if k in named) or str(i))
             elif is_back:
                 key = f"back-{i:0{width}d}"
             elif row is not None and naming is not None:
                 label = _plain(values.get(naming[0], ""))
-                if naming[1] and decks.slug(label):
-                    key += "-" + decks.slug(label)
-            cache_key = face_keys.key(context=_jsonable(keyed, dumped))
+                if naming[1] and decks.slug(_plain(named.get(naming[0], ""))):
+                    key += "-" + decks.slug(_plain(named.get(naming[0], "")))
+            face_lang = lang if lang_read or _typeset_varies(_strings(keyed), langs) else ""
+            cache_key = face_keys.key(context=_jsonable({**keyed, "lang": face_lang} if face_lang else keyed,
+                                                        dumped))
+            context["lang"] = lang
             if lookups is not None:
                 context["tables"] = lookups.tables
             faces.append(FaceSpec(
                 key=key, width=size.width, height=size.height, bleed=bleed,  # type: ignore[union-attr]
                 paint=_template_painter(design.folder, src.template, path, context, size.width, size.height, bleed,  # type: ignore[union-attr]
-                                        where, row is not None, hashes["fonts"], allowed),
+                                        where, row is not None, hashes["fonts"], allowed, face_lang),
                 count=row.count if row else comp.count, data=values, shape=comp.shape, cache_key=cache_key,  # type: ignore[arg-type]
                 label=label,
             ))
@@ -327,11 +401,14 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
         hashes["art"] = art_hash(design.folder, files.extra)
     if "fonts" not in hashes:
         hashes["fonts"] = font_css(design, files)
+    face_lang = lang if len(langs) == 1 or _typeset_varies(_svg_texts(text), langs) else ""
+    keyed_text = text if not face_lang else typeset_svg(text, lang, face_lang)  # (its key: the face it makes)
     return [FaceSpec(key="face", width=size.width, height=size.height, bleed=bleed,  # type: ignore[union-attr]
-                     paint=_svg_painter(design.folder, files.extra, path, text, hashes["fonts"],
-                                        warnings_of(removed, path)), count=comp.count,
+                     paint=partial(_typeset_painted, _svg_painter(design.folder, files.extra, path, text,
+                                                                  hashes["fonts"], warnings_of(removed, path)),
+                                   lang, face_lang), count=comp.count,
                      shape=comp.shape, cache_key=products.SVG_FACE.key(  # type: ignore[arg-type]
-                         svg_file=text, art=hashes["art"] if has_images(text) else "", fonts=hashes["fonts"]))]
+                         svg_file=keyed_text, art=hashes["art"] if has_images(text) else "", fonts=hashes["fonts"]))]
 
 
 def paint_compiled(face: FaceSpec, cache: Any = None) -> tuple[str, Any]:
@@ -590,7 +667,7 @@ def _warn_unread(design: Design, cid: str, comp: Component, table: Any) -> None:
 def _warn_shadowed(table: Any, fixed: dict[str, Any], doc: Any) -> None:
     """A column whose name (or normalised name) is one a template is given by pnp (width, index...) would be hidden
     by it: a warning naming how to read it."""
-    given = set(fixed) | {"row", "index", "tables", "textbox"}
+    given = set(fixed) | {"row", "index", "tables", "textbox", "lang"}
     names = {c: c for c in table.columns} | {a: c for a, c in table.aliases.items()}
     for name, column in names.items():
         if name in given and table.file is not None:
@@ -598,7 +675,8 @@ def _warn_shadowed(table: Any, fixed: dict[str, Any], doc: Any) -> None:
                  f"), which hides the column; expected another column name, or row['{column}'] in the template")
 
 
-_GIVEN = {"width": "the face's width", "height": "the face's height", "bleed": "the bleed", "safe": "the safe zone",
+_GIVEN = {"lang": "the face's language",
+          "width": "the face's width", "height": "the face's height", "bleed": "the bleed", "safe": "the safe zone",
           "component": "the component's id", "design": "the design's meta", "index": "the row's number",
           "row": "the whole row", "tables": "the design's tables", "textbox": "the text box helper"}
 
@@ -664,7 +742,8 @@ def _key_text(value: Any) -> str:
     return "" if value is None else str(value).strip()
 
 
-def _lookups(design: Design, files: DesignFiles, report: ErrorReport) -> Lookups:
+def _lookups(design: Design, files: DesignFiles, report: ErrorReport, lang: str = "en",
+             first: bool = True) -> Lookups:
     doc = design.source
     out: dict[str, Any] = {}
     parts: list[Any] = []
@@ -679,17 +758,20 @@ def _lookups(design: Design, files: DesignFiles, report: ErrorReport) -> Lookups
             report.add(doc.path, doc.line(("tables", name, "key")), f"tables.{name}.key: '{spec.key}' is not a "
                        f"column of the table; expected one of: {', '.join(table.columns[:30])}")
             continue
-        rows = [decks.RowView(r.values, table.aliases) for r in table.rows]
+        cells = [table.cells_in(r.values, lang) for r in table.rows]  # (its texts in the face's language)
+        rows = [decks.RowView(c, table.aliases) for c in cells]
         lookup = Lookup(name, key, rows)  # type: ignore[arg-type]
         seen: dict[str, int | None] = {}
-        for r in table.rows:
+        for r in table.rows if first else ():
             k = _key_text(r.values.get(key, ""))
             if k in seen:
                 warn(r.file, r.line, f"tables.{name}: the key '{k}' is also the key of the row at line {seen[k]}; "
                      "expected each key once (the first row is the one found)")
             seen.setdefault(k, r.line)
+        if first:
+            language_warnings(table, languages_of(design), (doc.path, doc.line(loc)))
         out[name] = lookup
-        parts += [name, key, [r.values for r in table.rows]]
+        parts += [name, key, cells]
     return Lookups(out, products.digest("tables", *parts))
 
 
@@ -821,7 +903,7 @@ def _design_files(folder: Path, extra: tuple[Path, ...]) -> DesignFiles:
 
 def _template_painter(folder: Path, name: str, path: Path, context: dict[str, Any], w: float, h: float, bleed: float,
                       where: tuple[Path, int | None], is_row: bool, fonts_style: str = "",
-                      extra: tuple[Path, ...] | None = None):
+                      extra: tuple[Path, ...] | None = None, face_lang: str = ""):
     extra = DesignFiles(folder).extra if extra is None else extra
 
     def paint() -> str:
@@ -829,7 +911,7 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
         row = f" (filling row {_disp(where[0])}:{where[1]})" if is_row and where[1] else ""
         painting = _textbox.Painting(_design_files(folder, extra), folder,
                                      f"{_disp(where[0])}:{where[1]}" if is_row and where[1] else None,
-                                     fonts_style=fonts_style)
+                                     fonts_style=fonts_style, lang=context.get("lang") or "")
         token = _textbox.PAINTING.set(painting)
         try:
             template = env.get_template(name)
@@ -887,6 +969,7 @@ def _template_painter(folder: Path, name: str, path: Path, context: dict[str, An
             for note in warnings_of(removed, path, painting.row, template=True):
                 warn(*note)
                 painting.warnings.append(note)
+        svg = typeset_svg(svg, context.get("lang") or "en", face_lang)
         painting.warnings += face_warnings(svg, fonts_style, ArtFiles(folder, extra), path, painting.files,
                                            painting.row, context, painting.warnings)  # characters no font has
         svg = with_style(with_warning_marks(svg, painting.warnings, folder), fonts_style)  # a cached face warns again
@@ -951,3 +1034,94 @@ _SLUG = re.compile(r"[^a-z0-9-]+")
 
 def slug(text: str) -> str:
     return _SLUG.sub("-", str(text).lower()).strip("-") or "x"
+
+
+# --- each face in its language: texts resolved, typeset, and the language on its root ----------------------------
+
+def _in_language(paint: Any, lang: str) -> str:
+    """A face that differs by language, its root saying which (typeset_svg: once, if not said already)."""
+    return typeset_svg(paint(), lang, lang)
+
+
+def _typeset_painted(paint: Any, lang: str, face_lang: str) -> str:
+    """A face painted by a generator or read from an SVG file, typeset in `lang` (typeset_svg)."""
+    return typeset_svg(paint(), lang, face_lang)
+
+
+def _typeset_varies(texts: list[str], langs: list[str]) -> bool:
+    """Whether one of `texts` prints otherwise in another of the design's languages (then a face holding it is one
+    face per language, though its words are the same)."""
+    if len(langs) < 2:
+        return False
+    for text in texts:
+        if text and len({typeset(text, lang) for lang in langs}) > 1:
+            return True
+    return False
+
+
+def _strings(context: dict[str, Any]) -> list[str]:
+    """The texts among the values a template is given (its row's cells)."""
+    out: list[str] = []
+    for v in context.values():
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict) and not hasattr(v, "model_dump"):
+            out += [x for x in v.values() if isinstance(x, str)]
+    return out
+
+
+def _svg_texts(svg: str) -> list[str]:
+    """The text runs of an SVG file (outside CSS and comments)."""
+    rest = SVG_SKIPPED.sub("", svg)
+    return [html.unescape(m.group(1)) for m in SVG_TEXT_RUN.finditer(rest)]
+
+
+@lru_cache(maxsize=256)
+def _template_words(folder: Path, extra: tuple[Path, ...], name: str) -> str:
+    """The words a template writes itself (its text outside markup and expressions, with what it includes),
+    joined; "" when they cannot be read (painting reports why)."""
+    env = _environment(folder, extra)
+    out: list[str] = []
+    todo, seen = [name], set[str]()
+    while todo and len(seen) < 50:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            ast = env.parse(env.loader.get_source(env, current)[0])  # type: ignore[union-attr]
+            todo += [str(r) for r in meta.find_referenced_templates(ast) if r is not None]
+        except Exception:  # not found, refused, a syntax error, too deep: painting reports it
+            continue
+        # the template's own text, each expression a placeholder, so that markup split by one still reads as markup
+        source = "".join(n.data if isinstance(n, nodes.TemplateData) else "\x00"
+                         for n in ast.find_all((nodes.TemplateData, nodes.Output, nodes.Expr)))
+        out += [m.group(1) for m in SVG_TEXT_RUN.finditer(SVG_SKIPPED.sub("", re.sub(r"<[^>]*>", "><", source)))]
+    return "\n".join(t.replace("\x00", "1") for t in out)
+
+
+def _template_text(design: Design, name: str) -> str:
+    return _template_words(Path(os.path.abspath(design.folder)), DesignFiles(design.folder).extra, name)
+
+
+def _warn_missing_texts(design: Design, langs: list[str]) -> None:
+    """A text of design.yaml given per language ({en: ..., fr: ...}: a name, a param, a label, an inline row's
+    cell) but not in every language of meta.languages is a warning at its line."""
+    if len(langs) < 2 or design.source is None:
+        return
+    doc = design.source
+    todo: list[tuple[tuple, Any]] = [((), doc.data)]
+    while todo:
+        loc, value = todo.pop()
+        if is_texts(value):
+            missing = [lang for lang in langs if not isinstance(value.get(lang), str) or not value[lang].strip()]
+            if missing:
+                where = ".".join(str(p) for p in loc)
+                warn(doc.path, doc.line(loc), f"{where}: no {', '.join(missing)} text in {{{', '.join(value)}}}; "
+                     f"expected a text in every language of meta.languages ({', '.join(langs)}); the "
+                     f"{next(iter(value))} text is printed instead")
+            continue
+        if isinstance(value, dict):
+            todo += [(loc + (k,), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [(loc + (i,), v) for i, v in enumerate(value)]

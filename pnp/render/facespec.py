@@ -29,3 +29,5 @@ class FaceSpec:
     shape: str = "rect"
     label: str = ""
     cache_key: str = ""  # hash of everything the art is made from; "" = not cacheable
+    lang: str = ""  # the language of a face that differs by language (its file: <component>-<face>.<lang>.svg);
+    # "" for a face every language of the design shares

@@ -21,6 +21,8 @@ What is here, and why it is kept rather than replaced by code owning its PDF obj
   own `format` of those objects, the same bytes as ReportLab's with pnp's settings (a third of a 500-card PDF's
   time was ReportLab's general dictionary formatting; a PNG's compressed pixels are copied as they are).
 - `pdfdoc.zlib` replaced (install_deflate): every stream ReportLab deflates goes through zlib-ng.
+- The paragraph module's spaces (`_wsc`, `split`): U+202F taken out of the characters a line breaks at
+  (no_break_at_narrow_spaces), as U+00A0 is.
 - `rl_config.useA85` set off (binary streams) and read with `rl_config.pdfMultiLine`.
 - The layout of the saved file (splice): one xref section from object 0, entries of 20 bytes, `/Length N` before a
   stream, `startxref`: pass-through PNG pixels are spliced in after saving instead of being copied through
@@ -67,6 +69,34 @@ class _ZlibForReportLab(types.ModuleType):
 
     def __getattr__(self, name: str):
         return getattr(zlib, name)
+
+
+def no_break_at_narrow_spaces() -> None:
+    """Paragraphs never break a line at U+202F (narrow no-break space: the French space before ; ! ? and inside
+    « », pnp.render.typography), as they never break at U+00A0. ReportLab 5.1's paragraph module counts U+202F
+    among the spaces it splits words at (its `_wsc`, and Python's own str.split in its `split`): both are
+    replaced by the same without it, in that module's globals, which its line breaking reads at each call.
+    Process-wide and idempotent (a no-break space breaks no line in any of pnp's texts)."""
+    from reportlab.platypus import paragraph as _paragraph  # lazy: 126 ms (reportlab.platypus)
+
+    if "\u202f" not in _paragraph._wsc:
+        return
+    wsc = _paragraph._wsc.replace("\u202f", "")
+    _paragraph._wsc = wsc
+    _paragraph._wsc_re_split = re.compile(f"[{re.escape(wsc)}]+").split
+    _paragraph._wsc_end_search = re.compile(f"[{re.escape(wsc)}]+$").search
+    keep = ("\u00a0", "\u202f")
+
+    def split(text, delim=None):  # ReportLab's, with its U+00A0 case for U+202F too
+        if isinstance(text, bytes):
+            text = text.decode("utf8")
+        if delim is not None and isinstance(delim, bytes):
+            delim = delim.decode("utf8")
+        if delim is None and any(k in text for k in keep):
+            return _paragraph._wsc_re_split(text)
+        return text.split(delim)
+
+    _paragraph.split = split
 
 
 def install_deflate() -> None:

@@ -25,7 +25,9 @@ Filters: `| plain` (the words, no markup) and `| literal` (exactly as written).
 
 If the text does not fit at `size`, the size shrinks (down to `min_size`); if it does not
 fit even then, the text is drawn at `min_size` and a warning names the template line and
-the data-table row. The work is bounded: `textbox_chars` characters of text, `textbox_lines`
+the data-table row. `lang=` (a language code) typesets the text in that language first (pnp.render.typography:
+typographic apostrophes and quotes, French no-break spaces before : ; ! ? and after numbers); lines break only
+at U+0020, never at the no-break spaces it writes. The work is bounded: `textbox_chars` characters of text, `textbox_lines`
 lines (pnp.limits).
 """
 
@@ -47,6 +49,7 @@ from markupsafe import Markup, escape
 
 from pnp.limits import LimitExceeded, limit
 from pnp.render import markup
+from pnp.render.typography import typeset_runs
 
 ALIGNS = ("left", "center", "right", "justify")
 VALIGNS = ("top", "middle", "bottom")
@@ -69,6 +72,7 @@ class Painting:
     fonts_style: str = ""  # the design's fonts: as the @font-face <style> pnp.render.faces puts in the face
     font_faces: dict[str, dict[str, str]] | None = None  # family (lower case) -> slot -> ReportLab name, read once
     cells: list[tuple[str, str | None, int | None]] = field(default_factory=list)  # marked values: text, file, line
+    lang: str = ""  # the face's language: a box's text is typeset in it before its lines are broken ("": as given)
 
 
 _FONT_FACE = re.compile(r'@font-face \{font-family: "([^"]+)"; font-weight: (\w+); font-style: (\w+); '
@@ -169,15 +173,25 @@ class _Para:
     marker: str = ""  # the list item's marker, drawn hanging before its first line
 
 
-def _parse(text: str, resolve_icon, use_markup: bool = True, size: float = 1.0) -> tuple[list[_Para], list[str]]:
+def _parse(text: str, resolve_icon, use_markup: bool = True, size: float = 1.0,
+           lang: str | None = None) -> tuple[list[_Para], list[str]]:
     """Paragraphs -> words -> parts (runs of one look, icons), and the markup's warnings; `size` is the box's size
-    (an absolute size run becomes a scale of it)."""
+    (an absolute size run becomes a scale of it); `lang`: each paragraph's runs typeset in that language first
+    (pnp.render.typography: its no-break spaces join what they join, words are split at U+0020 only); None: the
+    language of the face being painted, "": as given."""
     parsed = markup.parse(text, use_markup)
+    if lang is None:
+        painting = PAINTING.get()
+        lang = painting.lang if painting is not None else ""
     paras: list[_Para] = []
     for p in parsed.paragraphs:
+        runs = p.runs
+        if lang:
+            typeset = iter(typeset_runs([r.text for r in runs if not r.icon], lang))
+            runs = [r if r.icon else replace(r, text=next(typeset)) for r in runs]
         words: list[list[Part]] = []
         word: list[Part] = []
-        for run in p.runs:
+        for run in runs:
             st = run.style
             look = (st.bold, st.italic, st.underline, st.colour,
                     st.scale if st.size is None else st.size * st.scale / size)
@@ -188,6 +202,7 @@ def _parse(text: str, resolve_icon, use_markup: bool = True, size: float = 1.0) 
                 else:
                     word.append(Part(run.text, st.bold, st.italic, icon, *look[2:]))
                 continue
+            # typeset above (a no-break space joins what it joins: the words are split at plain spaces only)
             for k, piece in enumerate(run.text.split(" ")):
                 if k and word:
                     words.append(word)
@@ -434,7 +449,7 @@ def _r(v: float) -> str:
 def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = None, size: Any = 4,
             min_size: Any = None, align: str = "left", valign: str = "top", family: str = "DejaVu Sans",
             weight: str = "normal", style: str = "normal", line_height: Any = 1.2, fill: str = "#000000",
-            icons: str = "icons", markup: Any = True) -> Markup:
+            icons: str = "icons", markup: Any = True, lang: str = "") -> Markup:
     """SVG markup of `text` set in the box (x, y, width, height), mm; see the module docstring."""
     if width is None:
         raise TextboxError("textbox needs width=; expected the box's width in mm")
@@ -454,6 +469,8 @@ def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = 
     if markup not in (True, False):
         raise TextboxError(f"textbox markup={markup!r}; expected true or false")
     use_markup = bool(markup) and not isinstance(text, Literal)
+    # a literal text (or markup=false) is set exactly as written; without lang=, the face's language
+    box_lang = "" if isinstance(text, Literal) or not use_markup else (str(lang) if lang else None)
     if isinstance(text, Markup):
         text = text.unescape()
     text = "" if text is None else strip_marks(str(text))
@@ -461,7 +478,7 @@ def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = 
     if len(text) > most:
         raise LimitExceeded("textbox_chars", f"a text box of {len(text)} characters")
     f = _Fonts(str(family), str(weight), str(style))
-    paragraphs, problems = _parse(text, lambda name: _icon(name, str(icons)), use_markup, size)
+    paragraphs, problems = _parse(text, lambda name: _icon(name, str(icons)), use_markup, size, box_lang)
     for problem in problems:
         _warn(problem)
     hangs = _hangs(paragraphs, f)
@@ -504,12 +521,12 @@ def textbox(text: Any, x: Any = 0, y: Any = 0, width: Any = None, height: Any = 
     underline = _underline_metrics(f.names[False, False]) if any(
         p.underline for para in paragraphs for w in para.words for p in w) else (0.0, 0.0)
     return Markup(_svg(lines, f, x, y, width, height, chosen, align, valign, line_height, str(family), str(weight),
-                       str(style), str(fill), underline))
+                       str(style), str(fill), underline, as_written=box_lang == ""))
 
 
 def _svg(lines: list[_Line], f: _Fonts, x: float, y: float, width: float, height: float | None, size: float,
          align: str, valign: str, line_height: float, family: str, weight: str, style: str, fill: str,
-         underline: tuple[float, float] = (0.0, 0.0)) -> str:
+         underline: tuple[float, float] = (0.0, 0.0), as_written: bool = False) -> str:
     block = _height(lines, size, line_height, f)
     top = y
     if height is not None and valign != "top":
@@ -517,7 +534,9 @@ def _svg(lines: list[_Line], f: _Fonts, x: float, y: float, width: float, height
     attrs = (f'font-family="{escape(family)}" font-size="{_r(size)}" fill="{escape(fill)}"'
              + (f' font-weight="{escape(weight)}"' if weight != "normal" else "")
              + (f' font-style="{escape(style)}"' if style != "normal" else ""))
-    out = [f'<text {attrs} text-anchor="start">']
+    # a text set as written (| literal, markup=false) says so: the face's typography pass leaves it alone
+    mark = ' data-typeset="as-written"' if as_written else ""
+    out = [f'<text {attrs} text-anchor="start"{mark}>']
     icons: list[str] = []
     rules: list[list] = []  # underlines: [x0, x1, baseline, scale, colour]
     uniform = all(ln.scale == 1.0 for ln in lines)
@@ -673,6 +692,9 @@ def _convert_text(el: Any, after: Any, painting: Painting, underlined: dict) -> 
         pieces.append((strip_marks(source[pos:]), None, None, None))
     lead = ""
     made: list[tuple[Any, markup.Style, str | None, int | None]] = []
+    if painting.lang:  # typeset before the runs are measured (an underline under them), as the face's pass would
+        done = typeset_runs([p[0] for p in pieces], painting.lang)
+        pieces = [(d, *p[1:]) for d, p in zip(done, pieces)]
     tail_of: Any = None
     for text, st, file, line in pieces:
         if st is None:

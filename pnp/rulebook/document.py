@@ -35,6 +35,7 @@ from pnp.model import Design
 from pnp.render import fonts, reportlab_internals as rl
 from pnp.render.faces import ComponentFaces, face_path
 from pnp.render.svgpdf import Compiled
+from pnp.render.typography import date_text, typeset
 from pnp.rulebook.layout import FONT_ALL, Layout, load_layout
 from pnp.rulebook.markdown import Heading, Paragraph, size_points, to_flowables
 from pnp.rulebook.text import Block, RulesText
@@ -214,10 +215,18 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
     return NumberedCanvas
 
 
+def _labels(layout: Layout, lang: str) -> dict[str, str]:
+    """The book's own words in its language, typeset in it (pnp.render.typography)."""
+    return {k: typeset(v, lang) for k, v in layout.labels(lang).items()}
+
+
 def build_pdf(design: Design, lang: str, text: RulesText, components: list[ComponentFaces], drawings: _Drawings,
               paper: str) -> bytes:
+    """The rulebook of one language; every text it prints is typeset in that language (pnp.render.typography):
+    the rules text's runs (pnp.rulebook.markdown), captions, the title page (its date by date_text), the
+    component list, the contents and the footers."""
     layout = load_layout()
-    labels = layout.labels(lang)
+    labels = _labels(layout, lang)
     pg = layout.page
     pagesize = PAGE_SIZES.get(paper, A4)
     meta = design.meta
@@ -225,8 +234,8 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     doc = _Doc(buf, pagesize=pagesize, invariant=1, pageCompression=1, lang=lang,
                leftMargin=pg["margin_left"] * mm, rightMargin=pg["margin_right"] * mm,
                topMargin=pg["margin_top"] * mm, bottomMargin=pg["margin_bottom"] * mm,
-               title=f"{meta.title} — {labels['rulebook']}", author=meta.author, creator="pnp",
-               subject=f"{meta.title}: {labels['rulebook']} ({lang})", initialFontName=fonts.REGULAR,
+               title=f"{meta.title_in(lang)} — {labels['rulebook']}", author=meta.author, creator="pnp",
+               subject=f"{meta.title_in(lang)}: {labels['rulebook']} ({lang})", initialFontName=fonts.REGULAR,
                initialFontSize=10)
     doc.toc_levels = layout.raw.get("toc_levels", 2)
     frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
@@ -245,8 +254,8 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
         want_w, want_h = size_points(size, width, doc.height) if size else (None, None)
         if want_w is not None and want_h is not None:  # both: the largest size inside both, proportions kept
             want_w, want_h = min(want_w, want_h * drawing.width / drawing.height), None
-        return _figure(SvgFlowable(drawing, key, width=want_w, height=want_h, max_height=figure_most), escape(alt),
-                       layout)
+        return _figure(SvgFlowable(drawing, key, width=want_w, height=want_h, max_height=figure_most),
+                       escape(typeset(alt, lang)), layout)
 
     story: list[Flowable] = _title_page(design, lang, layout, components, drawings, width)
     toc = _Contents(dotsMinLevel=0, tableStyle=TableStyle([
@@ -256,12 +265,14 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
     toc.levelStyles = [ParagraphStyle("toc1", parent=st["toc1"]), ParagraphStyle("toc2", parent=st["toc2"])]
     story += [Paragraph(labels["contents"], st["toc_title"]), toc, Spacer(0, 6 * mm)]
     story += to_flowables(text.markdown, layout, width, image, text.tokens, warn=text.warn, height=doc.height,
-                          env=text.env)
+                          env=text.env, lang=lang)
     # the contents listed from the start, page numbers aside: one pass lays the pages out with the contents at their
     # true height, their page numbers drawn once the pages are known (ReportLab's multiBuild laid them out twice)
     doc.contents = toc
     toc.addEntries([(f.toc_level - 1, escape(f.plain), 0, f.key) for f in story
                     if isinstance(f, Heading) and f.toc_level <= doc.toc_levels])
+
+    title = typeset(meta.title_in(lang), lang)
 
     def footer(canv: Canvas, page: int, total: int) -> None:
         canv.saveState()
@@ -273,8 +284,8 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
         size = layout.raw["styles"]["footer"]["size"]
         canv.setFillColor(layout.colour("muted"))
         canv.setFont(fonts.BOLD, size)
-        canv.drawString(doc.leftMargin, y, meta.title)
-        tw = canv.stringWidth(meta.title, fonts.BOLD, size)
+        canv.drawString(doc.leftMargin, y, title)
+        tw = canv.stringWidth(title, fonts.BOLD, size)
         canv.setFont(fonts.REGULAR, size)
         canv.drawString(doc.leftMargin + tw + 6, y, f"· {labels['rulebook']} · v{meta.version}")
         canv.drawRightString(w - doc.rightMargin, y, labels["page"].format(page=page, pages=total))
@@ -299,7 +310,8 @@ def _block(block: Block, design: Design, lang: str, layout: Layout, components: 
         key = "diagram:" + hashlib.sha1(block.svg.encode("utf-8")).hexdigest()
         drawing = drawings.get(key, block.svg)
         want = block.width * mm if block.width else None
-        return _figure(SvgFlowable(drawing, key, width=want, max_height=figure_most), escape(block.caption), layout)
+        return _figure(SvgFlowable(drawing, key, width=want, max_height=figure_most),
+                       escape(typeset(block.caption, lang)), layout)
     if block.kind == "components":
         return [_component_table(design, lang, layout, components, drawings, width)]
     if block.kind == "faces":
@@ -318,8 +330,8 @@ def _block(block: Block, design: Design, lang: str, layout: Layout, components: 
                                ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
         out: list[Flowable] = [t]
         if block.caption:
-            out.append(Paragraph(escape(block.caption), ParagraphStyle("cap", parent=layout.styles["caption"],
-                                                                       alignment=1)))
+            out.append(Paragraph(escape(typeset(block.caption, lang)),
+                                 ParagraphStyle("cap", parent=layout.styles["caption"], alignment=1)))
         return out
     raise ValueError(block.kind)  # pragma: no cover
 
@@ -341,7 +353,7 @@ def _thumbs(cf: ComponentFaces, drawings: _Drawings, height: float, max_faces: i
 
 def _component_table(design: Design, lang: str, layout: Layout, components: list[ComponentFaces],
                      drawings: _Drawings, width: float) -> Table:
-    labels = layout.labels(lang)
+    labels = _labels(layout, lang)
     st = layout.styles
     cfg = layout.raw["components"]
     head = ParagraphStyle("th", parent=st["table"], fontName=fonts.BOLD)
@@ -355,12 +367,13 @@ def _component_table(design: Design, lang: str, layout: Layout, components: list
         if n == 1:
             copies = str(cf.copies)
         elif counts == {1}:
-            copies = labels["copies_distinct"].format(copies=cf.copies)
+            copies = typeset(layout.labels(lang)["copies_distinct"].format(copies=cf.copies), lang)
         elif len(counts) == 1:
-            copies = labels["copies_faces"].format(copies=cf.copies, faces=n, count=counts.pop())
+            copies = typeset(layout.labels(lang)["copies_faces"].format(copies=cf.copies, faces=n, count=counts.pop()),
+                             lang)
         else:
             copies = str(cf.copies)
-        name = escape(cf.component.display_name(lang) or cf.component_id)
+        name = escape(typeset(cf.component.display_name(lang) or cf.component_id, lang))
         extra = f" (+ {n - cfg['max_faces']}…)" if n > cfg["max_faces"] else ""
         rows.append([_thumbs(cf, drawings, cfg["thumb_height"] * mm, cfg["max_faces"], thumb_w - 8),
                      Paragraph(f"<b>{name}</b>{escape(extra)}", st["table"]), Paragraph(escape(copies), st["table"])])
@@ -380,11 +393,12 @@ def _component_table(design: Design, lang: str, layout: Layout, components: list
 def _title_page(design: Design, lang: str, layout: Layout, components: list[ComponentFaces], drawings: _Drawings,
                 width: float) -> list[Flowable]:
     st = layout.styles
-    labels = layout.labels(lang)
+    labels = _labels(layout, lang)
     meta = design.meta
     center = {"alignment": 1}
     out: list[Flowable] = [Spacer(0, 30 * mm),
-                           Paragraph(escape(meta.title), ParagraphStyle("t", parent=st["title"], **center)),
+                           Paragraph(escape(typeset(meta.title_in(lang), lang)),
+                                     ParagraphStyle("t", parent=st["title"], **center)),
                            Spacer(0, 4 * mm),
                            Paragraph(escape(labels["rulebook"]), ParagraphStyle("s", parent=st["subtitle"], **center)),
                            Spacer(0, 14 * mm)]
@@ -403,9 +417,11 @@ def _title_page(design: Design, lang: str, layout: Layout, components: list[Comp
                                ("RIGHTPADDING", (0, 0), (-1, -1), gap / 2)]))
         out += [t, Spacer(0, 14 * mm)]
     values = {"author": meta.author, "players": str(meta.players), "play_time": meta.play_time, "age": meta.age,
-              "version": meta.version, "date": meta.date}
+              "version": meta.version}
     if meta.author and meta.year:
         values["author"] = f"{meta.author} ({meta.year})"
+    values = {k: typeset(str(v), lang) if v else v for k, v in values.items()}
+    values["date"] = date_text(meta.date, lang) if meta.date else meta.date
     rows = [[Paragraph(escape(labels[k]), ParagraphStyle("fl", parent=st["facts"], fontName=fonts.BOLD,
                                                          alignment=2)),
              Paragraph(escape(values[k]), st["facts"])]

@@ -10,6 +10,7 @@ import yaml
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 
+from pnp import words
 from pnp.loader import templates_dir
 from pnp.render import fonts
 
@@ -30,7 +31,8 @@ class Layout:
         return HexColor(self.raw["colours"][name])
 
     def labels(self, lang: str) -> dict[str, str]:
-        return self.raw["labels"].get(lang) or self.raw["labels"]["en"]
+        """The book's own words in `lang` (pnp.words: rulebook), plain (typeset where they are drawn)."""
+        return dict(words.table(lang)["rulebook"])
 
 
 @cache

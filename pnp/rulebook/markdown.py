@@ -42,8 +42,11 @@ from reportlab.platypus import (
 
 from pnp.limits import limit
 from pnp.render import fonts, reportlab_internals as rl
+from pnp.render.typography import typeset, typeset_runs
 from pnp.rulebook import rawhtml
 from pnp.rulebook.layout import FONT_ALL, Layout
+
+rl.no_break_at_narrow_spaces()  # (the French narrow no-break spaces typography writes: ReportLab broke lines there)
 
 
 class Paragraph(_Paragraph):
@@ -167,15 +170,18 @@ def _no_warnings(line: int | None, message: str) -> None:
 
 def to_flowables(markdown: str, layout: Layout, width: float, image: ImageFn,
                  tokens: list | None = None, warn: WarnFn = _no_warnings,
-                 height: float | None = None, env: dict | None = None) -> list[Flowable]:
+                 height: float | None = None, env: dict | None = None, lang: str = "") -> list[Flowable]:
     """The flowables of `markdown`; `tokens`: the same Markdown already parsed (`parser().parse`), with its `env`.
     `warn` is told what cannot be printed as written (its line in the Markdown); `height`: the page's text height
-    (a table row taller is split across pages)."""
+    (a table row taller is split across pages); `lang`: the text's language, whose typography every text run is
+    set in (pnp.render.typography: headings, paragraphs, lists, tables, notes, footnotes, captions; not code)."""
     if tokens is None:
         env = {}
         tokens = parser().parse(markdown, env)
+    if lang:
+        typeset_tokens(tokens, lang)
     levels = [int(t.tag[1]) for t in tokens if t.type == "heading_open"]
-    conv = _Converter(layout, width, image, warn, min(levels, default=1), height)
+    conv = _Converter(layout, width, image, warn, min(levels, default=1), height, lang)
     listed = ((env or {}).get("footnotes") or {}).get("list") or {}
     lines = markdown.splitlines()
     for number, note in listed.items():  # an inline note ^[...]: the line it is written on (its text has none)
@@ -186,10 +192,43 @@ def to_flowables(markdown: str, layout: Layout, width: float, image: ImageFn,
     return conv.blocks(SyntaxTreeNode(tokens).children, width)
 
 
+def typeset_tokens(tokens: list, lang: str) -> None:
+    """Every text run of the parsed Markdown typeset in `lang`, in place: the runs of one inline (a paragraph's,
+    a heading's, a cell's) together, so that "**Pion** : ..." and a quote around a bold word read across their
+    runs. Code, images and footnote references stand between runs as a word would; HTML tags as nothing;
+    an image's size ({width=60mm}) is left as written. Idempotent (typeset text is its own typeset text)."""
+    for token in tokens:
+        if token.type == "inline" and token.children:
+            _typeset_children(token.children, lang)
+
+
+def _typeset_children(children: list, lang: str) -> None:
+    runs: list[tuple[object | None, str]] = []  # (token, its text), None for what stands between runs
+    after_image = False
+    for tok in children:
+        t = tok.type
+        if t == "text" and not (after_image and tok.content.startswith("{")):
+            runs.append((tok, tok.content))
+        elif t in ("code_inline", "footnote_ref", "image", "text"):
+            runs.append((None, "X"))
+            if t == "image" and tok.children:
+                _typeset_children(tok.children, lang)  # its caption, apart
+        elif t in ("softbreak", "hardbreak"):
+            runs.append((None, " "))
+        elif t == "html_inline" and rawhtml.tag_name(tok.content) == "<br>":
+            runs.append((None, " "))
+        after_image = t == "image"
+    done = typeset_runs([text for _, text in runs], lang)
+    for (tok, _), text in zip(runs, done):
+        if tok is not None:
+            tok.content = text  # type: ignore[attr-defined]
+
+
 class _Converter:
     def __init__(self, layout: Layout, width: float, image: ImageFn, warn: WarnFn = _no_warnings, top: int = 1,
-                 height: float | None = None):
+                 height: float | None = None, lang: str = ""):
         self.layout, self.width, self.image, self.warn = layout, width, image, warn
+        self.lang = lang  # raw HTML's text is typeset in it (the Markdown's runs are, before: typeset_tokens)
         self.height = height
         self.st = layout.styles
         self.headings = 0
@@ -261,7 +300,7 @@ class _Converter:
         parts: list[str] = []
         for kind, raw in rawhtml.pieces(node.content):
             if kind == "text":
-                parts.append(escape(self._printable(html.unescape(raw), line)))
+                parts.append(escape(typeset(self._printable(html.unescape(raw), line), self.lang)))
             elif kind == "tag":
                 parts.append(self._tag(raw, line))
             if line is not None:
@@ -605,7 +644,7 @@ def _column_widths(rows: list[list[str]], ncols: int, width: float, style: Parag
         font = fonts.BOLD  # cells may be bold: measure as if they were
         for i, text in enumerate(row):
             natural[i] = max(natural[i], stringWidth(text, font, style.fontSize) + pad)
-            words = text.split() or [""]
+            words = text.split(" ") or [""]  # (at U+0020 only: no line breaks at a no-break space)
             minimum[i] = max(minimum[i], max(stringWidth(w, font, style.fontSize) for w in words) + pad)
     if sum(natural) <= width:
         return natural

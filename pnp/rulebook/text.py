@@ -34,6 +34,7 @@ from pnp.limits import limit
 from pnp.loader import package_root, templates_dir
 from pnp.model import Design
 from pnp.render.faces import ComponentFaces
+from pnp.render.typography import typeset_svg
 from pnp.rulebook.markdown import MAX_DEPTH, SIZE_EXPECTED, image_size, parser, size_block, too_deep
 from pnp.rulebook.run import shared
 from pnp.yamlio import parse_yaml
@@ -223,7 +224,9 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
                                      f"({(fn.__doc__ or '').strip().splitlines()[0] if fn.__doc__ else name})") from None
 
         # a wordless diagram is the same drawing in every language: drawn once in a rulebook run (pnp.rulebook.run)
-        svg = draw() if registry.diagram_has_words(name) else shared(design, "diagram", (name, params), draw)
+        # the words of a diagram as the book's language prints them (pnp.render.typography, as every face)
+        svg = typeset_svg(draw(), lang) if registry.diagram_has_words(name) else shared(design, "diagram",
+                                                                                        (name, params), draw)
         return placeholder(Block("diagram", svg=svg, caption=str(caption), width=float(width) if width else None))
 
     def component_list() -> str:
@@ -249,7 +252,8 @@ def render_text(design: Design, lang: str, components: list[ComponentFaces]) -> 
             raise DesignError([_facts_problem(design, exc)]) from None
 
     context = {
-        "meta": design.meta, "players": design.meta.players, "rules": design.rules, "components": views,
+        "meta": design.meta.model_copy(update={"title": design.meta.title_in(lang)}),  # (the edition's title)
+        "players": design.meta.players, "rules": design.rules, "components": views,
         "print": design.print, "lang": lang, "facts": facts,
         "diagram": diagram, "component_list": component_list, "face_grid": face_grid,
     }

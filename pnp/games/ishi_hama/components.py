@@ -18,10 +18,13 @@ from pydantic import Field, field_validator
 from pnp.games.ishi_hama.geometry import SIDE_NAMES, mask_name, mask_of, side_of
 from pnp.params import MAX_ITEMS, Colour, Count, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
+from pnp.render import fonts
 from pnp.render.colour import tint
 from pnp.render.pathtiles import Hub, PathStyle, Spoke, draw_tile, square
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol
+from pnp.rulebook import glossary
+from pnp.rulebook.words import colour as colour_word, of_player, player_name
 
 INK = "#1a1a1a"
 GRID = "#8a8a8a"
@@ -110,15 +113,20 @@ def tiles(ctx: GeneratorContext) -> list[FaceSpec]:
     p: TilesParams = ctx.params
     s = p.cell
     faces = []
+    words = glossary.of_package(__file__)
     for spec in p.colours:
         for entry in p.mix:
             mask = entry.mask
+            shape = words.term(entry.name, ctx.lang) if entry.name in words.words else entry.name
+            tile = words.term("tile", ctx.lang)
+            hue = colour_word(spec.name, ctx.lang, "tile")
 
             def draw(c: Canvas, spec=spec, mask=mask) -> None:
                 draw_tile_face(c, s, mask, spec, p.path_width)
 
             faces.append(ctx.face(f"{spec.name}-{entry.name}", s, s, draw, count=entry.count * ctx.component.count,
-                                  label=f"{spec.name} {entry.name} ({mask_name(mask)})",
+                                  label=(f"{tile} {shape} {hue}" if ctx.lang == "fr" else f"{hue} {shape} {tile}")
+                                  + f" ({mask_name(mask)})",
                                   data={"colour": spec.name, "shape": entry.name, "paths": list(entry.paths)}))
     return faces
 
@@ -150,6 +158,17 @@ def board_size(p: BoardParams) -> tuple[float, float]:
     return w, h
 
 
+def fitted(text: str, size: float, room: float, bold: bool = False) -> float:
+    """The text size, at most `size`, at which `text` in the shipped DejaVu Sans fits in `room` mm: a label of any
+    language stays inside its strip."""
+    from reportlab.pdfbase import pdfmetrics  # lazy: 51 ms (reportlab.pdfbase)
+
+    face = fonts.BOLD if bold else fonts.REGULAR
+    fonts.ensure(face)
+    wide = pdfmetrics.stringWidth(text, face, size)
+    return size if wide <= room else size * room / wide
+
+
 def _rotated_text(c: Canvas, x: float, y: float, text: str, angle: int, size: float, **kw) -> None:
     with c.group(transform=f"translate({x:.3f} {y:.3f}) rotate({angle})"):
         c.text(0, size * 0.35, text, size=size, anchor="middle", **kw)
@@ -168,9 +187,10 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
     points = ctx.design.rules.get("points_in_game", 7)
     slots = points if isinstance(points, int) and 0 < points <= p.rows else p.rows
     colours = tile_colours(ctx.design)
-    names = [col.name for col in colours[:2]] or ["player 1", "player 2"]
+    words = glossary.of_package(__file__)
+    names = [player_name(col.name, ctx.lang) for col in colours[:2]]
     while len(names) < 2:
-        names.append(f"player {len(names) + 1}")
+        names.append(words.label("player", ctx.lang, n=len(names) + 1))
     hues = [col.colour for col in colours[:2]] + ["#9a9a9a"] * 2
 
     def draw(cv: Canvas) -> None:
@@ -197,11 +217,12 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
             rx = gx - p.gap - c if left else gx + gw + p.gap  # reserve strip
             sx = rx - p.strip_gap - c if left else rx + c + p.strip_gap  # score strip
             name = names[seat]
+            said = {"name": name.upper(), "of": of_player(name, ctx.lang).upper()}
             cv.rect(rx, gy, c, gh, fill=tint(hues[seat], 0.88), stroke=INK, stroke_width=0.5)
-            _rotated_text(cv, rx + c / 2, gy + gh / 2, f"{name.upper()} — RESERVE", angle, 3.6, weight="bold",
+            _rotated_text(cv, rx + c / 2, gy + gh / 2, words.label("reserve", ctx.lang, **said), angle, 3.6, weight="bold",
                           fill="#555555")
             _rotated_text(cv, rx + c / 2 + (4.5 if left else -4.5), gy + gh / 2,
-                          "tiles to place: yours at the start, then those given to you", angle, 2.2,
+                          words.label("reserve_note", ctx.lang), angle, 2.2,
                           fill="#777777")
             # score: one slot per point of the game, clearly apart from the reserve
             top = gy + (gh - slots * c) / 2
@@ -212,15 +233,20 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
                 _rotated_text(cv, sx + c / 2, y + c / 2, str(num), angle, 6.0, weight="bold", fill="#d9d9d9")
             label_y = top / 2 + gy / 2 if left else top + slots * c + (gy + gh - top - slots * c) / 2
             up = 1.9 if left else -1.9  # towards the top of the text as its player reads it
-            _rotated_text(cv, sx + c / 2 + up, label_y, name.upper(), angle, 2.8, weight="bold", fill=INK)
-            _rotated_text(cv, sx + c / 2 - up, label_y, "SCORE", angle, 2.8, weight="bold", fill=INK)
+            room = (gh - slots * c) / 2 - 1.0  # the strip's length beside the slots, less a margin
+            first, second = words.label("score_first", ctx.lang, **said), words.label("score_second", ctx.lang, **said)
+            big = min(fitted(first, 2.8, room, bold=True), fitted(second, 2.8, room, bold=True))
+            _rotated_text(cv, sx + c / 2 + up, label_y, first, angle, big, weight="bold", fill=INK)
+            _rotated_text(cv, sx + c / 2 - up, label_y, second, angle, big, weight="bold", fill=INK)
             other_y = top + slots * c + (gy + gh - top - slots * c) / 2 if left else top / 2 + gy / 2
-            _rotated_text(cv, sx + c / 2, other_y, "1 tile a point", angle, 2.4, fill="#555555")
+            per_point = words.label("per_point", ctx.lang)
+            _rotated_text(cv, sx + c / 2, other_y, per_point, angle, fitted(per_point, 2.4, room), fill="#555555")
         base = gy + gh + 6.0
         cv.text(gx, base, "ISHI-HAMA", size=4.4, weight="bold", fill=INK)
-        cv.text(gx + gw, base, f"{p.columns}x{p.rows}, cells {c:g} mm. Score tiles never go back into play.",
+        cv.text(gx + gw, base, words.label("footer", ctx.lang, columns=p.columns, rows=p.rows, cell=f"{c:g}"),
                 size=2.4, anchor="end", fill="#444444")
 
     return [ctx.face("board", w, h, draw, data={
-        "columns": p.columns, "rows": p.rows, "cell_mm": c, "score_slots": slots, "seats": names,
+        "columns": p.columns, "rows": p.rows, "cell_mm": c, "score_slots": slots,
+        "seats": [col.name for col in colours[:2]] or names,
     })]

@@ -22,35 +22,80 @@ from pnp.games.ishi_hama.scripts import (
     score_play,
 )
 from pnp.model import Design
-from pnp.rulebook.words import COLOURS, COLOURS_FEMININE, COLOURS_PLURAL, SYMBOLS, word
+from pnp.rulebook import glossary
+from pnp.rulebook.words import (
+    COLOURS,
+    COLOURS_FEMININE,
+    COLOURS_PLURAL,
+    SYMBOLS,
+    capitalised,
+    colour,
+    count,
+    definite,
+    indefinite,
+    of_player,
+    player_name as _player_name,
+    possession,
+    word,
+)
 
-SHAPES = {"fr": {"corner": "coude", "straight": "droite", "tee": "T", "cross": "croix", "end": "impasse"}}
 LABELS = {
-    "en": {"reserve": "{name}'s reserve", "score": "{name}'s score strip", "stays": "stays",
-           "to_reserve": "to the reserve"},
-    "fr": {"reserve": "réserve de {name}", "score": "score de {name}", "stays": "reste",
-           "to_reserve": "vers la réserve"},
+    "en": {"stays": "stays", "to_reserve": "to the reserve"},
+    "fr": {"stays": "reste", "to_reserve": "vers la réserve"},
 }
 NOTHING = {"en": "nothing", "fr": "rien"}  # a tile without a mark on its hub
 
 
-def label(kind: str, lang: str, **kw) -> str:
-    """A label of the scoring diagram ("reserve", "score", "stays", "to_reserve") in the language."""
-    return LABELS.get(lang, LABELS["en"])[kind].format(**kw)
+def words() -> glossary.Glossary:
+    """Ishi-Hama's glossary (pnp/games/ishi_hama/glossary.yaml)."""
+    return glossary.of_package(__file__)
+
+
+def shape(key: str, lang: str, n: int = 1) -> str:
+    """A tile shape's word, agreed with "tuile" and the count (droite, droites; coude, T stay as they are)."""
+    g = words()
+    return g.term(key, lang, n) if key in g.terms or key in g.words else key
+
+
+def tile_words(shape_key: str | None, colour_key: str | None, lang: str, n: int = 1) -> str:
+    """Tiles of a shape and a colour, agreed, without article: "tuile coude orange", "tuiles droites bleues",
+    "orange corner tile", "blue straight tiles"."""
+    noun = words().term("tile", lang, n)
+    parts = [shape(shape_key, lang, n)] if shape_key else []
+    hue = colour(colour_key, lang, "tile", n) if colour_key else ""
+    if lang == "fr":
+        return " ".join([noun, *parts, *([hue] if hue else [])])
+    return " ".join([*([hue] if hue else []), *parts, noun])
+
+
+def the_tiles(shape_key: str | None, colour_key: str | None, lang: str, n: int = 1) -> str:
+    """With the definite article: "la tuile coude orange", "the orange corner tile"."""
+    return definite(tile_words(shape_key, colour_key, lang, n), "tile", lang, n)
+
+
+def a_tile(shape_key: str | None, colour_key: str | None, lang: str) -> str:
+    """With the indefinite article: "une tuile bleue", "an orange tile"."""
+    return indefinite(tile_words(shape_key, colour_key, lang), "tile", lang)
+
+
+def label(kind: str, lang: str, name: str = "") -> str:
+    """A label of the scoring diagram in the language: "reserve" and "score" of the player `name` ("la réserve
+    d'Orange", "Orange's reserve"), "stays", "to_reserve"."""
+    if kind == "reserve":
+        return capitalised(possession("reserve", name, lang))
+    if kind == "score":
+        return capitalised(possession("score_zone", name, lang))
+    return LABELS.get(lang, LABELS["en"])[kind]
 
 
 def player_name(name: str, lang: str) -> str:
     """A player, named by the colour they start with: Orange, Bleu."""
-    w = word(COLOURS, name, lang)
-    return w[:1].upper() + w[1:]
+    return _player_name(name, lang)
 
 
 def _of(name: str, lang: str) -> str:
     """Belonging to that player: "Orange's"; in French "d'Orange", "de Bleu"."""
-    who = player_name(name, lang)
-    if lang == "fr":
-        return ("d'" if who[:1].lower() in "aeiouyhéèêàâîôû" else "de ") + who
-    return f"{who}'s"
+    return of_player(player_name(name, lang), lang)
 
 
 def _cell(game: IshiHamaGame, cell: int) -> str:
@@ -96,20 +141,30 @@ def example_facts(design: Design, lang: str) -> dict | None:
         "player": player_name(g.player_name(mover), lang), "opponent": player_name(g.player_name(opp), lang),
         "opponent_of": _of(g.player_name(opp), lang),
         "points": [EXAMPLE_POINTS[mover], EXAMPLE_POINTS[opp]], "after": [st.points()[mover], st.points()[opp]],
-        "take": _cell(g, take), "take_shape": word(SHAPES, g.kinds[k_take].shape, lang),
+        "take": _cell(g, take), "take_shape": shape(g.kinds[k_take].shape, lang),
+        "take_the": the_tiles(g.kinds[k_take].shape, g.kinds[k_take].colour_name, lang),
+        "select_the": the_tiles(g.kinds[pl.start.kind[sel]].shape, g.kinds[k_take].colour_name, lang),
+        "swap_the": the_tiles(g.kinds[other_kind].shape, g.kinds[other_kind].colour_name, lang),
+        "marker_the": the_tiles(EXAMPLE_MARKER.split()[1], EXAMPLE_MARKER.split()[0], lang),
+        "reserve": possession("reserve", player_name(g.player_name(mover), lang), lang),
+        "opponent_reserve": possession("reserve", player_name(g.player_name(opp), lang), lang),
+        "score_zone": possession("score_zone", player_name(g.player_name(mover), lang), lang),
         "colour": word(COLOURS, g.kinds[k_take].colour_name, lang),
         "colour_plural": word(COLOURS_PLURAL, g.kinds[k_take].colour_name, lang),
         "colour_fem": word(COLOURS_FEMININE, g.kinds[k_take].colour_name, lang),
-        "select": _cell(g, sel), "select_shape": word(SHAPES, g.kinds[pl.start.kind[sel]].shape, lang),
+        "select": _cell(g, sel), "select_shape": shape(g.kinds[pl.start.kind[sel]].shape, lang),
         "swap_with": _cell(g, swapped_to),
-        "swap_shape": word(SHAPES, g.kinds[other_kind].shape, lang),
+        "swap_shape": shape(g.kinds[other_kind].shape, lang),
         "swap_colour": word(COLOURS, g.kinds[other_kind].colour_name, lang),
         "move_to": _cell(g, moved_to),
         "through": _cell(g, g.grid.nb[swapped_to][0]),
         "group": [_cell(g, cl) for cl in group],
-        "marker_shape": word(SHAPES, EXAMPLE_MARKER.split()[1], lang),
+        "marker_shape": shape(EXAMPLE_MARKER.split()[1], lang),
         "given": sum(st.reserve[opp]) - sum(pl.start.reserve[opp]),
         "reserve_after": sum(st.reserve[mover]),
+        "reserve_after_text": count(sum(st.reserve[mover]), "tile", lang),
+        "given_text": count(sum(st.reserve[opp]) - sum(pl.start.reserve[opp]), "tile", lang,
+                            colour_key=g.kinds[k_take].colour_name),
     }
 
 
@@ -123,7 +178,9 @@ def figure_facts(design: Design, lang: str) -> dict:
             "placed": _cell(g, ev[0][1]), "select": _cell(g, ev[1][1]), "move_to": _cell(g, ev[2][2]),
             "swaps": [_cell(g, e[2]) for e in ev[3:]],
             "swapped": [(word(COLOURS_FEMININE, g.kinds[pl.start.kind[e[2]]].colour_name, lang),
-                         word(SHAPES, g.kinds[pl.start.kind[e[2]]].shape, lang)) for e in ev[3:]],
+                         shape(g.kinds[pl.start.kind[e[2]]].shape, lang)) for e in ev[3:]],
+            "swapped_the": [the_tiles(g.kinds[pl.start.kind[e[2]]].shape, g.kinds[pl.start.kind[e[2]]].colour_name, lang)
+                            for e in ev[3:]],
             "end": _cell(g, ev[-1][2]),
             "group": max((len(gr) for gr in pl.state.groups() if ev[-1][2] in gr), default=1),
         }
@@ -175,6 +232,13 @@ def _ordinal(k: int, lang: str) -> str:
     return f"{k}{suffix}"
 
 
+def _listed(items: list[str], lang: str) -> str:
+    """"a, b et c", "a, b and c"."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + (" et " if lang == "fr" else " and ") + items[-1]
+
+
 def rulebook_facts(design: Design, lang: str) -> dict:
     """What an Ishi-Hama rules text reads as `facts`:
 
@@ -201,10 +265,14 @@ def rulebook_facts(design: Design, lang: str) -> dict:
         colours.append({"key": name, "name": word(COLOURS, name, lang), "plural": word(COLOURS_PLURAL, name, lang),
                         "fem": word(COLOURS_FEMININE, name, lang),
                         "symbol": spec.symbol if spec else "", "pattern": spec.pattern if spec else "",
-                        "player": player_name(name, lang), "of": _of(name, lang)})
+                        "player": player_name(name, lang), "of": _of(name, lang),
+                        "reserve": possession("reserve", player_name(name, lang), lang),
+                        "score_zone": possession("score_zone", player_name(name, lang), lang),
+                        "a_tile": a_tile(None, name, lang)})
     _, tiles = find_component(design, TILES_GENERATOR, "tile")
     letters = "NESO" if lang == "fr" else "NESW"
-    mix = [{"key": m.name, "name": word(SHAPES, m.name, lang), "count": m.count,
+    mix = [{"key": m.name, "name": shape(m.name, lang, m.count), "count": m.count,
+            "tiles": f"{m.count} {tile_words(m.name, None, lang, m.count)}",
             "paths": "+".join(letters[side_of(s)] for s in m.paths), "ends": len(m.paths),
             "form": _form(m.mask, lang)} for m in tiles.params.mix]
     per_colour = sum(k.count for k in game.kinds if k.colour == game.seat_colour[0])
@@ -221,4 +289,5 @@ def rulebook_facts(design: Design, lang: str) -> dict:
         "score": game.rules.group_size - game.rules.tiles_to_opponent,
         "example": example_facts(design, lang),
         "figures": figure_facts(design, lang),
+        **words().facts(lang, {"mix": _listed([m["tiles"] for m in mix], lang), "n": game.rules.group_size}),
     }

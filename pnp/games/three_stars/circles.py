@@ -20,7 +20,7 @@ import math
 
 from pydantic import Field, model_validator
 
-from pnp.games.three_stars.components import INK, RegionSpec, board_geometry, orientation_mark, region_legend
+from pnp.games.three_stars.components import INK, RegionSpec, board_geometry, orientation_mark, region_legend, words
 from pnp.games.three_stars.engine import TriangleGeometry, board_geometry_for
 from pnp.games.three_stars.geometry import (
     Board,
@@ -36,6 +36,7 @@ from pnp.params import Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 from pnp.render.symbols import symbol
+from pnp.rulebook.words import colour
 
 CENTRE_DISTANCE = 1 / math.sqrt(3)
 """From a star centre to each of its circles, and between two neighbouring circles (lattice units)."""
@@ -265,8 +266,8 @@ def circle_board(ctx: GeneratorContext) -> list[FaceSpec]:
     def draw(c: Canvas) -> None:
         c.rect(-c.bleed, -c.bleed, w + 2 * c.bleed, h + 2 * c.bleed, fill="#ffffff")
         draw_board(c, board, p.radius, to_mm, s, {n: r.tint for n, r in p.regions.items()})
-        legend = region_legend((r.name, r.players) for r in board.regions)
-        c.text(m, h - 6, "3 STARS · CIRCLES", size=5, weight="bold", fill=INK)
+        legend = region_legend(((r.name, r.players) for r in board.regions), ctx.lang)
+        c.text(m, h - 6, words().label("title_circle", ctx.lang), size=5, weight="bold", fill=INK)
         c.text(w - m, h - 6, legend, size=3.2, anchor="end", fill="#333333")
         orientation_mark(c, w / 2, h - 3.5, 8)
 
@@ -295,7 +296,7 @@ def round_pieces(ctx: GeneratorContext, colours, diameter: float) -> list[FaceSp
 
     return [ctx.face(col.name, diameter, diameter, draw_for(col), count=ctx.component.count, shape="circle",
                      data={"colour": col.name, "fill": col.colour, "symbol": col.symbol, "diameter_mm": diameter},
-                     label=col.name)
+                     label=colour(col.name, ctx.lang, "piece"))
             for col in colours]
 
 

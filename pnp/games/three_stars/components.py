@@ -27,6 +27,8 @@ from pnp.params import MAX_ITEMS, Colour, GridIndex, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol
+from pnp.rulebook import glossary
+from pnp.rulebook.words import colour as colour_word
 
 INK = "#1a1a1a"
 PAPER = "#fbf8f0"
@@ -91,7 +93,7 @@ def placement_cards(ctx: GeneratorContext) -> list[FaceSpec]:
 
     return [
         ctx.face(f"{i:02d}", w, h, draw_for(i, pos), count=ctx.component.count,
-                 data={"positions": list(pos)}, label=f"card {i}: positions {', '.join(map(str, pos))}")
+                 data={"positions": list(pos)}, label=words().label("card", ctx.lang, n=i, positions=", ".join(map(str, pos))))
         for i, pos in enumerate(arrangements, start=1)
     ]
 
@@ -160,16 +162,24 @@ def board_geometry(params: BoardParams) -> Board:
     ))
 
 
-def region_legend(regions) -> str:
+def words() -> glossary.Glossary:
+    """3 Stars' glossary (pnp/games/three_stars/glossary.yaml): the words the boards and cards print."""
+    return glossary.of_package(__file__)
+
+
+def region_legend(regions, lang: str = "en") -> str:
     """The board's legend from (name, players) pairs: which regions each player count plays on, by the
-    names the board prints in them ("2 players: region 2  ·  3 players: 2 + 3  ·  4 players: 2 + 3 + 4")."""
+    names the board prints in them ("2 players: region 2  ·  3 players: 2 + 3  ·  4 players: 2 + 3 + 4";
+    "2 joueurs : région 2  ·  3 joueurs : 2 + 3..."), in `lang`."""
+    g = words()
     ordered = sorted(regions, key=lambda r: (r[1], r[0]))
     if len(ordered) == 1:
-        return f"{ordered[0][1]} players: the whole board"
+        return g.label("whole_board", lang, n=ordered[0][1])
     parts = []
     for i, players in enumerate(sorted({p for _, p in ordered})):
         names = " + ".join(n for n, p in ordered if p <= players)
-        parts.append(f"{players} players: {'region ' if i == 0 else ''}{names}")
+        parts.append(g.label("players_regions", lang, n=players,
+                             regions=g.label("region", lang, name=names) if i == 0 else names))
     return "  ·  ".join(parts)
 
 
@@ -207,8 +217,8 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
         # star centres: a small dot helps the eye find stars
         for v in geo.star_positions(geo.max_players):
             c.circle(to_mm(*vertex_xy(v)), 0.8, fill="#555555")
-        legend = region_legend((r.name, r.players) for r in geo.regions)
-        c.text(m, h - 6, "3 STARS", size=5, weight="bold", fill=INK)
+        legend = region_legend(((r.name, r.players) for r in geo.regions), ctx.lang)
+        c.text(m, h - 6, words().label("title_triangle", ctx.lang), size=5, weight="bold", fill=INK)
         c.text(w - m, h - 6, legend, size=3.2, anchor="end", fill="#333333")
         orientation_mark(c, w / 2, h - 3.5, 8)
 
@@ -262,7 +272,8 @@ def pieces(ctx: GeneratorContext) -> list[FaceSpec]:
         return draw
 
     return [ctx.face(col.name, s, h, draw_for(col), count=ctx.component.count, shape="triangle",
-                     data={"colour": col.name, "fill": col.colour, "symbol": col.symbol}, label=col.name)
+                     data={"colour": col.name, "fill": col.colour, "symbol": col.symbol},
+                     label=colour_word(col.name, ctx.lang, "piece"))
             for col in p.colours]
 
 

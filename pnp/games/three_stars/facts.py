@@ -5,12 +5,13 @@ number comes from the design's components through the engine's own geometry.
 
 from __future__ import annotations
 
-from pnp.games.three_stars.engine import design_cards
+from pnp.games.three_stars.engine import design_cards, read_rules
 from pnp.games.three_stars.painter import Board, player_colours
 from pnp.games.three_stars.scripts import blocking_facts, example_facts
 from pnp.model import Design
+from pnp.rulebook import glossary
 from pnp.rulebook.run import shared_by_languages
-from pnp.rulebook.words import COLOURS, word
+from pnp.rulebook.words import COLOURS, a, colour, of_player, player_name, word
 
 CELL_NOUNS = {"triangle": {"en": ("triangle", "triangles"), "fr": ("triangle", "triangles")},
               "lozenge": {"en": ("lozenge", "lozenges"), "fr": ("losange", "losanges")},
@@ -20,13 +21,18 @@ CELL_NOUNS = {"triangle": {"en": ("triangle", "triangles"), "fr": ("triangle", "
 def rulebook_facts(design: Design, lang: str) -> dict:
     """What a 3 Stars rules text reads as `facts` (see the module docstring)."""
     b = Board(design)
+    rules = read_rules(design)
     one, many = CELL_NOUNS[b.kind].get(lang, CELL_NOUNS[b.kind]["en"])
     setups, per_cell = _board_counts(design)
     faces = design_cards(design)
     sizes: dict[int, int] = {}
     for f in faces:
         sizes[len(f.positions)] = sizes.get(len(f.positions), 0) + f.count
-    colours = [{"key": name, "name": word(COLOURS, name, lang), "fill": fill, "symbol": symbol}
+    colours = [{"key": name, "name": word(COLOURS, name, lang), "fill": fill, "symbol": symbol,
+                "player": player_name(name, lang), "of": of_player(player_name(name, lang), lang),
+                "piece": colour(name, lang, "piece"),
+                "pieces": colour(name, lang, "piece", 2), "a_piece": a("piece", lang, colour_key=name),
+                "star": colour(name, lang, "star"), "token": colour(name, lang, "token")}
                for name, fill, symbol in player_colours(design)]
     return {
         "board": b.kind, "cell": one, "cells": many, "stars_per_cell": per_cell,
@@ -39,6 +45,8 @@ def rulebook_facts(design: Design, lang: str) -> dict:
         "colours": colours,
         "example": example_facts(design, lang),
         "blocking": blocking_facts(design),
+        **glossary.of_package(__file__).facts(lang, {"pieces": rules.pieces_per_player,
+                                                     "stars": rules.stars_to_win}),
     }
 
 

@@ -18,7 +18,7 @@ from functools import cache
 
 from pydantic import Field
 
-from pnp.games.three_stars.components import INK, orientation_mark, region_legend
+from pnp.games.three_stars.components import INK, orientation_mark, region_legend, words
 from pnp.games.three_stars.engine import board_geometry_for
 from pnp.geometry import region_boundaries
 from pnp.limits import limit
@@ -165,8 +165,8 @@ def lozenge_board(ctx: GeneratorContext) -> list[FaceSpec]:
         # the seed's reading aid: a small star on every star centre
         for v in geo.star_positions(geo.max_players):
             c.polygon(_small_star(*to_mm(*centre_xy(v)), unit * 0.09), fill="#555555")
-        legend = region_legend((n, r.players) for n, r in geo.regions.items())
-        c.text(m, h - 6, "3 STARS · LOZENGES", size=5, weight="bold", fill=INK)
+        legend = region_legend(((n, r.players) for n, r in geo.regions.items()), ctx.lang)
+        c.text(m, h - 6, words().label("title_lozenge", ctx.lang), size=5, weight="bold", fill=INK)
         c.text(w - m, h - 6, legend, size=3.2, anchor="end", fill="#333333")
         orientation_mark(c, w / 2, h - 3.5, 8)
 

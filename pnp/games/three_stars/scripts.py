@@ -13,7 +13,7 @@ from itertools import combinations
 from pnp.games.three_stars.engine import design_cards, read_rules
 from pnp.games.three_stars.painter import Board, player_colours
 from pnp.model import Design
-from pnp.rulebook.words import COLOURS, word
+from pnp.rulebook.words import a, colour, player_name
 
 
 def blocking_facts(design: Design) -> dict | None:
@@ -79,9 +79,11 @@ def example_facts(design: Design, lang: str) -> dict | None:
     pos2 = {**pos1, cells[5]: 1}
     pos3 = {**pos2, cells[5]: 0}
     colours = player_colours(design)
-    names = [word(COLOURS, colours[i][0], lang) for i in (0, 1)]
+    names = [player_name(colours[i][0], lang) for i in (0, 1)]
     return {
         "players": 2, "first": names[0], "second": names[1], "star": si + 1, "neighbour": ti + 1,
+        "first_star": colour(colours[0][0], lang, "star"),  # l'étoile est entièrement bleue
+        "second_a_piece": a("piece", lang, colour_key=colours[1][0]),  # une pièce rouge, an orange piece
         "start": {"first": 3, "second": 2, "empty": 1},  # cells of star S each colour holds before step 1
         "steps": [
             {"player": names[0], "kind": "steal", "card": cards[(3, 4)], "blocked": cards[(3, 4, 5)],

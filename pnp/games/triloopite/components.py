@@ -20,11 +20,13 @@ from pydantic import Field, field_validator
 
 from pnp.games.triloopite.geometry import Variety, norm_line
 from pnp.games.triloopite.scoring import BONUS_TEXT, read_rules
-from pnp.model import Design
+from pnp.model import Design, text_in
 from pnp.params import MAX_ITEMS, Colour, Count, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.pathtiles import Arc, Link, PathStyle, TileShape, draw_tile, geometry, hexagon
 from pnp.render.svg import Canvas
+from pnp.rulebook import glossary
+from pnp.rulebook.words import each
 
 INK = "#1a1a1a"
 
@@ -156,7 +158,7 @@ def tiles(ctx: GeneratorContext) -> list[FaceSpec]:
     for spec in p.varieties:
         def draw(c: Canvas, spec=spec) -> None:
             draw_tile_face(c, p, spec)
-        name = spec.name if isinstance(spec.name, str) else (spec.name.get("en") or spec.id)
+        name = ctx.text(spec.name) or spec.id
         faces.append(ctx.face(spec.id, shape.width, shape.height, draw, count=spec.count, shape="hexagon",
                               label=name or spec.id,
                               data={"variety": spec.id, "family": spec.family, "start": spec.start,
@@ -166,21 +168,10 @@ def tiles(ctx: GeneratorContext) -> list[FaceSpec]:
 
 # --- the player aid ------------------------------------------------------------------------
 
-AID_TEXT = {
-    "en": {"title": "TriLOOPite — scoring", "loops": "Closed loops", "longest": "Longest loop",
-           "points": "Points", "bonus": "+{n} each (once a game)", "penalty": "Tiles in hand: each player loses",
-           "square": "(tiles)²", "power": "(tiles)^{p}", "first": "First game: tiles left in all hands",
-           "example": "e.g. 2, 3 and 0 tiles: -{v}"},
-    "fr": {"title": "TriLOOPite — décompte", "loops": "Boucles fermées", "longest": "Plus longue boucle",
-           "points": "Points", "bonus": "+{n} chacune (une fois)", "penalty": "Tuiles en main : chaque joueur perd",
-           "square": "(tuiles)²", "power": "(tuiles)^{p}", "first": "Première partie : tuiles restant en main",
-           "example": "ex. 2, 3 et 0 tuiles : -{v}"},
-}
-
-
 class AidParams(_Params):
     languages: list[Literal["en", "fr"]] = Field(default_factory=list,
-                                                  description="One face per language; default meta.languages")
+                                                  description="One face per language listed (aid-fr, aid-en...); "
+                                                              "default: one face, in the language the face is drawn in")
 
 
 @generator("triloopite.aid", params=AidParams)
@@ -189,10 +180,11 @@ def aid(ctx: GeneratorContext) -> list[FaceSpec]:
     rules = read_rules(ctx.design)
     size = ctx.component.size
     w, h = (size.width, size.height) if size else (63.0, 88.0)
-    langs = ctx.params.languages or list(ctx.design.meta.languages)
+    langs = list(ctx.params.languages) or [ctx.lang]
+    words = glossary.of_package(__file__)
     faces = []
     for lang in langs:
-        t = AID_TEXT[lang]
+        t = {k: words.label(k, lang) for k in words.labels if k not in ("bonus", "power", "example", "verdict")}
 
         def draw(c: Canvas, t=t, lang=lang) -> None:
             b = c.bleed
@@ -218,25 +210,28 @@ def aid(ctx: GeneratorContext) -> list[FaceSpec]:
             rows = max(len(rules.loop_points.rows), len(rules.longest_loop_points.rows))
             y = y + 1.0 + rows * rh + 4.0
             pts = sorted(set(rules.bonuses.values()))
-            c.text(m, y, "Bonus " + t["bonus"].format(n="/".join(map(str, pts))), size=2.2, weight="bold", fill=INK)
+            c.text(m, y, words.label("bonus", lang, n="/".join(map(str, pts)), each=each("bonus", lang)), size=2.2,
+                   weight="bold", fill=INK)
             for k in rules.bonuses:  # type: ignore[assignment]
                 y += 2.9
                 c.text(m + 1.2, y, f"+{rules.bonuses[k]}  {BONUS_TEXT[k][lang]}", size=2.0, fill=INK)  # type: ignore[index]
             y += 4.0
             pw = rules.hand_penalty_power
-            form = t["square"] if pw == 2 else t["power"].format(p=pw)
+            form = t["square"] if pw == 2 else words.label("power", lang, p=pw)
             c.text(m, y, f"{t['penalty']} {form}", size=2.2, weight="bold", fill=INK)
             y += 2.9
             ex = sum(v ** pw for v in (2, 3, 0))
-            c.text(m + 1.2, y, t["example"].format(v=ex), size=2.0, fill=INK)
+            c.text(m + 1.2, y, words.label("example", lang, v=ex), size=2.0, fill=INK)
             if rules.verdicts.rows:
                 y += 4.0
                 c.text(m, y, t["first"], size=2.2, weight="bold", fill=INK)
                 for row in rules.verdicts.rows:
                     y += 2.8
                     v = row.value.get(lang) or next(iter(row.value.values()), "")
-                    c.text(m + 1.2, y, f"{row.label}: {v}", size=2.0, fill=INK)
+                    c.text(m + 1.2, y, words.label("verdict", lang, range=row.label, text=v), size=2.0, fill=INK)
 
-        faces.append(ctx.face(f"aid-{lang}", w, h, draw, count=ctx.component.count, label=f"Aid ({lang})",
+        key = f"aid-{lang}" if ctx.params.languages else "aid"
+        faces.append(ctx.face(key, w, h, draw, count=ctx.component.count, label=ctx.text(ctx.component.name)
+                              if not ctx.params.languages else f"{text_in(ctx.component.name, lang)} ({lang})",
                               data={"lang": lang}))
     return faces

@@ -4,6 +4,8 @@ worked games of pnp.games.triloopite.scripts.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pnp.engine import IllegalActionError
 from pnp.errors import DesignError
 from pnp.games.triloopite.components import VarietySpec, design_varieties
@@ -12,6 +14,8 @@ from pnp.games.triloopite.geometry import BONUSES, Analysis
 from pnp.games.triloopite.scoring import BONUS_TEXT, read_rules
 from pnp.games.triloopite.scripts import PLAYERS, STANDARD_GAME, design_bag, first_game, standard_game, witness
 from pnp.model import Design
+from pnp.rulebook import glossary
+from pnp.rulebook.words import count
 
 WORDS = {
     "en": {"places": "places it", "keeps": "keeps it",
@@ -91,6 +95,12 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     }
     facts["first"] = _first_facts(design, lang)
     facts["standard"] = _standard_facts(design, lang, rules)
+    t: Any = facts["tiles"]
+    kinds = [f"{t['start_count']} {t['start'].lower()}", count(t["crabs"], "crab", lang)]
+    kinds += [f"{count(v['count'], 'trilobite', lang)} {v['mark'] or v['name']}" for v in t["trilobites"]]
+    tiles = ", ".join(kinds[:-1]) + (" et " if lang == "fr" else " and ") + kinds[-1]
+    facts.update(glossary.of_package(__file__).facts(lang, {"tiles": tiles, "min": design.meta.players.min,
+                                                            "max": design.meta.players.max}))
     return facts
 
 

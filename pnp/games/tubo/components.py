@@ -18,12 +18,15 @@ from pnp.games.tubo.geometry import (
     connectors,
     side_of,
 )
+from pnp.model import Text
 from pnp.params import MAX_ITEMS, Colour, GridIndex, Length, Params as _Params
 from pnp.registry import FaceSpec, GeneratorContext, generator
 from pnp.render.colour import tint
 from pnp.render.pathtiles import Hub, Link, PathStyle, Spoke, Stub, draw_tile, square
 from pnp.render.svg import Canvas
 from pnp.render.symbols import Symbol, symbol
+from pnp.rulebook import glossary
+from pnp.rulebook.words import SIDE_LETTERS, colour as colour_word
 
 INK = "#1a1a1a"
 PAPER = "#fbf8f0"
@@ -40,7 +43,7 @@ class ZoneSpec(_Params):
                                                      description="Single cells [x, y]")
     rest: bool = Field(False, description="Every cell of no other zone")
     fill: Colour = Field("#bdbdbd", description="Colour of the zone's cells")
-    label: str = Field("", description="Legend text under the board")
+    label: Text = Field("", description="Legend text under the board: plain, or one per language {en: ..., fr: ...}")
 
     @model_validator(mode="after")
     def _given(self) -> "ZoneSpec":
@@ -91,6 +94,7 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
     w, h = p.columns * s + 2 * m, p.rows * s + 2 * m + band
     tile = square(s)
     fills = {name: z.fill for name, z in p.zones.items()}
+    words = glossary.of_package(__file__)
 
     def draw(c: Canvas) -> None:
         c.rect(-c.bleed, -c.bleed, w + 2 * c.bleed, h + 2 * c.bleed, fill="#ffffff")
@@ -110,8 +114,8 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
         style = PathStyle(width=p.path_width, colour="#ffffff", outline=INK, outline_width=0.6)
         draw_tile(c, tile, [Spoke(b) for b in geo.branches] + [Hub(p.path_width * 0.95)], style, origin=origin,
                   extend=0)
-        c.text(origin[0] + s / 2, origin[1] + s / 2 + 1.0, "START", size=2.6, anchor="middle", weight="bold",
-               fill=INK)
+        c.text(origin[0] + s / 2, origin[1] + s / 2 + 1.0, words.label("start", ctx.lang), size=2.6, anchor="middle",
+               weight="bold", fill=INK)
         # coordinates on every side: a path leaving at column C (or row 4) comes back at the same label opposite
         for i in range(p.columns):
             label = chr(ord("A") + i)
@@ -127,11 +131,10 @@ def board(ctx: GeneratorContext) -> list[FaceSpec]:
                          (w - m / 2, m + p.rows * s + m / 2)):
             c.circle((cx, cy), 3.2, fill="none", stroke="#444444", stroke_width=0.35)
             c.text(cx, cy + 1.2, "↻", size=3.6, anchor="middle", fill="#444444")
-        legend = "   ".join(z.label for z in p.zones.values() if z.label)
+        legend = "   ".join(ctx.text(z.label) for z in p.zones.values() if z.label)
         base = m + p.rows * s + m + 2.5
         c.text(m, base + 3.5, "TUBO", size=5, weight="bold", fill=INK)
-        c.text(w - m, base + 1.2, "No edge: a path leaving one side comes back on the opposite side (same letter or "
-               "number).", size=2.4, anchor="end", fill="#333333")
+        c.text(w - m, base + 1.2, words.label("no_edge", ctx.lang), size=2.4, anchor="end", fill="#333333")
         c.text(w - m, base + 4.6, legend, size=2.4, anchor="end", fill="#333333")
         # north: pieces are never turned; their top edge faces this way
         c.polygon([(w / 2, 1.2), (w / 2 + 2.2, 5.0), (w / 2 - 2.2, 5.0)], fill=INK)
@@ -206,13 +209,17 @@ def stocks(ctx: GeneratorContext) -> list[FaceSpec]:
     p: StocksParams = ctx.params
     s = p.cell
     faces = []
+    words = glossary.of_package(__file__)
     for spec in p.stocks:
+        colour = colour_word(spec.name, ctx.lang, "piece")
+        letters = SIDE_LETTERS.get(ctx.lang, SIDE_LETTERS["en"])
         for key, con in stock_pieces(spec, p.close_pieces):
             def draw(c: Canvas, spec=spec, con=con) -> None:
                 _draw_piece(c, s, spec, con, p.path_width)
             kind = "close" if con is None else "connector"
             sides = [] if con is None else [SIDE_NAMES[x] for x in con]
-            label = f"{spec.name} {'Close' if con is None else connector_name(con)}"
+            label = words.label("close", ctx.lang, colour=colour) if con is None else \
+                words.label("connector", ctx.lang, colour=colour, sides="-".join(letters[x] for x in con))
             faces.append(ctx.face(f"{spec.name}-{key}", s, s, draw, count=ctx.component.count, label=label,
                                   data={"stock": spec.name, "colour": spec.colour, "symbol": spec.symbol,
                                         "piece": kind, "sides": sides}))
@@ -243,5 +250,6 @@ def objective(ctx: GeneratorContext) -> list[FaceSpec]:
                                        (s * 0.12, "#ffffff"), (s * 0.06, "#D55E00"))):
             c.circle(ctr, r, fill=fill)
 
-    return [ctx.face("objective", s, s, draw, count=ctx.component.count, label="Objective",
+    return [ctx.face("objective", s, s, draw, count=ctx.component.count,
+                     label=glossary.of_package(__file__).label("objective", ctx.lang),
                      data={"piece": "objective"})]

@@ -19,7 +19,8 @@ from pnp.games.tubo.scripts import (
     stock_params,
 )
 from pnp.model import Design
-from pnp.rulebook.words import COLOURS, SIDE_LETTERS, SIDES, SYMBOLS, word
+from pnp.rulebook import glossary
+from pnp.rulebook.words import SIDE_LETTERS, SIDES, SYMBOLS, colour, word
 
 ZONES = {"fr": {"grey": "grise", "black": "noire", "white": "blanche"}}  # feminine: "la zone noire"
 PLAYERS = ("Léa", "Tom")  # seat 1 (starts round 1), seat 2 (places the Objective)
@@ -63,7 +64,7 @@ def example_facts(design: Design, lang: str) -> dict | None:
     laid = [step for step in steps if step["kind"] == "lay"]
     for i, step in enumerate(laid, start=1):
         step["number"] = i
-    colours = [[word(COLOURS, stocks[k].name, lang) for k in pl.state.drafted[p]] for p in (0, 1)]
+    colours = [[colour(stocks[k].name, lang, "stock") for k in pl.state.drafted[p]] for p in (0, 1)]
     return {
         "players": list(PLAYERS), "objective": name(g.board.cell(pl.state.objective)),
         "start": name(g.board.start), "colours": colours, "steps": steps,
@@ -79,7 +80,8 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     cells, objective: bool), objective_zone (its name), other_zones, stocks (name,
     symbol), stock_count, connectors (per stock), fitting (pieces of a stock that fit one
     open end), closes (per stock), loose (pieces in the box), score (piece, loop, close,
-    unused_close, and signed texts), max_pieces, sides, example (or None).
+    unused_close, and signed texts), max_pieces, sides, example (or None); and from the game's glossary
+    (pnp/games/tubo/glossary.yaml): term, label, edition (choices, additions), drift.
     """
     game = TuboGame(design, 2)
     b = game.board
@@ -103,7 +105,7 @@ def rulebook_facts(design: Design, lang: str) -> dict:
         "zones": zones,
         "objective_zone": word(ZONES, objective_zone, lang),
         "other_zones": [z["name"] for z in zones if not z["objective"]],
-        "stocks": [{"name": word(COLOURS, s.name, lang), "symbol": word(SYMBOLS, s.symbol, lang)}
+        "stocks": [{"name": colour(s.name, lang, "stock"), "symbol": word(SYMBOLS, s.symbol, lang)}
                    for s in sp.stocks],
         "stock_count": len(stocks),
         "connectors": stocks[0].connectors,
@@ -116,6 +118,7 @@ def rulebook_facts(design: Design, lang: str) -> dict:
         "letters": SIDE_LETTERS.get(lang, "NESW"),
         "example": example_facts(design, lang),
         "figures": figure_facts(design),
+        **glossary.of_package(__file__).facts(lang),
     }
 
 

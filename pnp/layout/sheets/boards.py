@@ -8,6 +8,7 @@ from pnp.layout.sheets.config import LayoutConfig, Paper, SheetOptions, papers
 from pnp.layout.sheets.marks import crop_marks, rect_edges
 from pnp.layout.sheets.sheet import Placed, Sheet
 from pnp.render.facespec import FaceSpec
+from pnp.words import say
 
 TICK = 4.0  # mm: the alignment marks' length, beyond the part's art
 
@@ -23,7 +24,7 @@ def board_sheets(face: FaceSpec, path: str, name: str, base: Paper, opts: SheetO
             if w <= aw + 1e-9 and h <= ah + 1e-9:
                 x = (p.width - w) / 2
                 y = cfg.footer + (p.height - cfg.footer - h) / 2
-                sheet = Sheet(p.width, p.height, f"{name} (true size)", "board")
+                sheet = Sheet(p.width, p.height, say("sheets.board", opts.lang, name=name), "board", section=name)
                 sheet.placed.append(Placed(path, x, y, w, h, b, label=name))
                 if opts.marks != "none" and need:
                     sheet.marks = crop_marks(sheet.placed, p, cfg)
@@ -74,15 +75,17 @@ def tiled_board(face: FaceSpec, path: str, name: str, base: Paper, opts: SheetOp
             vis_w, vis_h = min(uw, w - bx0), min(uh, h - by0)
             wx0, wy0 = ox, oy + (uh - vis_h)  # parts hang from the top of the window
             label = f"{chr(ord('A') + r)}{c + 1}"
-            sheet = Sheet(p.width, p.height, f"{name} (true size), part {label} of {total_parts}", "board")
+            sheet = Sheet(p.width, p.height, say("sheets.board_part", opts.lang, name=name, label=label,
+                                                 parts=total_parts), "board", section=name)
             # the board's bleed shows on its own outer edges only; inside, the part ends at its window
             el, er = (b if c == 0 else 0.0), (b if c == cols - 1 else 0.0)
             et, eb = (b if r == 0 else 0.0), (b if r == rows - 1 else 0.0)
             sheet.placed.append(Placed(path, wx0 - bx0, wy0 - by0, w, h, b,
                                        clip=(wx0 - el, wy0 - eb, wx0 + vis_w + er, wy0 + vis_h + et), label=label,
                                        component=name))
-            sheet.notes.append((wx0, wy0 + vis_h + et + 1.8, f"part {label}: row {chr(ord('A') + r)}, column "
-                                f"{c + 1} of {rows} x {cols}; overlaps its neighbours by {o:g} mm"))
+            sheet.notes.append((wx0, wy0 + vis_h + et + 1.8, say(
+                "sheets.part_note", opts.lang, label=label, row=chr(ord("A") + r), column=c + 1, rows=rows,
+                columns=cols, overlap=f"{o:g}")))
             sheet.cuts += rect_edges((wx0, wy0, wx0 + vis_w, wy0 + vis_h))
             # alignment marks where a neighbour's edge falls on this part (inside the overlap strip)
             tick = TICK
@@ -112,7 +115,8 @@ def _board_overview(face: FaceSpec, path: str, name: str, base: Paper, xs, ys, u
     p, k = best  # type: ignore[misc]
     x0 = (p.width - w * k) / 2
     y0 = cfg.footer + m + (p.height - cfg.footer - 2 * m - 8 - h * k) / 2
-    sheet = Sheet(p.width, p.height, f"{name}: assembly map ({len(xs) * len(ys)} parts, scale {k:.0%})", "overview")
+    sheet = Sheet(p.width, p.height, say("sheets.overview", opts.lang, name=name, parts=len(xs) * len(ys),
+                                         scale=f"{k * 100:.0f}"), "overview", section=name)
     sheet.placed.append(Placed(path, x0, y0, w * k, h * k, face.bleed, clip=(x0, y0, x0 + w * k, y0 + h * k),
                                label=name, component=name, scale=k))
     rows = len(ys)
@@ -123,7 +127,7 @@ def _board_overview(face: FaceSpec, path: str, name: str, base: Paper, xs, ys, u
             box = (x0 + bx0 * k, y0 + by0 * k, x0 + (bx0 + vis_w) * k, y0 + (by0 + vis_h) * k)
             sheet.outlines.append([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])])
             sheet.notes.append((box[0] + 2, box[3] - 5, f"{chr(ord('A') + r)}{c + 1}"))
-    sheet.notes.append((x0, y0 + h * k + 3, f"{name}: print the {len(xs) * len(ys)} parts that follow at 100%, "
-                        "cut along the outline, tape them with the alignment marks meeting"))
+    sheet.notes.append((x0, y0 + h * k + 3, say("sheets.overview_note", opts.lang, name=name,
+                                                parts=len(xs) * len(ys))))
     return sheet
 

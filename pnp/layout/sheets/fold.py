@@ -17,6 +17,7 @@ from pnp.layout.sheets.config import LayoutConfig, Paper, SheetOptions, papers
 from pnp.layout.sheets.marks import add_marks, crosses_any
 from pnp.layout.sheets.sheet import Sheet
 from pnp.render.faces import ComponentFaces
+from pnp.words import say
 
 
 def fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: float, opts: SheetOptions,
@@ -65,8 +66,8 @@ def fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
     sheets = []
     for s in range(math.ceil(len(all_copies) / per)):
         chunk = all_copies[s * per:(s + 1) * per]
-        sheet = Sheet(p.width, p.height, f"{name}: {s * per + 1}-{s * per + len(chunk)}, fronts and backs "
-                      f"(fold on the dashed line)", "fold")
+        sheet = Sheet(p.width, p.height, say("sheets.fold", opts.lang, name=name, first=s * per + 1,
+                                             last=s * per + len(chunk)), "fold", section=name)
         for front, back in place_block(grid, chunk, cf.component_id, face_path, cf.back_of, mirror):
             sheet.placed += [front] if back is None else [front, back]
         add_marks(sheet, grid.marks, p, cfg)

@@ -15,6 +15,7 @@ from pnp.layout.sheets.config import LayoutConfig, Paper, SheetOptions
 from pnp.layout.sheets.marks import add_marks
 from pnp.layout.sheets.sheet import Sheet
 from pnp.render.faces import ComponentFaces
+from pnp.words import say, word
 
 
 def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: float, opts: SheetOptions,
@@ -33,8 +34,10 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
     for s in range(math.ceil(len(all_copies) / per)):
         chunk = all_copies[s * per:(s + 1) * per]
         first, last = s * per + 1, s * per + len(chunk)
-        front = Sheet(p.width, p.height, f"{name}: fronts {first}-{last}", "front")
-        back = Sheet(p.width, p.height, f"{name}: backs {first}-{last} ({duplex_words(opts.duplex)})", "back")
+        front = Sheet(p.width, p.height, say("sheets.fronts", opts.lang, name=name, first=first, last=last), "front",
+                      section=name)
+        back = Sheet(p.width, p.height, say("sheets.backs", opts.lang, name=name, first=first, last=last,
+                                            duplex=duplex_words(opts.duplex, opts.lang)), "back", section=name)
         fronts.append(front)
         if cf.back is not None:
             backs.append(back)
@@ -56,6 +59,6 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
     return fronts, backs
 
 
-def duplex_words(duplex: str) -> str:
-    return {"long": "duplex, flip on long edge", "short": "duplex, flip on short edge",
-            "none": "print separately, glue back to back"}.get(duplex, duplex)
+def duplex_words(duplex: str, lang: str = "en") -> str:
+    """How a back sheet is printed, in `lang` (pnp.words: sheets.duplex)."""
+    return word("sheets.duplex", lang).get(duplex, duplex)

@@ -26,6 +26,7 @@ from pnp.layout.sheets.outline import (
 from pnp.layout.sheets.sheet import Placed, Point, Segment, Sheet, shift_path
 from pnp.render.faces import ComponentFaces
 from pnp.render.facespec import FaceSpec
+from pnp.words import say
 
 Region = tuple[float, float, float, float]  # left, bottom, right, top: where pieces (and their bleed) go
 
@@ -288,14 +289,15 @@ def pack_rows(components: list[ComponentFaces], face_path, p: Paper, opts: Sheet
                         sheets[-1].cut_paths.append(cut_path)
                 row[3] += 1  # type: ignore[operator]
         row = None  # the next component starts a fresh row
-    titles = {cf.component_id: (cf.component.display_name("en") or cf.component_id) for cf in components}
+    titles = {cf.component_id: (cf.component.display_name(opts.lang) or cf.component_id) for cf in components}
     for s, e in zip(sheets, edges):
         if opts.marks != "none":
             s.cuts = merge_collinear(e)
         counts: dict[str, int] = {}
         for pl in s.placed:
             counts[pl.component] = counts.get(pl.component, 0) + 1
-        s.title = ", ".join(f"{titles[c]} ({n})" for c, n in counts.items())
+        s.title = ", ".join(say("sheets.pieces", opts.lang, name=titles[c], count=n) for c, n in counts.items())
+        s.section = titles[next(iter(counts))] if counts else ""
     return sheets
 
 

@@ -41,7 +41,7 @@ def plan(components: list[ComponentFaces], opts: SheetOptions, face_path,
         if not cf.fronts or cf.copies == 0:
             continue
         kind = cf.component.kind
-        name = cf.component.display_name("en") or cf.component_id
+        name = cf.component.display_name(opts.lang) or cf.component_id
         if kind == "board":
             flush_loose()
             for face in cf.fronts:
@@ -83,7 +83,7 @@ def plan(components: list[ComponentFaces], opts: SheetOptions, face_path,
         inset_sheet(s, m)
         if s.side == "back" and (dx or dy):
             shift_sheet(s, dx, dy)
-        s.proof, s.safe_zone = opts.proof, opts.safe_zone
+        s.proof, s.safe_zone, s.lang = opts.proof, opts.safe_zone, opts.lang
     for i, s in enumerate(sheets, start=1):
         s.number, s.total = i, len(sheets)
     return sheets

@@ -18,6 +18,7 @@ from pnp.layout.sheets.grid import duplex_words
 from pnp.layout.sheets.pieces import pack_rows, page_region
 from pnp.layout.sheets.sheet import Placed, Sheet
 from pnp.render.faces import ComponentFaces
+from pnp.words import say
 
 
 def twosided_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, opts: SheetOptions,
@@ -41,8 +42,10 @@ def twosided_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, opts:
     for front in fronts:
         first, last = done + 1, done + len(front.placed)
         done = last
-        front.side, front.title = "front", f"{name}: fronts {first}-{last}"
-        back = Sheet(p.width, p.height, f"{name}: backs {first}-{last} ({duplex_words(opts.duplex)})", "back")
+        front.side, front.section = "front", name
+        front.title = say("sheets.fronts", opts.lang, name=name, first=first, last=last)
+        back = Sheet(p.width, p.height, say("sheets.backs", opts.lang, name=name, first=first, last=last,
+                                            duplex=duplex_words(opts.duplex, opts.lang)), "back", section=name)
         back.placed = [back_of(pl, back_path[pl.face], cf.back.bleed, mirror) for pl in front.placed]  # type: ignore[union-attr]
         back.cuts = [(mirror.point(*a), mirror.point(*b)) for a, b in front.cuts]
         back.cut_paths = [mirror.path(ops) for ops in front.cut_paths]
@@ -77,7 +80,8 @@ def twosided_fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, 
     done = 0
     for sheet in fronts:
         n = len(sheet.placed)
-        sheet.side, sheet.title = "fold", f"{name}: {done + 1}-{done + n}, fronts and backs (fold on the dashed line)"
+        sheet.side, sheet.section = "fold", name
+        sheet.title = say("sheets.fold", opts.lang, name=name, first=done + 1, last=done + n)
         done += n
         sheet.placed = [q for pl in sheet.placed
                         for q in (pl, back_of(pl, back_path[pl.face], cf.back.bleed, mirror))]  # type: ignore[union-attr]

@@ -1,0 +1,67 @@
+"""The words pnp itself prints (the print sheets' titles, footers, ruler and part labels, the kit's pages), one
+table per language: pnp/words/<lang>.yaml, shipped in the package.
+
+    say("sheets.fronts", "fr", name="Cartes", first=1, last=9)  ->  "Cartes : recto 1-9"
+    table("fr")["kit"]["print"]  ->  the how-to page's list
+
+The words are plain text: whoever draws them typesets them in their language (pnp.render.typography), as every
+text it prints. Every table has the keys and {placeholders} of en.yaml (tests/test_words.py). A language
+without a table is printed with the English words, and said once (a warning naming the folder). This is data:
+it knows no game, no sheet and no drawing.
+"""
+
+from __future__ import annotations
+
+import functools
+import string
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pnp.errors import display_path, warn
+
+FOLDER = Path(__file__).resolve().parent
+DEFAULT = "en"
+
+
+def languages() -> list[str]:
+    """The languages that have a table."""
+    return sorted(p.stem for p in FOLDER.glob("*.yaml"))
+
+
+@functools.cache
+def _load(lang: str) -> Mapping[str, Any]:
+    return yaml.safe_load((FOLDER / f"{lang}.yaml").read_text(encoding="utf-8"))
+
+
+def table(lang: str) -> Mapping[str, Any]:
+    """The words of `lang` (its table; the English one, said, for a language without a table)."""
+    if lang in languages():
+        return _load(lang)
+    _missing(lang)
+    return _load(DEFAULT)
+
+
+def _missing(lang: str) -> None:  # (the build's warnings are kept once each)
+    warn(display_path(FOLDER), None, f"no table of pnp's own words in '{lang}': the sheets and the kit print "
+                                     f"them in English; expected {lang}.yaml beside en.yaml")
+
+
+def word(key: str, lang: str) -> Any:
+    """The entry at a dotted `key` ("sheets.duplex.long"): a text, a list or a table of them."""
+    value: Any = table(lang)
+    for part in key.split("."):
+        value = value[part]
+    return value
+
+
+def say(key: str, lang: str, **values: Any) -> str:
+    """The text at `key` in `lang` with its {placeholders} filled."""
+    return str(word(key, lang)).format(**values)
+
+
+def placeholders(text: str) -> set[str]:
+    """The {names} a text asks for."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}

@@ -1,0 +1,122 @@
+"""Every edition reads in its own language: the text of every PDF pnp writes for the shipped designs (rulebooks,
+print sheets, the kit), extracted page by page, holds none of the other language's words of pnp's own table
+(pnp/words/), no straight apostrophe, no French : ; ! ? without its no-break space or at the start of a line, and
+none of the spellings a game's glossary says its books must never print (the seed's terms drifted: "boucle
+infinie" for Boucle Infinie).
+
+ReportLab writes U+00A0 with the space's code, so the extracted text shows a plain space before a colon: the
+colon is checked to have a space and never to start a line (pnp.render.typography's own tests check the
+characters); U+202F (before ; ! ? and inside « ») survives extraction and is checked as such.
+
+The designs are built once for the module, the way a designer makes a kit (`pnp export kit`), in a new process.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from pypdf import PdfReader
+
+from pnp import words
+
+ROOT = Path(__file__).resolve().parent.parent
+DESIGNS = sorted(p.name for p in (ROOT / "designs").iterdir() if (p / "design.yaml").is_file())
+LANGS = ("fr", "en")
+SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2009": " "})
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("editions")
+    done = subprocess.run([sys.executable, "-m", "pnp.cli", "export", "kit", *[f"designs/{d}" for d in DESIGNS],
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
+
+
+def pdfs_of(out: Path, design: str, lang: str) -> list[Path]:
+    """The design's PDFs of one language: its rulebook, its print sheets and its kit."""
+    found = sorted(p for p in (out / design).glob("*.pdf") if f"-{lang}-" in p.name)
+    kinds = {"rules" if "-rules-" in p.name else "kit" if "-kit-" in p.name else "sheets" for p in found}
+    assert kinds == {"rules", "sheets", "kit"}, (design, lang, [p.name for p in found])
+    return found
+
+
+def pages(pdf: Path) -> list[str]:
+    return [page.extract_text() or "" for page in PdfReader(pdf).pages]
+
+
+def _strings(node) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [s for v in node.values() for s in _strings(v)]
+    if isinstance(node, list):
+        return [s for v in node for s in _strings(v)]
+    return []
+
+
+def phrases(lang: str, other: str) -> set[str]:
+    """The phrases of `lang`'s table of pnp's own words that the `other` table does not hold: the pieces of each
+    entry between its {placeholders}, of two words or more."""
+    theirs = " ".join(_strings(words.table(other))).translate(SPACES)
+    found = set()
+    for text in _strings(words.table(lang)):
+        for literal, *_ in string.Formatter().parse(text):
+            piece = " ".join(literal.translate(SPACES).split()).strip(" :;,.·()")
+            if len(piece.split()) >= 2 and len(piece) >= 8 and piece not in theirs:
+                found.add(piece)
+    return found
+
+
+def drift(design: str) -> list[str]:
+    """The spellings the design's game's glossary says its French books must never print."""
+    game = yaml.safe_load((ROOT / "designs" / design / "design.yaml").read_text(encoding="utf-8")).get("game")
+    path = ROOT / "pnp" / "games" / str(game) / "glossary.yaml"
+    if not game or not path.is_file():
+        return []
+    return list((yaml.safe_load(path.read_text(encoding="utf-8")).get("drift") or {}).get("fr") or [])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("design", DESIGNS)
+def test_every_pdf_reads_in_its_language(built, design, lang):
+    other = "en" if lang == "fr" else "fr"
+    foreign = phrases(other, lang)
+    never = drift(design) if lang == "fr" else []
+    problems = []
+    for pdf in pdfs_of(built, design, lang):
+        for n, text in enumerate(pages(pdf), start=1):
+            where = f"{pdf.name} p.{n}"
+            flat = " ".join(text.translate(SPACES).split())
+            for m in re.finditer(r"'", text):
+                problems.append(f"{where}: straight apostrophe in {text[max(0, m.start() - 20):m.end() + 20]!r}")
+            if lang == "fr":
+                for m in re.finditer(r"(^|\n)[:;!?]|[^\s\d/][:](\s|$)|[^\u202f\s][;!?](\s|$)| [;!?]", text):
+                    problems.append(f"{where}: French punctuation without its no-break space in "
+                                    f"{text[max(0, m.start() - 20):m.end() + 10]!r}")
+            problems += [f"{where}: {other} words {p!r}" for p in sorted(foreign) if p in flat]
+            unquoted = re.sub(r"«[^»]*»|\"[^\"]*\"|“[^”]*”", "", flat)  # (an edition may quote the seed's spelling)
+            problems += [f"{where}: {t!r}, not the glossary's term" for t in never if t in unquoted]
+    assert problems == []
+
+
+def test_the_check_finds_english_in_a_french_page():
+    """The checks above can fail: an English table phrase is among the French phrases searched for."""
+    english = phrases("en", "fr")
+    assert english and any(len(p.split()) >= 2 for p in english)
+    assert not (english & phrases("fr", "en"))
+
+
+def test_each_edition_has_its_title(built):
+    """meta.title given per language ({en: ..., fr: ...}) titles each edition's sheets, book and kit."""
+    for lang, title, other in (("fr", "3 Stars (losanges)", "(lozenges)"), ("en", "3 Stars (lozenges)", "(losanges)")):
+        for pdf in pdfs_of(built, "three-stars-lozenge", lang):
+            first = " ".join(pages(pdf)[0].split())
+            assert title in first and other not in first, (pdf.name, first[:200])

@@ -1,0 +1,159 @@
+"""Generated phrases agree (issue 32): pnp.rulebook.words makes every phrase the games build from data — a noun with
+its colour, count and article, elided, in French and English — and the games' own sentences use it."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from pnp.loader import load_design
+from pnp.rulebook import words as w
+
+ROOT = Path(__file__).resolve().parent.parent
+NOUNS = sorted(w.NOUNS["fr"])
+COLOURS = sorted(w.COLOUR_FORMS["fr"])
+COUNTS = [0, 1, 2, 4, 13]
+INVARIABLE = {"orange", "brown", "sky", "vermilion"}  # nouns used as colours, compound colours
+
+# what a French reader expects, written out by hand
+EXPECTED_FR = [
+    (lambda: w.a("piece", "fr", colour_key="blue"), "une pièce bleue"),
+    (lambda: w.a("stock", "fr", colour_key="blue"), "un stock bleu"),
+    (lambda: w.a("tile", "fr", colour_key="orange"), "une tuile orange"),
+    (lambda: w.the("star", "fr"), "l'étoile"),
+    (lambda: w.the("star", "fr", colour_key="green"), "l'étoile verte"),
+    (lambda: w.the("round", "fr"), "le tour"),
+    (lambda: w.the("tile", "fr", 3, colour_key="white"), "les tuiles blanches"),
+    (lambda: w.colour("blue", "fr", "star"), "bleue"),
+    (lambda: w.colour("grey", "fr", "triangle", 2), "gris"),
+    (lambda: w.colour("grey", "fr", "piece", 2), "grises"),
+    (lambda: w.colour("purple", "fr", "piece"), "violette"),
+    (lambda: w.colour("sky", "fr", "piece", 5), "bleu ciel"),
+    (lambda: w.possession("reserve", "Orange", "fr"), "la réserve d'Orange"),
+    (lambda: w.possession("reserve", "Bleu", "fr"), "la réserve de Bleu"),
+    (lambda: w.possession("score_zone", "Orange", "fr"), "la zone de score d'Orange"),
+    (lambda: w.count(4, "tile", "fr", adj="straight"), "4 tuiles droites"),
+    (lambda: w.count(1, "tile", "fr", adj="straight"), "1 tuile droite"),
+    (lambda: w.count(0, "point", "fr"), "0 point"),
+    (lambda: w.count(2, "bonus", "fr"), "2 bonus"),
+    (lambda: w.count(3, "piece", "fr", colour_key="red"), "3 pièces rouges"),
+    (lambda: w.count(2, "triangle", "fr", colour_key="black"), "2 triangles noirs"),
+    (lambda: w.each("bonus", "fr"), "chacun"),
+    (lambda: w.each("loop", "fr"), "chacune"),
+    (lambda: w.player_name("blue", "fr"), "Bleu"),
+    (lambda: w.player_name("sky", "fr"), "Bleu ciel"),
+    (lambda: w.elide("de", "Orange"), "d'Orange"),
+    (lambda: w.elide("que", "il"), "qu'il"),
+    (lambda: w.elide("De", "Orange"), "D'Orange"),
+    (lambda: w.elide("de", "Bleu"), "de Bleu"),
+]
+EXPECTED_EN = [
+    (lambda: w.a("tile", "en", colour_key="orange"), "an orange tile"),
+    (lambda: w.a("tile", "en", colour_key="blue"), "a blue tile"),
+    (lambda: w.a("piece", "en"), "a piece"),
+    (lambda: w.count(1, "point", "en"), "1 point"),
+    (lambda: w.count(0, "point", "en"), "0 points"),
+    (lambda: w.count(2, "bonus", "en"), "2 bonuses"),
+    (lambda: w.count(4, "tile", "en", adj="straight"), "4 straight tiles"),
+    (lambda: w.possession("reserve", "Orange", "en"), "Orange's reserve"),
+    (lambda: w.player_name("blue", "en"), "Blue"),
+    (lambda: w.each("bonus", "en"), "each"),
+    (lambda: w.the("tile", "en", 2, colour_key="red"), "the red tiles"),
+]
+
+
+@pytest.mark.parametrize("make,expected", EXPECTED_FR + EXPECTED_EN, ids=[e for _, e in EXPECTED_FR + EXPECTED_EN])
+def test_phrases_read_as_written_by_hand(make, expected):
+    assert make() == expected
+
+
+@pytest.mark.parametrize("noun,colour,n", list(itertools.product(NOUNS, COLOURS, COUNTS)))
+def test_every_french_noun_colour_and_count_agree(noun, colour, n):
+    nn = w.noun(noun, "fr")
+    phrase = w.count(n, noun, "fr", colour_key=colour)
+    head = nn.singular if n < 2 else nn.plural
+    assert phrase.startswith(f"{n} {head} ")
+    adj = phrase[len(f"{n} {head} "):]
+    m, f, mp, fp = w.COLOUR_FORMS["fr"][colour]
+    if colour in INVARIABLE:
+        assert adj == m  # never agrees
+    else:
+        assert adj == {("m", False): m, ("f", False): f, ("m", True): mp, ("f", True): fp}[(nn.gender, n >= 2)]
+        assert mp.endswith("s") and fp.endswith("s") and fp == f + "s"  # the forms themselves are French
+    # the article: elided before a vowel, of the noun's gender and number
+    art = w.the(noun, "fr", n, colour_key=colour)
+    if n >= 2:
+        assert art.startswith("les ")
+    elif w.starts_with_vowel(nn.singular):
+        assert art.startswith("l'") and art[2:].startswith(nn.singular)
+    else:
+        assert art.startswith("la " if nn.gender == "f" else "le ")
+    one = w.a(noun, "fr", colour_key=colour)
+    assert one.startswith("une " if nn.gender == "f" else "un ")
+
+
+@pytest.mark.parametrize("noun,colour,n", list(itertools.product(sorted(w.NOUNS["en"]), COLOURS, COUNTS)))
+def test_every_english_noun_colour_and_count_agree(noun, colour, n):
+    phrase = w.count(n, noun, "en", colour_key=colour)
+    nn = w.noun(noun, "en")
+    assert phrase == f"{n} {colour} {nn.singular if n == 1 else nn.plural}"
+    one = w.a(noun, "en", colour_key=colour)
+    assert one.startswith("an " if colour[0] in "aeiou" else "a ")
+
+
+def test_the_word_table_knows_each_nouns_gender():
+    assert all(n.gender in ("m", "f") for n in w.NOUNS["fr"].values())
+    assert set(w.NOUNS["fr"]) == set(w.NOUNS["en"])
+    with pytest.raises(KeyError, match="no noun 'dragon'"):
+        w.noun("dragon", "fr")
+
+
+# --- the games' sentences ----------------------------------------------------------------------------------------
+
+def _facts(design: str, lang: str) -> dict:
+    from pnp.registry import discover, get_game
+
+    discover()
+    d = load_design(ROOT / "designs" / design)
+    return get_game(d.game).rulebook_facts(d, lang)
+
+
+def test_ishi_hamas_sentences_agree():
+    fr, en = _facts("ishi-hama", "fr"), _facts("ishi-hama", "en")
+    assert fr["first"]["reserve"] == "la réserve d'Orange" and fr["second"]["reserve"] == "la réserve de Bleu"
+    assert fr["second"]["score_zone"] == "la zone de score de Bleu"
+    assert fr["first"]["a_tile"] == "une tuile orange" and fr["second"]["a_tile"] == "une tuile bleue"
+    assert en["first"]["a_tile"] == "an orange tile" and en["second"]["a_tile"] == "a blue tile"
+    assert [m["tiles"] for m in fr["mix"]] == ["6 tuiles coude", "4 tuiles droites", "4 tuiles T"]
+    ex = fr["example"]
+    assert ex["player"] == "Bleu" and ex["opponent_reserve"] == "la réserve d'Orange"
+    assert ex["take_the"].startswith("la tuile ") and ex["reserve_after_text"] == "1 tuile"
+    assert ex["given_text"].startswith("4 tuiles ")
+    assert ex["take_the"].split()[-1] in ("orange", "bleue")
+    assert en["example"]["take_the"].startswith("the ") and en["example"]["take_the"].endswith(" tile")
+
+
+def test_three_stars_sentences_agree():
+    fr, en = _facts("three-stars", "fr"), _facts("three-stars", "en")
+    assert [c["player"] for c in fr["colours"]] == ["Bleu", "Rouge", "Jaune", "Vert"]
+    assert [c["a_piece"] for c in fr["colours"]] == ["une pièce bleue", "une pièce rouge", "une pièce jaune",
+                                                     "une pièce verte"]
+    assert fr["example"]["first_star"] == "bleue" and fr["example"]["second_a_piece"] == "une pièce rouge"
+    assert fr["colours"][0]["of"] == "de Bleu"
+    assert en["example"]["second_a_piece"] == "a red piece" and en["colours"][0]["player"] == "Blue"
+
+
+def test_the_books_sentences_agree():
+    """The sentences the issue found wrong, read in the built French and English books."""
+    from rulebook_checks import flat, rulebooks
+
+    stars = {k: flat(v) for k, v in rulebooks(ROOT / "designs" / "three-stars").items()}
+    assert "est entièrement bleue" in stars["fr"] and "une pièce bleue sur chaque position" in stars["fr"]
+    assert "Bleu a marqué les étoiles" in stars["fr"] and "bleu a marqué" not in stars["fr"]
+    assert "est entièrement bleu " not in stars["fr"] and "une pièce bleu " not in stars["fr"]
+    ishi = {k: flat(v) for k, v in rulebooks(ROOT / "designs" / "ishi-hama").items()}
+    assert "la réserve d'Orange" in ishi["fr"] and "réserve de Orange" not in ishi["fr"]
+    assert "4 tuiles droites" in ishi["fr"] and "tuiles droite " not in ishi["fr"]
+    assert "Blue places an orange tile" in ishi["en"] and "a orange" not in ishi["en"]
