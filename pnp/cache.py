@@ -97,11 +97,9 @@ def code_fingerprint() -> bytes:
     root = Path(__file__).resolve().parent
     h = hashlib.sha256(__version__.encode())
     h.update(json.dumps(library_versions(), sort_keys=True).encode())
-    for path in sorted(root.rglob("*.py")):
-        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-    for path in sorted(root.rglob("glossary.yaml")):  # the games' words (pnp.rulebook.glossary): code as data
-        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-    for path in sorted((root / "words").glob("*.yaml")):  # pnp's own printed words (pnp.words): data the code reads
+    # the code, then the data it reads as code: the games' words (pnp.rulebook.glossary), pnp's own (pnp.words)
+    for path in [*sorted(root.rglob("*.py")), *sorted(root.rglob("glossary.yaml")),
+                 *sorted((root / "words").glob("*.yaml"))]:
         h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     fonts = root / "fonts"  # the shipped fonts (made with their coverage.json by make_subset.py): names, sizes
     for path in sorted(fonts.glob("*.ttf")):

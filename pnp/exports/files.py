@@ -274,8 +274,7 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                  for cf in components if cf.fronts]
         return [saver(f) for f in faces] if ink else faces
     pdfs = {False: sheets_pdf}
-    sheets_lang = next((s.lang for s in sheets if getattr(s, "lang", "")), "")
-    title = meta.title_in(sheets_lang) if sheets_lang else meta.title
+    title = meta.title_in(sheets[0].lang) if sheets else meta.title  # (the edition these sheets are)
     if ink_saver:
         pdfs[True] = cache.cached("sheets", products.INK_SAVER_SHEETS.key(
                                       plan=repr(sheets), face_svgs=svgs, title=title, author=meta.author),

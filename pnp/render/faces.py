@@ -152,7 +152,7 @@ def language_faces(design: Design, report: ErrorReport | None = None) -> dict[st
                     seen = keys[(cf.component_id, face.key)]
                     if len(seen) > 1 or not face.cache_key:
                         face.lang = lang
-                        face.paint = partial(_in_language, face.paint, lang)  # (its root names its language)
+                        face.paint = partial(_typeset_painted, face.paint, lang, lang)  # (its root names its language)
                         if face.cache_key:
                             face.cache_key = products.in_language(face.cache_key, lang)
     if own:
@@ -1038,13 +1038,9 @@ def slug(text: str) -> str:
 
 # --- each face in its language: texts resolved, typeset, and the language on its root ----------------------------
 
-def _in_language(paint: Any, lang: str) -> str:
-    """A face that differs by language, its root saying which (typeset_svg: once, if not said already)."""
-    return typeset_svg(paint(), lang, lang)
-
-
 def _typeset_painted(paint: Any, lang: str, face_lang: str) -> str:
-    """A face painted by a generator or read from an SVG file, typeset in `lang` (typeset_svg)."""
+    """A face as painted (a template's, a generator's, an SVG file's), typeset in `lang`; with `face_lang` (a face
+    that differs by language) its root names that language (typeset_svg: idempotent, said once)."""
     return typeset_svg(paint(), lang, face_lang)
 
 
