@@ -4,15 +4,18 @@ only DejaVu, is deterministic, and reports template mistakes as file:line (exit 
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 from collections import Counter
 from pathlib import Path
 
 import pdfplumber
+import pypdfium2
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
+from rulebook_checks import text_of
 
 from pnp.build import build_rulebooks
 from pnp.cli import main
@@ -38,13 +41,6 @@ EN_WORDS = {"the", "and", "is", "of", "to", "a", "your", "you", "on", "it", "wit
 def _spaced(text: str) -> str:
     """No-break spaces as the extracted text shows them (ReportLab writes U+00A0 with the space's code)."""
     return text.replace("\u00a0", " ").replace("\u202f", " ")
-
-def text_of(pdf: Path | bytes) -> str:
-    import io
-
-    reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
-    return "\n".join(page.extract_text() or "" for page in reader.pages)
-
 
 @pytest.fixture(scope="session")
 def rulebooks(tmp_path_factory) -> dict[tuple[str, str], Path]:
@@ -152,13 +148,18 @@ def test_fonts_all_embedded_dejavu(rulebooks):
             assert all("DejaVuSans" in name for name in fonts), fonts
 
 
+@functools.cache
+def _headings(design: str, lang: str) -> tuple[str, ...]:
+    """The typeset h1 and h2 headings of a shipped design's rules text in `lang`, as its book prints them."""
+    d = load_design(DESIGNS / design)
+    tokens = parser().parse(render_text(d, lang, design_faces(d)).markdown)
+    return tuple(typeset(tokens[i + 1].content, lang) for i, t in enumerate(tokens)
+                 if t.type == "heading_open" and t.tag in ("h1", "h2"))
+
+
 def test_table_of_contents_lists_the_headings(rulebooks):
     for (design, lang), path in rulebooks.items():
-        d = load_design(DESIGNS / design)
-        md = render_text(d, lang, design_faces(d)).markdown
-        tokens = parser().parse(md)
-        headings = [typeset(tokens[i + 1].content, lang) for i, t in enumerate(tokens)
-                    if t.type == "heading_open" and t.tag in ("h1", "h2")]
+        headings = list(_headings(design, lang))
         assert len(headings) >= 5
         reader = PdfReader(path)
         toc = _spaced(reader.pages[1].extract_text())
@@ -174,6 +175,24 @@ def test_table_of_contents_lists_the_headings(rulebooks):
         assert outline == [t for t in headings if t in outline] and len(outline) >= 5
 
 
+def _lines_of(path: Path) -> tuple[list[list[str]], list[tuple[str, float, float]]]:
+    """Every page's lines of text, and the contents page's lines with their bottom and top (PDF points, from the
+    page's foot), read by pdfium (pdfplumber took 30 s for the 14 books)."""
+    doc = pypdfium2.PdfDocument(path)
+    try:
+        lines = [doc[i].get_textpage().get_text_range().splitlines() for i in range(len(doc))]
+        page = doc[1].get_textpage()
+        text, at, contents = page.get_text_range(), 0, []
+        for line in text.split("\r\n"):
+            boxes = [page.get_charbox(i) for i in range(at, at + len(line)) if not line[i - at].isspace()]
+            if boxes:
+                contents.append((line, min(b[1] for b in boxes), max(b[3] for b in boxes)))
+            at += len(line) + 2
+        return lines, contents
+    finally:
+        doc.close()
+
+
 def test_contents_give_the_page_each_heading_is_on(rulebooks):
     """Each entry of the contents shows the page its heading is really on (the heading's own line, found in the
     pages' text in order, after the contents), 10 and more included (tubo's), and both of its links (its text, its
@@ -181,21 +200,18 @@ def test_contents_give_the_page_each_heading_is_on(rulebooks):
     entry = re.compile(r"^(.*?)\s*(?:\.\s*){3,}(\d+)$")  # the title, the dot leader, the page number
     tens = False
     for (design, lang), path in rulebooks.items():
-        d = load_design(DESIGNS / design)
-        tokens = parser().parse(render_text(d, lang, design_faces(d)).markdown)
-        headings = [_spaced(typeset(tokens[i + 1].content, lang)) for i, t in enumerate(tokens)
-                    if t.type == "heading_open" and t.tag in ("h1", "h2")]
-        with pdfplumber.open(path) as pdf:
-            page_of = {p.page_obj.pageid: p.page_number for p in pdf.pages}
-            lines = [[line["text"] for line in p.extract_text_lines()] for p in pdf.pages]
-            contents = pdf.pages[1]
-            entries = []  # (title, page shown, pages its links lead to)
-            for line in contents.extract_text_lines():
-                m = entry.match(line["text"])
-                if m:
-                    links = [page_of[a["data"]["Dest"][0].objid] for a in contents.annots
-                             if a["top"] < line["bottom"] and a["bottom"] > line["top"]]
-                    entries.append((_spaced(m.group(1)), int(m.group(2)), links))
+        headings = [_spaced(h) for h in _headings(design, lang)]
+        lines, contents = _lines_of(path)
+        reader = PdfReader(path)
+        page_of = {page.indirect_reference.idnum: n for n, page in enumerate(reader.pages, start=1)}
+        annots = [(a.get_object()["/Rect"], a.get_object()["/Dest"]) for a in reader.pages[1].get("/Annots", [])]
+        entries = []  # (title, page shown, pages its links lead to)
+        for text, bottom, top in contents:
+            m = entry.match(text)
+            if m:
+                links = [page_of[dest[0].idnum] for rect, dest in annots
+                         if min(rect[1], rect[3]) < top and max(rect[1], rect[3]) > bottom]
+                entries.append((_spaced(m.group(1)), int(m.group(2)), links))
         assert [title for title, _, _ in entries] == headings, (design, lang)
         at = 1  # the page index where the previous heading is (the first is on the contents' page)
         for title, shown, links in entries:
