@@ -7,12 +7,14 @@ options makes. The cache is only ever a shortcut: never another result.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -92,6 +94,26 @@ class Edits:
         self.saved.clear()
 
 
+_FRESH: dict[str, Path] = {}
+
+
+def fresh_build(copies: list[Path], opts: list[str]) -> Path:
+    """The output of a `--no-cache` build of the copies as they are now, with these options, in a new process: made
+    once per session for each state of the files and options (sequences meet the same states again and again)."""
+    digest = hashlib.sha256(repr(opts).encode())
+    for c in copies:
+        digest.update(c.name.encode())
+        for path, data in tree(c).items():
+            digest.update(f"{path}\0{len(data)}\0".encode() + data)
+    key = digest.hexdigest()
+    if key not in _FRESH:
+        out = Path(tempfile.mkdtemp(prefix="pnp-fresh-"))
+        fresh = pnp("build", *map(str, copies), "--out", str(out), "--no-cache", *opts, cache=None)
+        assert fresh.returncode == 0, (opts, fresh.stderr)
+        _FRESH[key] = out
+    return _FRESH[key]
+
+
 def run_sequence(tmp_path: Path, designs: list[Path], steps: list[tuple[str, list[str]]]) -> None:
     work = tmp_path / "designs"
     copies = []
@@ -107,9 +129,7 @@ def run_sequence(tmp_path: Path, designs: list[Path], steps: list[tuple[str, lis
                 getattr(e, action)()
         cached = pnp("build", *map(str, copies), "--out", str(out), *opts, cache=shared_cache)
         assert cached.returncode == 0 and "Traceback" not in cached.stderr, (name, cached.stderr)
-        fresh_out = tmp_path / f"fresh-{n}"
-        fresh = pnp("build", *map(str, copies), "--out", str(fresh_out), "--no-cache", *opts, cache=None)
-        assert fresh.returncode == 0, (name, fresh.stderr)
+        fresh_out = fresh_build(copies, opts)
         for c in copies:
             got, want = tree(out / c.name), tree(fresh_out / c.name)
             got_manifest, want_manifest = (json.loads(t.pop("manifest.json")) for t in (got, want))
@@ -125,7 +145,6 @@ def run_sequence(tmp_path: Path, designs: list[Path], steps: list[tuple[str, lis
             # what stays beside: only another paper's or option's sheets and rulebooks of an earlier step
             assert all(re.search(r"-(a4|letter|a3)(-proof)?\.pdf$|-print-shop\.pdf$", p) for p in extra), (name, extra)
             assert sorted(extra) == kept, name  # each named as kept
-        shutil.rmtree(fresh_out)
 
 
 def test_option_and_edit_sequence_over_one_cache_matches_no_cache_builds(tmp_path):
