@@ -78,7 +78,7 @@ def test_numbers_come_from_the_design(texts):
     assert f"{r['tiles_to_opponent']} of those tiles go to your opponent" in en
     assert f"Every group of {r['group_size']} or more tiles" in en
     assert "7th point of the game is scored" in en and "4 points always win" in en
-    assert "41 cells of the board no two of which touch" in en
+    assert "41 cells no two of which touch" in en
     assert "une grille de 9 × 9 cases de 18 mm de côté" in fr
     assert "28 tuiles, 14 orange et 14 bleues" in fr and "6 tuiles coude" in fr
     assert "7e point de la partie est marqué" in fr

@@ -98,7 +98,7 @@ def test_every_french_noun_colour_and_count_agree(noun, colour, n):
 def test_every_english_noun_colour_and_count_agree(noun, colour, n):
     phrase = w.count(n, noun, "en", colour_key=colour)
     nn = w.noun(noun, "en")
-    assert phrase == f"{n} {colour} {nn.singular if n == 1 else nn.plural}"
+    assert phrase == f"{n} {w.colour(colour, 'en')} {nn.singular if n == 1 else nn.plural}"
     one = w.a(noun, "en", colour_key=colour)
     assert one.startswith("an " if colour[0] in "aeiou" else "a ")
 

@@ -14,6 +14,7 @@ document id, so the same parts give the same bytes.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, field
 
 from pnp.render.typography import typeset
@@ -78,6 +79,10 @@ def sections(titles: list[str], names: dict[str, str] | None = None,
     known = sorted(names, key=len, reverse=True)  # the longest first: "cards: Fire" (a group_by deck) before "cards"
     for i, title in enumerate(titles):
         name: str | None = given[i] if given and i < len(given) and given[i] else None
+        if name is None:  # a sheet of several components' pieces: "A (56), B (1)" -> "A, B"
+            pieces = _PIECES.findall(title)
+            if len(pieces) > 1 and ", ".join(f"{p} ({c})" for p, c in pieces) == title:
+                name = ", ".join(names.get(short, short) for short in (p.split(" (")[0].strip() for p, _ in pieces))
         if name is None:
             name = next((k for k in known if title == k or title.startswith(tuple(k + end for end in _ENDS))), None)
         if name is None:
@@ -89,6 +94,9 @@ def sections(titles: list[str], names: dict[str, str] | None = None,
             out.append([name, i, i])
     return [tuple(s) for s in out]
 
+
+_PIECES = re.compile(r"(.+?) \((\d+)\)(?:, |$)")
+"""A sheet of pieces' title: each component's name and count (pnp.words: sheets.pieces)."""
 
 _ENDS = (":", " :", "\u00a0:", " (")
 """What follows a section's name in a sheet's title (English, French, typeset French)."""
@@ -202,6 +210,7 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
     """The cover and the how-to page (ReportLab, invariant). `n_sheets` counts the kit's pages from the
     first sheet to the last (blank pages included); `at` is each sheet's kit page (0-based)."""
     from reportlab.lib.colors import Color  # lazy: 67 ms (reportlab.lib.colors)
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: 54 ms (reportlab.pdfbase.pdfmetrics)
     from reportlab.pdfgen.canvas import Canvas  # lazy: 62 ms (reportlab.pdfgen.canvas)
 
     from pnp.render import fonts  # lazy: 22 ms (pnp.render)
@@ -298,11 +307,16 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
         c.drawString(margin, y, T(text))
         y -= pt(7)
 
-    def para(text: str) -> None:
+    def para(text: str) -> None:  # a "• " item hangs: its next lines start under its first word
         nonlocal y
         c.setFont(fonts.REGULAR, 10.5)
-        for line in _wrap(T(text), fonts.REGULAR, 10.5, W - 2 * margin - pt(5)):
-            c.drawString(margin + pt(5), y, line)
+        bullet = "• " if text.startswith("• ") else ""
+        hang = stringWidth(bullet, fonts.REGULAR, 10.5)
+        x0 = margin + pt(5)
+        for i, line in enumerate(_wrap(T(text[len(bullet):]), fonts.REGULAR, 10.5, W - 2 * margin - pt(5) - hang)):
+            if i == 0 and bullet:
+                c.drawString(x0, y, bullet)
+            c.drawString(x0 + hang, y, line)
             y -= pt(5)
         y -= pt(1.5)
 
@@ -318,7 +332,7 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
         para("• " + t["duplex"].get(parts.duplex, t["duplex"]["long"]))
         if blanks:
             para("• " + t["blanks"])
-    para("• " + t["print_test"])
+    para("• " + t["print_test" if backs else "print_test_fronts"])
     y -= pt(3)
     heading(t["cut_title"])
     para("• " + t["cut"].get(parts.marks, t["cut"]["crop"]))

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 Table = Mapping[str, Mapping[str, str]]
 """lang -> key -> word."""
 
-COLOURS: Table = {"fr": {
+COLOURS: Table = {"en": {"sky": "sky blue"}, "fr": {
     "orange": "orange", "sky": "ciel", "green": "vert", "yellow": "jaune", "blue": "bleu",
     "vermilion": "vermillon", "purple": "violet", "grey": "gris", "red": "rouge", "black": "noir",
     "white": "blanc", "pink": "rose", "brown": "marron",

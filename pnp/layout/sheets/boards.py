@@ -126,8 +126,9 @@ def _board_overview(face: FaceSpec, path: str, name: str, base: Paper, xs, ys, u
             vis_w, vis_h = min(uw, w - bx0), min(uh, h - by0)
             box = (x0 + bx0 * k, y0 + by0 * k, x0 + (bx0 + vis_w) * k, y0 + (by0 + vis_h) * k)
             sheet.outlines.append([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])])
-            sheet.notes.append((box[0] + 2, box[3] - 5, f"{chr(ord('A') + r)}{c + 1}"))
-    sheet.notes.append((x0, y0 + h * k + 3, say("sheets.overview_note", opts.lang, name=name,
+            # the top row's labels just above the board (its corners may hold marks), the others inside
+            sheet.notes.append((box[0] + 1, box[3] + 0.8 if r == 0 else box[3] - 5, f"{chr(ord('A') + r)}{c + 1}"))
+    sheet.notes.append((x0, y0 + h * k + 4.5, say("sheets.overview_note", opts.lang, name=name,
                                                 parts=len(xs) * len(ys))))
     return sheet
 
