@@ -489,7 +489,7 @@ def _shipped_class():
     from reportlab.pdfbase import pdfmetrics  # lazy: 76 ms (reportlab.pdfbase)
     from reportlab.pdfbase.ttfonts import TTFont  # lazy: 57 ms (reportlab.pdfbase.ttfonts)
 
-    Font = _font_class()
+    Font: Any = _font_class()  # (a class made at run time: mypy cannot see it as a base)
     split_string, subset_name = Font.splitString, TTFont.getSubsetInternalName
 
     class ShippedFont(Font):
