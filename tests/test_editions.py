@@ -1,12 +1,11 @@
 """Every edition reads in its own language: the text of every PDF pnp writes for the shipped designs (rulebooks,
 print sheets, the kit), extracted page by page, holds none of the other language's words of pnp's own table
-(pnp/words/), no straight apostrophe, no French : ; ! ? without its no-break space or at the start of a line, and
-none of the spellings a game's glossary says its books must never print (the seed's terms drifted: "boucle
-infinie" for Boucle Infinie).
-
-ReportLab writes U+00A0 with the space's code, so the extracted text shows a plain space before a colon: the
-colon is checked to have a space and never to start a line (pnp.render.typography's own tests check the
-characters); U+202F (before ; ! ? and inside « ») survives extraction and is checked as such.
+(pnp/words/), no straight apostrophe, and none of the spellings a game's glossary says its books must never print
+(the seed's terms drifted: "boucle infinie" for Boucle Infinie). A French page has no breakable space (U+0020)
+before : ; ! ? or », none after «, each of them has its no-break space (U+00A0 or U+202F; a colon between digits
+or after a slash, as in 10:30 or https:, is no French colon) and none starts a line; an English page has none of
+those no-break spaces before : ; ! ? and no « ». The PDFs write U+00A0 with a code of its own
+(pnp.render.reportlab_internals.split_string), so the extracted text tells it from a breakable space.
 
 The designs are built once for the module, the way a designer makes a kit (`pnp export kit`), in a new process.
 """
@@ -84,6 +83,21 @@ def drift(design: str) -> list[str]:
     return list((yaml.safe_load(path.read_text(encoding="utf-8")).get("drift") or {}).get("fr") or [])
 
 
+FRENCH_PUNCTUATION = re.compile(
+    r"(^|\n)[\u00a0\u202f]*[:;!?»]"  # at a line's start (a line broken at its no-break space)
+    r"|\u0020[:;!?»]|«\u0020"  # a breakable space where a no-break one belongs
+    r"|(?<=[^\s\d/\u00a0\u202f]):(?=\s|$)"  # a colon with no space before it (10:30 and https: are no colons)
+    r"|(?<![\s\u00a0\u202f;!?])[;!?](?=\s|$)"  # ; ! ? with no space before it (?! keeps one space, before ?)
+    r"|«(?=[^\s\u00a0\u202f])|(?<=[^\s\u00a0\u202f])»")  # « » with no space inside
+ENGLISH_PUNCTUATION = re.compile(r"[\u00a0\u202f][:;!?]|[«»]")  # French typography in an English text
+
+
+def punctuation(text: str, lang: str) -> list[str]:
+    """Each place of a page's extracted text where its language's punctuation is not spaced as it should be."""
+    found = (FRENCH_PUNCTUATION if lang == "fr" else ENGLISH_PUNCTUATION).finditer(text)
+    return [f"{lang} punctuation spaced wrongly in {text[max(0, m.start() - 20):m.end() + 10]!r}" for m in found]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("design", DESIGNS)
 def test_every_pdf_reads_in_its_language(built, design, lang):
@@ -97,14 +111,34 @@ def test_every_pdf_reads_in_its_language(built, design, lang):
             flat = " ".join(text.translate(SPACES).split())
             for m in re.finditer(r"'", text):
                 problems.append(f"{where}: straight apostrophe in {text[max(0, m.start() - 20):m.end() + 20]!r}")
-            if lang == "fr":
-                for m in re.finditer(r"(^|\n)[:;!?]|[^\s\d/][:](\s|$)|[^\u202f\s][;!?](\s|$)| [;!?]", text):
-                    problems.append(f"{where}: French punctuation without its no-break space in "
-                                    f"{text[max(0, m.start() - 20):m.end() + 10]!r}")
+            problems += [f"{where}: {problem}" for problem in punctuation(text, lang)]
             problems += [f"{where}: {other} words {p!r}" for p in sorted(foreign) if p in flat]
             unquoted = re.sub(r"«[^»]*»|\"[^\"]*\"|“[^”]*”", "", flat)  # (an edition may quote the seed's spelling)
             problems += [f"{where}: {t!r}, not the glossary's term" for t in never if t in unquoted]
     assert problems == []
+
+
+def test_the_french_pages_have_their_no_break_spaces(built):
+    """The French PDFs' text has U+00A0 before its colons, U+202F before ; ! ? (what pnp.render.typography sets):
+    the check above reads the characters themselves, not spaces that extraction could have made up."""
+    colons = nbsp = narrow = 0
+    for design in DESIGNS:
+        for pdf in pdfs_of(built, design, "fr"):
+            text = "".join(pages(pdf))
+            colons, nbsp = colons + len(re.findall(r"(?<![\d/]):(?!\d)", text)), nbsp + text.count("\u00a0:")
+            narrow += len(re.findall("\u202f[;!?]", text))
+    assert colons > 100 and nbsp == colons and narrow > 50, (colons, nbsp, narrow)
+
+
+@pytest.mark.parametrize("text, lang, found", [
+    ("Tour\u00a0: piochez\u202f; jouez\u202f! «\u202fPort\u202f» 10:30 https://x", "fr", 0),
+    ("Tour : piochez", "fr", 1), ("Tour: piochez", "fr", 1), ("Tour\u00a0:", "fr", 0), ("Tour\n\u00a0: x", "fr", 1),
+    ("piochez ; jouez", "fr", 1), ("piochez; jouez", "fr", 1), ("jouez !", "fr", 1), ("quoi ?", "fr", 1),
+    ("jouez\u00a0!", "fr", 0), ("« Port »", "fr", 2), ("«Port»", "fr", 2), ("«\u202fPort\u00a0»", "fr", 0),
+    ("Turn: draw; play! Why?", "en", 0), ("Turn\u00a0: draw", "en", 1), ("« Port »", "en", 2),
+])
+def test_the_punctuation_check_can_fail(text, lang, found):
+    assert len(punctuation(text, lang)) == found, punctuation(text, lang)
 
 
 def test_the_check_finds_english_in_a_french_page():

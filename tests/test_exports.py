@@ -226,14 +226,14 @@ def _leaves(kit) -> list[tuple[int, str, str]]:
     read from the sheets' footers."""
     out = []
     for i, page in enumerate(kit.pages):
-        m = _SHEET.search(page.extract_text() or "")
+        m = _SHEET.search((page.extract_text() or "").replace("\u00a0", " "))  # (": verso" has U+00A0)
         if m:
             out.append((i, _SIDES.get(m.group(4), m.group(4)), m.group(3)))
     return out
 
 
 def _blank(page) -> bool:
-    """A blank page's note, in either language (pnp.words: kit.blank, as typeset and extracted: U+00A0 reads as a
+    """A blank page's note, in either language (pnp.words: kit.blank, as typeset and extracted, U+00A0 read as a
     space)."""
     from pnp import words
     from pnp.render.typography import typeset
@@ -267,7 +267,7 @@ def test_kit_keeps_each_front_and_its_back_on_one_leaf(made):
             assert _blank(kit.pages[first - 1])
             assert sorted(float(x) for x in kit.pages[first - 1].mediabox[2:]) == pytest.approx(A4, abs=0.01)
         assert not _blank(kit.pages[first])
-        contents = kit.pages[0].extract_text()
+        contents = kit.pages[0].extract_text().replace("\u00a0", " ")
         assert (f"pages {first + 1}–{len(kit.pages)}" in contents or f"pages {first + 1} à {len(kit.pages)}"
                 in contents)  # the contents count the blank page
 

@@ -134,7 +134,7 @@ def test_a_french_sheet_has_no_english_word(duplex):
     assert all(s.lang == "fr" for s in sheets)
     assert re.search(r"feuille 1 sur \d+", text)
     assert "imprimer à 100 %" in text and "imprimer à 100\u00a0%" in said
-    assert "50 mm : mesurez-moi" in text and "50\u00a0mm\u00a0: mesurez-moi" in said
+    assert "50 mm : vérifiez à la règle" in text and "50\u00a0mm\u00a0: vérifiez à la règle" in said
     assert "L’étoile du jeu" in text
     assert "ÉPREUVE\u00a0:" in said
     if duplex != "fold":

@@ -296,6 +296,29 @@ def test_is_subsetting_font():
     assert not rl.is_subsetting_font(pdfmetrics.getFont("Helvetica"))
 
 
+def test_split_string_is_reportlabs_split_with_a_code_of_its_own_for_the_no_break_space():
+    """Without U+00A0, split_string gives ReportLab's splitString's runs and leaves the same subsets (in a document
+    whose earlier texts filled subset 0 and opened a second one); with it, U+00A0 has its own code, not the space's,
+    and a reader extracts it as U+00A0 (ReportLab's own splitString writes it as a space)."""
+    font = TTFont("pnp-probe-split", str(fonts.FILES[fonts.REGULAR]))
+    texts = ["Règle : oui", "".join(map(chr, range(0xC0, 0x17F))), "ASCII only", "Ŧŧ ĳ œ Œ ‘’ “” …"]
+    ours, theirs = PDFDocument(invariant=1), PDFDocument(invariant=1)
+    for text in texts:
+        assert rl.split_string(font, text, ours) == font.splitString(text, theirs)
+    assert font.state[ours].subsets == font.state[theirs].subsets and len(font.state[ours].subsets) == 2
+    doc = PDFDocument(invariant=1)
+    runs = rl.split_string(font, "a\u00a0: b", doc)
+    space, nbsp = (font.state[doc].assignments[code] for code in (0x20, 0xA0))
+    assert space == 32 and nbsp not in (0, 32) and runs == [(0, bytes([ord("a"), nbsp, ord(":"), 32, ord("b")]))]
+    assert font.splitString("a\u00a0:", PDFDocument(invariant=1)) == [(0, b"a :")]  # (what the fix is for)
+
+    assert fonts.ensure(fonts.REGULAR)
+    c = _canvas()
+    c.setFont(fonts.REGULAR, 12)
+    c.drawString(10, 10, "Règle\u00a0: oui\u202f; a b")
+    assert pypdf.PdfReader(io.BytesIO(_saved(c))).pages[0].extract_text().strip() == "Règle\u00a0: oui\u202f; a b"
+
+
 def test_kept_together_is_what_keep_together_holds():
     a, b = Spacer(1, 1), Spacer(1, 2)
     assert rl.kept_together(KeepTogether([a, b])) == [a, b]

@@ -233,7 +233,7 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
     at = at or {}
 
     def span(a: int, n: int) -> str:
-        return t["page"].format(a=a) if n == 1 else t["pages"].format(a=a, b=a + n - 1)
+        return t["page"].format(a=a) if n == 1 else t["pages_two" if n == 2 else "pages"].format(a=a, b=a + n - 1)
 
     def sheet_span(first: int, last: int) -> str:  # a section's pages, by its sheets' places in the kit
         a, b = at.get(first, sheets_first - 1 + first) + 1, at.get(last, sheets_first - 1 + last) + 1

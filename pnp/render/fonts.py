@@ -91,11 +91,10 @@ def ensure(name: str) -> bool:
     if path is None:
         return False
     from reportlab.pdfbase import pdfmetrics  # lazy: 51 ms (reportlab.pdfbase)
-    from reportlab.pdfbase.ttfonts import TTFont  # lazy: 57 ms (reportlab.pdfbase.ttfonts)
 
     with _lock:
         if name not in _registered:
-            pdfmetrics.registerFont(_shipped_class()(name, str(path)) if name in EXT else TTFont(name, str(path)))
+            pdfmetrics.registerFont(_shipped_class()(name, str(path)) if name in EXT else _font_class()(name, str(path)))
             _registered.add(name)
     return True
 
@@ -193,12 +192,12 @@ def register_data(data: bytes) -> str:
         return name
 
     from reportlab.pdfbase import pdfmetrics  # lazy: 53 ms (reportlab.pdfbase)
-    from reportlab.pdfbase.ttfonts import TTFError, TTFont  # lazy: 57 ms (reportlab.pdfbase.ttfonts)
+    from reportlab.pdfbase.ttfonts import TTFError  # lazy: 57 ms (reportlab.pdfbase.ttfonts)
 
     with _lock:
         if name not in _registered:
             try:
-                font = TTFont(name, io.BytesIO(data))
+                font = _font_class()(name, io.BytesIO(data))
             except TTFError as exc:
                 text = str(exc)
                 if "postscript outlines" in text.lower() or "cff" in text.lower():
@@ -462,15 +461,38 @@ _FACES: dict[str, tuple[str, int]] = {name: (family, slot) for family, faces in 
 
 
 @functools.cache
+def _font_class():
+    """The class of every font pnp registers (shipped, extended, a design's own): ReportLab's TTFont, whose
+    U+00A0 has a code of its own in the PDF, so that a reader extracts the no-break space as U+00A0
+    (reportlab_internals.split_string; ReportLab writes it as a space)."""
+    from reportlab.pdfbase.ttfonts import TTFont  # lazy: 57 ms (reportlab.pdfbase.ttfonts)
+
+    from pnp.render import reportlab_internals as rl  # lazy: 10 ms (pnp.render.reportlab_internals)
+
+    split_string = TTFont.splitString
+
+    class Font(TTFont):
+        def splitString(self, text, doc, encoding="utf-8"):
+            if isinstance(text, bytes):
+                text = text.decode(encoding)
+            if "\u00a0" in text:
+                return rl.split_string(self, text, doc)
+            return split_string(self, text, doc, encoding)
+
+    return Font
+
+
+@functools.cache
 def _shipped_class():
     """The class of the shipped Latin faces: ReportLab's TTFont, whose text falls back along its chain."""
     from reportlab.lib.rl_accel import instanceStringWidthTTF as width  # lazy: 2.2 ms (reportlab.lib.rl_accel)
     from reportlab.pdfbase import pdfmetrics  # lazy: 76 ms (reportlab.pdfbase)
     from reportlab.pdfbase.ttfonts import TTFont  # lazy: 57 ms (reportlab.pdfbase.ttfonts)
 
-    split_string, subset_name = TTFont.splitString, TTFont.getSubsetInternalName
+    Font: Any = _font_class()  # (a class made at run time: mypy cannot see it as a base)
+    split_string, subset_name = Font.splitString, TTFont.getSubsetInternalName
 
-    class ShippedFont(TTFont):
+    class ShippedFont(Font):
         """A shipped Latin face. Text that it has whole (all text of a Latin design, and every run
         pnp.render.svgpdf and textbox() cut with `split`) is measured and set by TTFont itself, to the byte;
         other text is cut along the face's chain (then the `fallbacks` fonts), each run measured and set in

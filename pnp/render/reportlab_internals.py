@@ -30,7 +30,9 @@ What is here, and why it is kept rather than replaced by code owning its PDF obj
 - The canvas's per-page state (its instance `__dict__`, `_startPage`, `_pageNumber`, `_annotationCount`,
   `_currentMatrix`, `_curr_tx_info`): the rulebook's NumberedCanvas keeps every page to draw "page N of M" and the
   contents' page numbers when the document is saved (ReportLab's multiBuild laid the rulebook out twice instead).
-- Fonts and platypus: `TTFont._dynamicFont` (a subsetting font), `KeepTogether._content`,
+- Fonts and platypus: `TTFont._dynamicFont` (a subsetting font), its per-document subsets (`_assignState`, the
+  state's `assignments`, `subsets`, `nextCode`, `frozen`: split_string gives U+00A0 a code of its own, which
+  ReportLab's splitString writes with the space's), `KeepTogether._content`,
   `TableOfContents._entries` and `_table` (the one-pass contents of pnp.rulebook.document),
   `Table._rowHeights` (a row taller than a page is split, pnp.rulebook.markdown).
 """
@@ -387,6 +389,60 @@ def clear_text_cursor(c) -> None:
 def is_subsetting_font(font) -> bool:
     """Whether `font` is a TrueType font that ReportLab subsets (splitString and getSubsetInternalName)."""
     return bool(getattr(font, "_dynamicFont", False)) and hasattr(font, "splitString")
+
+
+def split_string(font, text, doc) -> list[tuple[int, bytes]]:
+    """A TrueType font's `splitString(text, doc)` (the text as (subset, codes) runs of the document's subsets of the
+    font), except that U+00A0 (no-break space) is a character of its own: ReportLab 5.1 writes it with the code
+    of the space (32), so its ToUnicode maps it back to U+0020 and a reader extracting the text cannot tell the
+    French no-break space before ":" from a breakable one. Here U+00A0 gets its own code, drawn with the glyph
+    and width ReportLab gives it (the space's: TTFontFace maps 0xA0 to the space's glyph) and mapped to U+00A0
+    in the subset's ToUnicode. The same loop as ReportLab 5.1's, the same codes in the same order (text without
+    U+00A0 gives ReportLab's result, to the byte), less its `if code == 0xa0: code = 32`; the fonts call it only
+    for text that has U+00A0 (pnp.render.fonts). No paragraph of pnp is justified by word spacing (Tw applies to
+    code 32 only), so nothing else changes."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    state = font._assignState(doc)
+    skip31 = 31 if font._asciiReadable and state.nextCode < 32 else -256
+    char_to_glyph = font.face.charToGlyph
+    assignments, subsets = state.assignments, state.subsets
+    current, run, results = -1, bytearray(), []
+    for code in map(ord, text):
+        if code in assignments:
+            n = assignments[code]
+        elif code not in char_to_glyph:
+            n = 0
+        else:
+            if state.frozen:
+                raise pdfdoc.PDFError(f"Font {font.fontName} is already frozen, cannot add new character "
+                                      f"U+{code:04X}")
+            n = state.nextCode
+            if n & 0xFF == 32:  # code 32 of every subset is the space
+                if n != 32:
+                    subsets[n >> 8].append(32)
+                state.nextCode += 1
+                n = state.nextCode
+            if n > 32:
+                if not n & 0xFF:
+                    subsets.append([0])  # code 0 of every subset is .notdef
+                    state.nextCode += 1
+                    n = state.nextCode
+                subsets[n >> 8].append(code)
+            else:
+                if n == skip31:  # codes 1-31 filled: go on past the ASCII ones (32-126) of subset 0
+                    state.nextCode = 127
+                subsets[0][n] = code
+            state.nextCode += 1
+            assignments[code] = n
+        if n >> 8 != current:
+            if run:
+                results.append((current, bytes(run)))
+            current, run = n >> 8, bytearray()
+        run.append(n & 0xFF)
+    if run:
+        results.append((current, bytes(run)))
+    return results
 
 
 def kept_together(flowable) -> list:
