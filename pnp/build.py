@@ -519,31 +519,45 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
             built.sheets_per_paper = sheets_needed(components, opts, face_path, planned=sheets)
         else:
             built.extra_files[name] = pdf
-    components = built.components
     if print_shop:
-        from pnp.layout.sheets.print_shop import (
-            bleed_warnings,
-            pdfx_of,
-            pdfx_warnings,
-            print_shop_report,
-            print_shop_summary,
-        )  # lazy: 33 ms (pnp.layout.sheets.print_shop)
+        _print_shop(built, print_shop, cache)
 
-        shop = print_shop_sheets(components, face_path)
-        pdfx = print_shop if isinstance(print_shop, str) else ""  # "x-1a" | "x-4": PDF/X (pnp.layout.pdfx)
-        built.extra_files[f"{design.slug}-print-shop.pdf"] = cache.cached(
-            "sheets", products.PRINT_SHOP.key(shop_plan=repr(shop), face_svgs=svgs, title=meta.title, author=meta.author,
-                                             pdfx=pdfx),
-            lambda: pdfx_of(fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
-                shop, svgs, title=meta.title, author=meta.author, cache=cache, resources=art,
-                subject=f"{meta.title}: one face per page")), pdfx, meta.title))
-        bleed_warnings(design, components, f"{design.slug}-print-shop.pdf")
+
+def _print_shop(built: BuiltDesign, print_shop: bool | str, cache: Cache) -> None:
+    """The print-shop PDF (one face per page) and its CSV of copies: one per language, named like the sheets
+    (<design>-<lang>-print-shop.pdf), when a face differs by language; else one, <design>-print-shop.pdf."""
+    from pnp.layout import pdf as pdf_layout  # lazy: 122 ms (pnp.layout)
+    from pnp.layout.sheets.print_shop import (
+        bleed_warnings,
+        pdfx_of,
+        pdfx_warnings,
+        print_shop_report,
+        print_shop_sheets,
+        print_shop_summary,
+    )  # lazy: 33 ms (pnp.layout.sheets.print_shop)
+
+    design, svgs, meta = built.design, built.svgs, built.design.meta
+    art = ArtFiles(design.folder)
+    pdfx = print_shop if isinstance(print_shop, str) else ""  # "x-1a" | "x-4": PDF/X (pnp.layout.pdfx)
+    editions = list(built.languages().items()) if built.differs_by_language() else \
+        [(next(iter(built.languages())), built.components)]
+    each = len(editions) > 1
+    names = {lang: f"{design.slug}-{lang + '-' if each else ''}print-shop" for lang, _ in editions}
+    for lang, components in editions:
+        shop = print_shop_sheets(components, face_path, lang)
+        title = meta.title_in(lang)
+        pdf_name = names[lang] + ".pdf"
+        built.extra_files[pdf_name] = cache.cached(
+            "sheets", products.PRINT_SHOP.key(shop_plan=repr(shop), face_keys=_faces_key(components, svgs),
+                                             title=title, author=meta.author, pdfx=pdfx, language=lang),
+            lambda shop=shop, title=title: pdfx_of(fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
+                shop, svgs, title=title, author=meta.author, cache=cache, resources=art,
+                subject=f"{title}: one face per page")), pdfx, title))
         if pdfx:
-            pdfx_warnings(design, components, pdfx, f"{design.slug}-print-shop.pdf",
-                          bytes(built.extra_files[f"{design.slug}-print-shop.pdf"]))  # type: ignore[arg-type]
-        built.extra_files[f"{design.slug}-print-shop.csv"] = print_shop_report(components)
-        built.notes.append(f"print-shop: {print_shop_summary(components)}; copies per page in "
-                           f"{design.slug}-print-shop.csv")
+            pdfx_warnings(design, components, pdfx, pdf_name, bytes(built.extra_files[pdf_name]))  # type: ignore[arg-type]
+        built.extra_files[names[lang] + ".csv"] = print_shop_report(components)
+        built.notes.append(f"{names[lang]}: {print_shop_summary(components)}; copies per page in {names[lang]}.csv")
+    bleed_warnings(design, built.components, " and ".join(n + ".pdf" for n in names.values()))
 
 
 def _draw_sheets(design: Design, sheets: list, svgs: Mapping[str, str], cache: Cache, art: Any, paper: str,

@@ -198,7 +198,8 @@ def _label(name: str) -> str:
     if "-rules-" in stem:
         lang, paper = stem.rsplit("-rules-", 1)[1].split("-", 1)
         return f"Rulebook ({lang.upper()}, {'Letter' if paper == 'letter' else paper.upper()})"
-    if stem.endswith("-print-shop"):
-        return "Print-shop PDF"
+    if stem.endswith("-print-shop"):  # <design>[-<lang>]-print-shop
+        lang = stem.removesuffix("-print-shop").rsplit("-", 1)[-1]
+        return f"Print-shop PDF ({lang.upper()})" if len(lang) == 2 and lang.isalpha() else "Print-shop PDF"
     return "Print sheets " + stem.rsplit("-", 1)[1].upper() if not stem.endswith("-proof") else "Proof sheets"
 
