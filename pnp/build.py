@@ -866,8 +866,9 @@ def variant_of(name: str, slug: str) -> tuple[str, str] | None:
     the index), which each build makes or removes."""
     if "/" in name or not name.startswith(f"{slug}-") or not name.endswith(".pdf"):
         return None
-    if name.startswith(f"{slug}-print-shop"):
-        return ("print-shop", "")
+    lang, _, rest = name.removeprefix(f"{slug}-").partition("-")
+    if name.startswith(f"{slug}-print-shop") or (lang in LANGUAGES and rest.startswith("print-shop")):
+        return ("print-shop", "")  # (<design>-<lang>-print-shop.pdf: one edition's)
     m = _VARIANT_FILE.search(name)
     if m is None:
         return None

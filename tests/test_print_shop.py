@@ -106,6 +106,11 @@ def test_print_shop_is_made_in_each_language_of_the_design(tmp_path):
     assert "Your turn" not in fr and "The Heron" not in fr and "Swift." not in fr and "'" not in fr
     assert "Your turn" in en and "À votre tour" not in en
     assert report(out / "showcase-fr-print-shop.csv") == report(out / "showcase-en-print-shop.csv")
+    from pnp.build import variant_of  # (a later build without --print-shop keeps them, as `pnp clean` removes them)
+
+    assert variant_of("showcase-fr-print-shop.pdf", "showcase") == ("print-shop", "") == variant_of(
+        "showcase-print-shop.pdf", "showcase")
+    assert variant_of("showcase-fr-a4.pdf", "showcase") == ("sheets", "a4")
 
 
 def test_a_single_language_design_keeps_its_print_shop_name(tmp_path):
