@@ -660,7 +660,7 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
             if lang is not None:  # print/<service>-<lang>/...
                 files = {f"print/{service}-{lang}/" + n.removeprefix(f"print/{service}/"): b for n, b in files.items()}
             built.dirs.setdefault("print", {}).update({n.removeprefix("print/"): b for n, b in files.items()})
-            built.notes += problems
+            built.notes += [p for p in problems if p not in built.notes]  # (each edition's: said once)
     if ("kit" in exports or "kit-ink-saver" in exports) and any("-rules-" in pat for pat in built.deferred):
         built.deferred.append(f"{design.slug}-kit-*.pdf")  # made with the rulebooks, in the second pass
     elif "kit" in exports or "kit-ink-saver" in exports:

@@ -91,7 +91,8 @@ def _face(cf, face, count: int, label: str, face_path, shown: Mapping[str, str])
     src = face_path(cf.component_id, face)
     w, h = face.width + 2 * face.bleed, face.height + 2 * face.bleed
     scale = min(THUMB_HEIGHT / h, THUMB_WIDTH / w, PX_PER_MM) if w > 0 and h > 0 else 0
-    return {"src": src, "count": count, "label": label, "alt": f"{cf.component_id} {face.key}",
+    return {"src": src, "count": count, "label": label,  # (its name in the page: a face of one edition says which)
+            "alt": f"{cf.component_id} {face.key}" + (f" · {face.lang}" if face.lang else ""),
             "width": f"{w * scale:.1f}", "height": f"{h * scale:.1f}", "svg": Markup(shown.get(src, ""))}
 
 

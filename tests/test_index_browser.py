@@ -248,9 +248,12 @@ def test_a_font_the_page_lacks_is_noticed(sheet, tmp_path):
 def test_three_stars_sheet_draws_every_card(sheet, three_stars_a4):
     s = sheet(three_stars_a4 / "index.html")
     assert s.problems() == []
-    # every face of the first language, then each face the other language draws otherwise (every face, as long as
-    # the game's generators are not declared wordless)
-    assert len(s.faces) == 41 + 1 + 1 + 4 + len(list((three_stars_a4 / "svg").glob("*.en.svg")))
+    # every face of the first language, then each face the other language draws otherwise (the cards and pieces
+    # are wordless: one face for both editions; the back and the board have words)
+    assert len(s.faces) == 41 + 1 + 1 + 4 + len(list((three_stars_a4 / "svg").glob("*.en.svg"))) == 47 + 2
+    names = [f["name"] for f in s.faces]
+    assert len(set(names)) == len(names)  # each edition's faces named apart
+    assert {"board board · fr", "board board · en", "placement-cards 01"} <= set(names)
     assert all(f["drawn"] for f in s.faces)
     shot = Image.open(io.BytesIO(s.page.screenshot(scale="css"))).convert("RGB")
     # the cards' near-black filled triangles and the dark-blue back, not only text on the light background
