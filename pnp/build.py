@@ -478,12 +478,10 @@ def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
 def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str, cache: Cache,
                   compiled: dict | None = None) -> None:
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
-    from pnp.layout import pdf as pdf_layout  # lazy: 122 ms (pnp.layout)
     from pnp.layout.sheets import (  # lazy: 35 ms (pnp.layout.sheets)
         SheetOptions,
         plan,
         plan_advice,
-        print_shop_sheets,
         sheets_needed,
     )
 
@@ -526,10 +524,8 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
 def _print_shop(built: BuiltDesign, print_shop: bool | str, cache: Cache) -> None:
     """The print-shop PDF (one face per page) and its CSV of copies: one per language, named like the sheets
     (<design>-<lang>-print-shop.pdf), when a face differs by language; else one, <design>-print-shop.pdf."""
-    from pnp.layout import pdf as pdf_layout  # lazy: 122 ms (pnp.layout)
     from pnp.layout.sheets.print_shop import (
         bleed_warnings,
-        pdfx_of,
         pdfx_warnings,
         print_shop_report,
         print_shop_sheets,
@@ -550,14 +546,23 @@ def _print_shop(built: BuiltDesign, print_shop: bool | str, cache: Cache) -> Non
         built.extra_files[pdf_name] = cache.cached(
             "sheets", products.PRINT_SHOP.key(shop_plan=repr(shop), face_keys=_faces_key(components, svgs),
                                              title=title, author=meta.author, pdfx=pdfx, language=lang),
-            lambda shop=shop, title=title: pdfx_of(fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
-                shop, svgs, title=title, author=meta.author, cache=cache, resources=art,
-                subject=f"{title}: one face per page")), pdfx, title))
+            partial(_draw_print_shop, design, shop, svgs, cache, art, title, pdfx))
         if pdfx:
             pdfx_warnings(design, components, pdfx, pdf_name, bytes(built.extra_files[pdf_name]))  # type: ignore[arg-type]
         built.extra_files[names[lang] + ".csv"] = print_shop_report(components)
         built.notes.append(f"{names[lang]}: {print_shop_summary(components)}; copies per page in {names[lang]}.csv")
     bleed_warnings(design, built.components, " and ".join(n + ".pdf" for n in names.values()))
+
+
+def _draw_print_shop(design: Design, shop: list, svgs: Mapping[str, str], cache: Cache, art: Any, title: str,
+                     pdfx: str) -> bytes:
+    """One edition's print-shop PDF bytes, in the design's fonts (as PDF/X when `pdfx` names a version)."""
+    from pnp.layout import pdf as pdf_layout  # lazy: 122 ms (pnp.layout)
+    from pnp.layout.sheets.print_shop import pdfx_of  # lazy: 33 ms (pnp.layout.sheets.print_shop)
+
+    return pdfx_of(fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
+        shop, svgs, title=title, author=design.meta.author, cache=cache, resources=art,
+        subject=f"{title}: one face per page")), pdfx, title)
 
 
 def _draw_sheets(design: Design, sheets: list, svgs: Mapping[str, str], cache: Cache, art: Any, paper: str,
