@@ -478,12 +478,10 @@ def _svg_files(design: Design, svgs: dict[str, str]) -> dict:
 def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str, cache: Cache,
                   compiled: dict | None = None) -> None:
     """The print sheets PDF for `paper` (and the print-shop PDF), and the sheet counts per paper."""
-    from pnp.layout import pdf as pdf_layout  # lazy: 122 ms (pnp.layout)
     from pnp.layout.sheets import (  # lazy: 35 ms (pnp.layout.sheets)
         SheetOptions,
         plan,
         plan_advice,
-        print_shop_sheets,
         sheets_needed,
     )
 
@@ -519,31 +517,52 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
             built.sheets_per_paper = sheets_needed(components, opts, face_path, planned=sheets)
         else:
             built.extra_files[name] = pdf
-    components = built.components
     if print_shop:
-        from pnp.layout.sheets.print_shop import (
-            bleed_warnings,
-            pdfx_of,
-            pdfx_warnings,
-            print_shop_report,
-            print_shop_summary,
-        )  # lazy: 33 ms (pnp.layout.sheets.print_shop)
+        _print_shop(built, print_shop, cache)
 
-        shop = print_shop_sheets(components, face_path)
-        pdfx = print_shop if isinstance(print_shop, str) else ""  # "x-1a" | "x-4": PDF/X (pnp.layout.pdfx)
-        built.extra_files[f"{design.slug}-print-shop.pdf"] = cache.cached(
-            "sheets", products.PRINT_SHOP.key(shop_plan=repr(shop), face_svgs=svgs, title=meta.title, author=meta.author,
-                                             pdfx=pdfx),
-            lambda: pdfx_of(fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
-                shop, svgs, title=meta.title, author=meta.author, cache=cache, resources=art,
-                subject=f"{meta.title}: one face per page")), pdfx, meta.title))
-        bleed_warnings(design, components, f"{design.slug}-print-shop.pdf")
+
+def _print_shop(built: BuiltDesign, print_shop: bool | str, cache: Cache) -> None:
+    """The print-shop PDF (one face per page) and its CSV of copies: one per language, named like the sheets
+    (<design>-<lang>-print-shop.pdf), when a face differs by language; else one, <design>-print-shop.pdf."""
+    from pnp.layout.sheets.print_shop import (
+        bleed_warnings,
+        pdfx_warnings,
+        print_shop_report,
+        print_shop_sheets,
+        print_shop_summary,
+    )  # lazy: 33 ms (pnp.layout.sheets.print_shop)
+
+    design, svgs, meta = built.design, built.svgs, built.design.meta
+    art = ArtFiles(design.folder)
+    pdfx = print_shop if isinstance(print_shop, str) else ""  # "x-1a" | "x-4": PDF/X (pnp.layout.pdfx)
+    editions = list(built.languages().items()) if built.differs_by_language() else \
+        [(next(iter(built.languages())), built.components)]
+    each = len(editions) > 1
+    names = {lang: f"{design.slug}-{lang + '-' if each else ''}print-shop" for lang, _ in editions}
+    for lang, components in editions:
+        shop = print_shop_sheets(components, face_path, lang)
+        title = meta.title_in(lang)
+        pdf_name = names[lang] + ".pdf"
+        built.extra_files[pdf_name] = cache.cached(
+            "sheets", products.PRINT_SHOP.key(shop_plan=repr(shop), face_keys=_faces_key(components, svgs),
+                                             title=title, author=meta.author, pdfx=pdfx, language=lang),
+            partial(_draw_print_shop, design, shop, svgs, cache, art, title, pdfx))
         if pdfx:
-            pdfx_warnings(design, components, pdfx, f"{design.slug}-print-shop.pdf",
-                          bytes(built.extra_files[f"{design.slug}-print-shop.pdf"]))  # type: ignore[arg-type]
-        built.extra_files[f"{design.slug}-print-shop.csv"] = print_shop_report(components)
-        built.notes.append(f"print-shop: {print_shop_summary(components)}; copies per page in "
-                           f"{design.slug}-print-shop.csv")
+            pdfx_warnings(design, components, pdfx, pdf_name, bytes(built.extra_files[pdf_name]))  # type: ignore[arg-type]
+        built.extra_files[names[lang] + ".csv"] = print_shop_report(components)
+        built.notes.append(f"{names[lang]}: {print_shop_summary(components)}; copies per page in {names[lang]}.csv")
+    bleed_warnings(design, built.components, " and ".join(n + ".pdf" for n in names.values()))
+
+
+def _draw_print_shop(design: Design, shop: list, svgs: Mapping[str, str], cache: Cache, art: Any, title: str,
+                     pdfx: str) -> bytes:
+    """One edition's print-shop PDF bytes, in the design's fonts (as PDF/X when `pdfx` names a version)."""
+    from pnp.layout import pdf as pdf_layout  # lazy: 122 ms (pnp.layout)
+    from pnp.layout.sheets.print_shop import pdfx_of  # lazy: 33 ms (pnp.layout.sheets.print_shop)
+
+    return pdfx_of(fonts.in_design_fonts(design, lambda: pdf_layout.render_pdf(
+        shop, svgs, title=title, author=design.meta.author, cache=cache, resources=art,
+        subject=f"{title}: one face per page")), pdfx, title)
 
 
 def _draw_sheets(design: Design, sheets: list, svgs: Mapping[str, str], cache: Cache, art: Any, paper: str,
@@ -646,7 +665,7 @@ def _exports_stage(built: BuiltDesign, cache: Cache, exports: frozenset[str] | s
             if lang is not None:  # print/<service>-<lang>/...
                 files = {f"print/{service}-{lang}/" + n.removeprefix(f"print/{service}/"): b for n, b in files.items()}
             built.dirs.setdefault("print", {}).update({n.removeprefix("print/"): b for n, b in files.items()})
-            built.notes += problems
+            built.notes += [p for p in problems if p not in built.notes]  # (each edition's: said once)
     if ("kit" in exports or "kit-ink-saver" in exports) and any("-rules-" in pat for pat in built.deferred):
         built.deferred.append(f"{design.slug}-kit-*.pdf")  # made with the rulebooks, in the second pass
     elif "kit" in exports or "kit-ink-saver" in exports:
@@ -852,8 +871,9 @@ def variant_of(name: str, slug: str) -> tuple[str, str] | None:
     the index), which each build makes or removes."""
     if "/" in name or not name.startswith(f"{slug}-") or not name.endswith(".pdf"):
         return None
-    if name.startswith(f"{slug}-print-shop"):
-        return ("print-shop", "")
+    lang, _, rest = name.removeprefix(f"{slug}-").partition("-")
+    if name.startswith(f"{slug}-print-shop") or (lang in LANGUAGES and rest.startswith("print-shop")):
+        return ("print-shop", "")  # (<design>-<lang>-print-shop.pdf: one edition's)
     m = _VARIANT_FILE.search(name)
     if m is None:
         return None

@@ -91,7 +91,8 @@ def _face(cf, face, count: int, label: str, face_path, shown: Mapping[str, str])
     src = face_path(cf.component_id, face)
     w, h = face.width + 2 * face.bleed, face.height + 2 * face.bleed
     scale = min(THUMB_HEIGHT / h, THUMB_WIDTH / w, PX_PER_MM) if w > 0 and h > 0 else 0
-    return {"src": src, "count": count, "label": label, "alt": f"{cf.component_id} {face.key}",
+    return {"src": src, "count": count, "label": label,  # (its name in the page: a face of one edition says which)
+            "alt": f"{cf.component_id} {face.key}" + (f" · {face.lang}" if face.lang else ""),
             "width": f"{w * scale:.1f}", "height": f"{h * scale:.1f}", "svg": Markup(shown.get(src, ""))}
 
 
@@ -198,7 +199,8 @@ def _label(name: str) -> str:
     if "-rules-" in stem:
         lang, paper = stem.rsplit("-rules-", 1)[1].split("-", 1)
         return f"Rulebook ({lang.upper()}, {'Letter' if paper == 'letter' else paper.upper()})"
-    if stem.endswith("-print-shop"):
-        return "Print-shop PDF"
+    if stem.endswith("-print-shop"):  # <design>[-<lang>]-print-shop
+        lang = stem.removesuffix("-print-shop").rsplit("-", 1)[-1]
+        return f"Print-shop PDF ({lang.upper()})" if len(lang) == 2 and lang.isalpha() else "Print-shop PDF"
     return "Print sheets " + stem.rsplit("-", 1)[1].upper() if not stem.endswith("-proof") else "Proof sheets"
 

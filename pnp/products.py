@@ -158,8 +158,9 @@ PRODUCTS: dict[str, Product] = {p.name: p for p in (
     Product("sheets", ("plan", "face_keys", "title", "author", "paper", "language", "sheet_layout"),
             "<design>[-<lang>]-<paper>[-proof].pdf", kind="sheets",
             about="the print sheets of one language: plan (from component, print, paper) and its faces"),
-    Product("print_shop", ("shop_plan", "face_svgs", "title", "author", "pdfx"), "<design>-print-shop.pdf",
-            kind="sheets", about="one face per page, for a print shop (--print-shop)"),
+    Product("print_shop", ("shop_plan", "face_keys", "title", "author", "pdfx", "language"),
+            "<design>[-<lang>]-print-shop.pdf", kind="sheets",
+            about="one face per page, for a print shop (--print-shop), per language when a face differs"),
     Product("svg_files", ("face_svgs", "art"), "svg/*.svg, svg/art/*", about="every face standing alone"),
     # rulebooks, index, manifest
     Product("rulebooks", ("rules_text", "rulebook_templates", "design", "face_svgs", "paper", "folder"),

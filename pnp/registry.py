@@ -76,7 +76,7 @@ class Generator:
     fn: GeneratorFn
     params: type[BaseModel] | None
     doc: str
-    wordless: bool = False  # its faces print no words: drawn once, shared by every language of the design
+    wordless: bool = False  # its faces print no words: painted once, shared by every language of the design
 
     def __call__(self, ctx: GeneratorContext) -> list[FaceSpec]:
         return self.fn(ctx)
@@ -85,8 +85,11 @@ class Generator:
 def generator(name: str, params: type[BaseModel] | None = None, *,
               wordless: bool = False) -> Callable[[GeneratorFn], Generator]:
     """Decorator: make a function a `Generator` named like 'three_stars.placements' (list it in the GameSpec).
-    `wordless=True`: its faces print no words (nor anything that depends on `ctx.lang`), so one face serves every
-    language of a design; else each face is drawn in each language (`ctx.lang`) and keyed on it."""
+    `wordless=True`: its faces print no words (no text but numbers and signs, which every language writes alike) and
+    paint nothing that depends on `ctx.lang`, so one face, keyed on no language, painted once, serves every language
+    of a design; `ctx.lang` is still each edition's, for the faces' labels (index.html, the manifest), which are
+    not painted (tests/test_wordless.py paints every wordless face of the shipped designs in each language). Else
+    each face is drawn in each language (`ctx.lang`) and keyed on it."""
 
     def wrap(fn: GeneratorFn) -> Generator:
         return Generator(name, fn, params, (fn.__doc__ or "").strip(), wordless)

@@ -198,11 +198,14 @@ def test_showcase_sheet_shows_ship_art_icons_and_its_font(sheet, tmp_path):
     assert s.problems() == []
     assert len(s.faces) == 40 and all(f["drawn"] for f in s.faces)  # each edition's 20 (English, then French)
     assert sum(len(f["texts"]) for f in s.faces) > 100  # the font check saw the cards' texts
-    ship = s.face_pixels("cards 01")
-    for colour in ((0x3B, 0x7E, 0xA1), (0x6B, 0x42, 0x26), (0xCF, 0xE3, 0xEE)):  # ship.svg: sea, hull, sky
-        assert count_colour(ship, colour) > 200, colour
-    assert count_colour(s.face_pixels("cards 01"), (0xE8, 0xC1, 0x4A), 20) > 30  # icons/coin.svg's gold disc
-    assert count_colour(s.face_pixels("cards back-ship"), (0xF4, 0xEF, 0xE2), 16) > 300  # its medallion
+    names = [f["name"] for f in s.faces]
+    assert len(set(names)) == len(names)  # a face of one edition is named with its language
+    for lang in ("en", "fr"):
+        ship = s.face_pixels(f"cards 01 · {lang}")
+        for colour in ((0x3B, 0x7E, 0xA1), (0x6B, 0x42, 0x26), (0xCF, 0xE3, 0xEE)):  # ship.svg: sea, hull, sky
+            assert count_colour(ship, colour) > 200, colour
+        assert count_colour(ship, (0xE8, 0xC1, 0x4A), 20) > 30  # icons/coin.svg's gold disc
+        assert count_colour(s.face_pixels(f"cards back-ship · {lang}"), (0xF4, 0xEF, 0xE2), 16) > 300  # its medallion
 
 
 def test_art_deck_sheet_shows_its_png_svg_and_jpeg_art(sheet, tmp_path):
@@ -248,9 +251,12 @@ def test_a_font_the_page_lacks_is_noticed(sheet, tmp_path):
 def test_three_stars_sheet_draws_every_card(sheet, three_stars_a4):
     s = sheet(three_stars_a4 / "index.html")
     assert s.problems() == []
-    # every face of the first language, then each face the other language draws otherwise (every face, as long as
-    # the game's generators are not declared wordless)
-    assert len(s.faces) == 41 + 1 + 1 + 4 + len(list((three_stars_a4 / "svg").glob("*.en.svg")))
+    # every face of the first language, then each face the other language draws otherwise (the cards and pieces
+    # are wordless: one face for both editions; the back and the board have words)
+    assert len(s.faces) == 41 + 1 + 1 + 4 + len(list((three_stars_a4 / "svg").glob("*.en.svg"))) == 47 + 2
+    names = [f["name"] for f in s.faces]
+    assert len(set(names)) == len(names)  # each edition's faces named apart
+    assert {"board board · fr", "board board · en", "placement-cards 01"} <= set(names)
     assert all(f["drawn"] for f in s.faces)
     shot = Image.open(io.BytesIO(s.page.screenshot(scale="css"))).convert("RGB")
     # the cards' near-black filled triangles and the dark-blue back, not only text on the light background

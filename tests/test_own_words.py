@@ -191,3 +191,37 @@ def test_the_english_kit_pages():
     text, _ = _kit_text("en")
     assert "Print-and-play kit" in text and "2–4 players" in text
     assert "'" not in text
+
+
+@pytest.fixture
+def word_tables(tmp_path, monkeypatch):
+    """pnp's word tables read from a folder of the test's (and read afresh before and after)."""
+    for name in ("en.yaml", "fr.yaml"):
+        (tmp_path / name).write_text((words.FOLDER / name).read_text(encoding="utf-8"), encoding="utf-8")
+    words._document.cache_clear()
+    monkeypatch.setattr(words, "FOLDER", tmp_path)
+    yield tmp_path
+    words._document.cache_clear()
+
+
+def test_a_word_table_with_a_yaml_error_names_its_file_and_line(word_tables):
+    from pnp.errors import DesignError
+
+    lines = (word_tables / "fr.yaml").read_text(encoding="utf-8").splitlines()
+    lines.insert(5, "  broken: [unclosed")
+    (word_tables / "fr.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(DesignError) as err:
+        words.say("sheets.fronts", "fr", name="Cartes", first=1, last=9)
+    assert re.match(rf"{re.escape(str(word_tables / 'fr.yaml'))}:\d+: YAML syntax error", str(err.value)), str(err.value)
+    assert words.say("sheets.fronts", "en", name="Cards", first=1, last=9) == "Cards: fronts 1-9"
+
+
+def test_a_key_missing_from_a_word_table_names_the_line_of_its_section(word_tables):
+    from pnp.errors import DesignError
+
+    text = (word_tables / "fr.yaml").read_text(encoding="utf-8")
+    (word_tables / "fr.yaml").write_text(re.sub(r"(?m)^  fronts: .*\n", "", text), encoding="utf-8")
+    line = next(i for i, ln in enumerate(text.splitlines(), start=1) if ln.startswith("sheets:"))
+    with pytest.raises(DesignError, match=rf"fr\.yaml:{line}: sheets has no 'fronts' \(pnp asks for sheets\.fronts\); "
+                                          "expected the keys of en.yaml"):
+        words.say("sheets.fronts", "fr", name="Cartes", first=1, last=9)

@@ -187,7 +187,7 @@ def test_board_larger_than_the_sheet_is_split_with_10mm_overlap_and_an_overview(
 
 def test_print_shop_pages_have_trim_and_bleed_boxes_back_after_first_front(tmp_path):
     out = build(tmp_path, STARS, "--print-shop")
-    reader = PdfReader(out / "three-stars-print-shop.pdf")
+    reader = PdfReader(out / "three-stars-fr-print-shop.pdf")
     assert (out / "three-stars-en-a4.pdf").is_file()
     pages = reader.pages
     assert len(pages) == 41 + 1 + 1 + 4  # each distinct face once: 41 fronts, their back, the board, 4 pieces

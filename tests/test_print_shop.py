@@ -35,7 +35,7 @@ def pdfx(tmp_path_factory):
     for version, options in (("x-1a", ["--pdfx"]), ("x-4", ["--pdfx-version", "x-4"])):  # the version implies --pdfx
         out = tmp_path_factory.mktemp(version)
         result = build(out, SHOWCASE, *options, "--no-cache")
-        made[version] = (out / "showcase" / "showcase-print-shop.pdf", result.output)
+        made[version] = (out / "showcase" / "showcase-en-print-shop.pdf", result.output)  # (its first edition)
     return made
 
 
@@ -48,8 +48,8 @@ def test_print_shop_has_one_page_per_distinct_face_with_its_count(tmp_path):
     out = tmp_path / "three-stars"
     from conftest import stars_numbers
 
-    rows = report(out / "three-stars-print-shop.csv")
-    with pikepdf.open(out / "three-stars-print-shop.pdf") as pdf:
+    rows = report(out / "three-stars-fr-print-shop.csv")
+    with pikepdf.open(out / "three-stars-fr-print-shop.pdf") as pdf:
         assert len(pdf.pages) == len(rows) == 41 + 1 + 1 + 4  # 41 card fronts, their back, the board, 4 piece colours
         forms = [next(iter(p.Resources.XObject.values())).objgen for p in pdf.pages]
         assert len(set(forms)) == len(forms)  # every page a different face
@@ -62,7 +62,10 @@ def test_print_shop_has_one_page_per_distinct_face_with_its_count(tmp_path):
     assert all(r["back_page"] == "2" for r in cards if r["side"] == "front")
     pieces = [r for r in rows if r["component"] == "pieces"]
     assert sum(int(r["count"]) for r in pieces) == stars_numbers()["pieces"] == 136
-    assert "note: print-shop: 47 pages for 178 copies; copies per page in three-stars-print-shop.csv" in result.output
+    for lang in ("fr", "en"):  # one per edition, named like the sheets
+        assert (f"note: three-stars-{lang}-print-shop: 47 pages for 178 copies; copies per page in "
+                f"three-stars-{lang}-print-shop.csv") in result.output
+    assert report(out / "three-stars-en-print-shop.csv") == rows
 
 
 def test_print_shop_with_no_bleed_warns_at_the_components_bleed_line(tmp_path):
@@ -73,12 +76,55 @@ def test_print_shop_with_no_bleed_warns_at_the_components_bleed_line(tmp_path):
         line = int(warning.split("design.yaml:")[1].split(":")[0])
         assert lines[line - 1].strip().startswith("bleed: 0mm")
         assert warning.endswith(f"components.{cid}: bleed is 0, so the TrimBox of its pages in "
-                                "three-stars-print-shop.pdf is their MediaBox and a cut a little off shows white at "
+                                "three-stars-fr-print-shop.pdf and three-stars-en-print-shop.pdf is their MediaBox and a "
+                                "cut a little off shows white at "
                                 "the edge; expected a bleed (print shops ask for 3mm or 1/8 in: `bleed: 3mm`)")
-    with pikepdf.open(tmp_path / "three-stars" / "three-stars-print-shop.pdf") as pdf:
+    with pikepdf.open(tmp_path / "three-stars" / "three-stars-fr-print-shop.pdf") as pdf:
         board = pdf.pages[42]
         assert [float(v) for v in board.trimbox] == [float(v) for v in board.mediabox]
     assert "placement-cards: bleed" not in result.output
+
+
+def test_print_shop_is_made_in_each_language_of_the_design(tmp_path):
+    """The showcase's faces differ by language: one print-shop PDF per edition, named like its sheets, its faces
+    in its language (the text read back from the PDFs), its title the edition's; the same pages and counts."""
+    import pdfplumber
+
+    build(tmp_path, SHOWCASE, "--print-shop")
+    out = tmp_path / "showcase"
+    assert not (out / "showcase-print-shop.pdf").exists()
+    texts, titles = {}, {}
+    for lang in ("en", "fr"):
+        with pdfplumber.open(out / f"showcase-{lang}-print-shop.pdf") as pdf:
+            texts[lang] = [page.extract_text() or "" for page in pdf.pages]
+            titles[lang] = pdf.metadata.get("Title")
+    assert titles == {"en": "Lantern Harbour", "fr": "Le Port aux Lanternes"}
+    assert len(texts["fr"]) == len(texts["en"]) == len(report(out / "showcase-fr-print-shop.csv")) == 20
+    fr, en = "\n".join(texts["fr"]), "\n".join(texts["en"])
+    assert texts["fr"][0].startswith("Le Héron") and texts["en"][0].startswith("The Heron")
+    assert "À votre tour" in fr and "prend la mer" in fr and "Le Port aux Lanternes" in texts["fr"][-1]
+    assert "Your turn" not in fr and "The Heron" not in fr and "Swift." not in fr and "'" not in fr
+    assert "Your turn" in en and "À votre tour" not in en
+    assert report(out / "showcase-fr-print-shop.csv") == report(out / "showcase-en-print-shop.csv")
+    from pnp.build import variant_of  # (a later build without --print-shop keeps them, as `pnp clean` removes them)
+
+    assert variant_of("showcase-fr-print-shop.pdf", "showcase") == ("print-shop", "") == variant_of(
+        "showcase-print-shop.pdf", "showcase")
+    assert variant_of("showcase-fr-a4.pdf", "showcase") == ("sheets", "a4")
+
+
+def test_a_single_language_design_keeps_its_print_shop_name(tmp_path):
+    design = tmp_path / "d"
+    design.mkdir()
+    (design / "design.yaml").write_text(
+        "meta: {title: Solo, players: 1, languages: [fr]}\ncomponents:\n  cards:\n    kind: card\n    size: poker\n"
+        "    template: card.svg.j2\n", encoding="utf-8")
+    (design / "card.svg.j2").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88">'
+        '<text x="5" y="20">Bonjour l\'ami</text></svg>', encoding="utf-8")
+    build(tmp_path / "out", design, "--print-shop")
+    files = sorted(p.name for p in (tmp_path / "out" / "d").glob("*print-shop*"))
+    assert files == ["d-print-shop.csv", "d-print-shop.pdf"]
 
 
 def _walk(obj, seen=None):
@@ -167,7 +213,7 @@ def test_pdfx_1a_has_no_transparency_and_flattens_what_had_some(pdfx):
         assert dpi <= 600.5 and pixels <= 25e6 and (dpi > 599 or pixels > 0.98 * 25e6)  # 600 dpi, or 25 MP
         assert image.Height == pytest.approx(float(board.mediabox[3]) / 72 * dpi, abs=1)
     assert ("designs/showcase/design.yaml:58: warning: components.board: front `1` uses transparency (an "
-            "opacity below 1 or a translucent image), which PDF/X-1a forbids: page 20 of showcase-print-shop.pdf is "
+            "opacity below 1 or a translucent image), which PDF/X-1a forbids: page 20 of showcase-en-print-shop.pdf is "
             "that face flattened into one CMYK image; expected opaque art, or `--pdfx-version x-4`, which keeps transparency "
             "and vectors") in output
 
@@ -206,7 +252,7 @@ def test_pdfx_is_deterministic(pdfx, tmp_path):
     result = CliRunner().invoke(main, ["build", "--pdfx", "--pdfx-version", "x-1a", str(SHOWCASE), "--out",
                                        str(tmp_path), "--no-cache"])  # a flag: the design after it stays one
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "showcase" / "showcase-print-shop.pdf").read_bytes() == pdfx["x-1a"][0].read_bytes()
+    assert (tmp_path / "showcase" / "showcase-en-print-shop.pdf").read_bytes() == pdfx["x-1a"][0].read_bytes()
 
 
 def _gradient_pdf() -> bytes:

@@ -145,9 +145,10 @@ def test_cards_keep_crop_marks_inside_the_margin_and_no_cut_line_crosses_a_face(
             for tx0, ty0, tx1, ty1 in trims:  # no line enters a face's trim + bleed
                 assert not (lx0 < tx1 + 3 - 0.01 and lx1 > tx0 - 3 + 0.01 and ly0 < ty1 + 3 - 0.01
                             and ly1 > ty0 - 3 + 0.01), (i + 1, (lx0, ly0, lx1, ly1))
-    # (the summary names a component as the design's first language does: Cartes de placement)
-    assert f"Cartes de placement: {per_sheet} per sheet" in summary and "with crop marks inside the 6.35 mm " \
+    # (the summary names a component as design.yaml does, in no edition's language)
+    assert f"note: placement-cards: {per_sheet} per sheet" in summary and "with crop marks inside the 6.35 mm " \
         "printable margin" in summary
+    assert "Cartes de placement" not in summary and "Placement cards" not in summary
 
 
 def test_gutter_bleed_keeps_each_cards_whole_bleed_and_the_summary_says_what_survives(tmp_path):

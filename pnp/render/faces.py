@@ -288,7 +288,8 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
     langs = languages_of(design)
     if src.generate:
         gen = registry.get_generator(src.generate)
-        # a wordless generator draws the same faces in every language: they key on none, drawn in the first
+        # a wordless generator paints the same faces in every language: they key on none (one file, painted once,
+        # shared by every edition), though its context keeps the edition's language for the faces' labels
         gen_lang = "" if getattr(gen, "wordless", False) and len(langs) > 1 else lang
         # a generator's faces depend on its component, the print settings, the rules, the metadata, the language
         key_base = products.GENERATED_FACE.key_base(
@@ -297,7 +298,7 @@ def _faces(design: Design, files: DesignFiles, hashes: dict[str, str], cid: str,
             params=src.params.model_dump(mode="json") if hasattr(src.params, "model_dump") else src.params,
             print=design.print.model_dump(mode="json"), rules=design.rules, meta=design.meta.model_dump(mode="json"),
             language=gen_lang)
-        ctx = GeneratorContext(design, cid, comp, src.params, bleed, key_base, lang=gen_lang or langs[0])
+        ctx = GeneratorContext(design, cid, comp, src.params, bleed, key_base, lang=lang)
         faces = _checked_keys(gen.fn(ctx), cid, doc, loc, report)  # type: ignore[union-attr]
         for face in faces:
             face.paint = partial(_typeset_painted, face.paint, gen_lang or langs[0], gen_lang)

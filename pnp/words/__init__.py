@@ -18,9 +18,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from pnp.errors import display_path, warn
+from pnp.errors import DesignError, Problem, display_path, warn
+from pnp.yamlio import Document, parse_yaml
 
 FOLDER = Path(__file__).resolve().parent
 DEFAULT = "en"
@@ -32,8 +31,18 @@ def languages() -> list[str]:
 
 
 @functools.cache
+def _document(lang: str) -> Document:
+    """`lang`'s table as pnp.yamlio reads it (the line of every key): a YAML error is a DesignError at file:line."""
+    path = FOLDER / f"{lang}.yaml"
+    doc = parse_yaml(path.read_text(encoding="utf-8"), path)
+    if not isinstance(doc.data, dict):
+        raise DesignError([Problem(doc.name, 1, f"the table of pnp's own words in '{lang}' is {type(doc.data).__name__}; "
+                                   "expected a mapping of sections (sheets, kit, rulebook...), as en.yaml")])
+    return doc
+
+
 def _load(lang: str) -> Mapping[str, Any]:
-    return yaml.safe_load((FOLDER / f"{lang}.yaml").read_text(encoding="utf-8"))
+    return _document(lang).data
 
 
 def table(lang: str) -> Mapping[str, Any]:
@@ -52,8 +61,14 @@ def _missing(lang: str) -> None:  # (the build's warnings are kept once each)
 def word(key: str, lang: str) -> Any:
     """The entry at a dotted `key` ("sheets.duplex.long"): a text, a list or a table of them."""
     value: Any = table(lang)
+    loc: tuple[str, ...] = ()
     for part in key.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            doc = _document(lang if lang in languages() else DEFAULT)
+            raise DesignError([Problem(doc.name, doc.line(loc), f"{'.'.join(loc) or 'the table'} has no "
+                                       f"'{part}' (pnp asks for {key}); expected the keys of en.yaml")])
         value = value[part]
+        loc += (part,)
     return value
 
 

@@ -107,7 +107,7 @@ def draw_tile_face(c: Canvas, size: float, mask: int, spec: ColourSpec, path_wid
     hub_symbol(c, spec.symbol, ox + size / 2, oy + size / 2, hub_r)
 
 
-@generator(TILES_GENERATOR, params=TilesParams)
+@generator(TILES_GENERATOR, params=TilesParams, wordless=True)
 def tiles(ctx: GeneratorContext) -> list[FaceSpec]:
     """Per colour, one face per shape of the mix (count: the mix's count); paths are spokes to edge midpoints."""
     p: TilesParams = ctx.params

@@ -69,7 +69,7 @@ class PlacementParams(_Params):
         "triangle", description="What the star on a card is made of: triangle, or circle for the circles board")
 
 
-@generator("three_stars.placements", params=PlacementParams)
+@generator("three_stars.placements", params=PlacementParams, wordless=True)
 def placement_cards(ctx: GeneratorContext) -> list[FaceSpec]:
     """One card per arrangement of min..max positions on a star (41 for 1..3)."""
     p: PlacementParams = ctx.params
@@ -252,7 +252,7 @@ class PieceParams(_Params):
     colours: list[PieceColour] = Field(min_length=1, max_length=MAX_ITEMS, description="One entry per player colour")
 
 
-@generator("three_stars.pieces", params=PieceParams)
+@generator("three_stars.pieces", params=PieceParams, wordless=True)
 def pieces(ctx: GeneratorContext) -> list[FaceSpec]:
     """One triangular piece face per player colour (a round one with `shape: circle`); `count` copies of each."""
     p: PieceParams = ctx.params

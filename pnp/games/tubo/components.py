@@ -203,7 +203,7 @@ def _draw_piece(c: Canvas, size: float, spec: StockSpec, con, path_width: float)
     c.polygon([(x, y - t), (x + t, y + t * 0.8), (x - t, y + t * 0.8)], fill=INK)
 
 
-@generator("tubo.stocks", params=StocksParams)
+@generator("tubo.stocks", params=StocksParams, wordless=True)
 def stocks(ctx: GeneratorContext) -> list[FaceSpec]:
     """Per colour stock: the 6 two-edge connectors of a square (enumerated) and its Close piece(s)."""
     p: StocksParams = ctx.params
@@ -234,7 +234,7 @@ class ObjectiveParams(_Params):
     path_width: Length = Field(6.0, gt=0, description="Width of the path stubs (as on the pieces)")
 
 
-@generator("tubo.objective", params=ObjectiveParams)
+@generator("tubo.objective", params=ObjectiveParams, wordless=True)
 def objective(ctx: GeneratorContext) -> list[FaceSpec]:
     """The Objective piece: a target reached from any side."""
     p: ObjectiveParams = ctx.params

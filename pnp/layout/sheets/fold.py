@@ -76,5 +76,5 @@ def fold_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
         sheet.folds.append(fold_line)
         sheets.append(sheet)
     if grid.advice and sheets:
-        sheets[0].advice.append((name, grid.advice))
+        sheets[0].advice.append((cf.component_id, grid.advice))  # (the summary names it as design.yaml does)
     return sheets

@@ -55,7 +55,7 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
                 marked[key] = (sheet.marks, sheet.cuts)
             sheet.marks, sheet.cuts = list(marked[key][0]), list(marked[key][1])
     if grid.advice and fronts:
-        fronts[0].advice.append((name, grid.advice))
+        fronts[0].advice.append((cf.component_id, grid.advice))  # (the summary names it as design.yaml does)
     return fronts, backs
 
 

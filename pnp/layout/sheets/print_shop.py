@@ -50,18 +50,19 @@ def print_shop_pages(components: list[ComponentFaces]) -> list[ShopPage]:
     return pages
 
 
-def print_shop_sheets(components: list[ComponentFaces], face_path) -> list[Sheet]:
+def print_shop_sheets(components: list[ComponentFaces], face_path, lang: str = "en") -> list[Sheet]:
     """One page per distinct face at trim + bleed, TrimBox and BleedBox set, each back right after the first
     front it is behind. How many copies each page makes is in print_shop_report (a deck of 41 cards with one
-    back is 42 pages: what print-on-demand shops take, one file per distinct card and its quantity)."""
-    names = {cf.component_id: cf.component.display_name("en") or cf.component_id for cf in components}
+    back is 42 pages: what print-on-demand shops take, one file per distinct card and its quantity). `lang`: the
+    edition's language (its components' names in the pages' titles)."""
+    names = {cf.component_id: cf.component.display_name(lang) or cf.component_id for cf in components}
     sheets = []
     for page in print_shop_pages(components):
         face = page.face
         b = face.bleed
         pw, ph = face.width + 2 * b, face.height + 2 * b
         title = f"{names[page.component]} {face.label or face.key} {page.side} x{page.count}"
-        sheet = Sheet(pw, ph, title, "print-shop", furniture=False,
+        sheet = Sheet(pw, ph, title, "print-shop", furniture=False, lang=lang,
                       trim_box=(b, b, b + face.width, b + face.height), bleed_box=(0.0, 0.0, pw, ph))
         sheet.placed.append(Placed(face_path(page.component, face), b, b, face.width, face.height, b,
                                    label=face.label, component=page.component))

@@ -77,7 +77,7 @@ class Sheet:
     proof: bool = False
     safe_zone: float = 3.0
     margin: float = 0.0  # the printable area's margin (the footer sits on its bottom edge)
-    advice: list[tuple[str, str]] = field(default_factory=list)  # (component, what the build summary says of its layout)
+    advice: list[tuple[str, str]] = field(default_factory=list)  # (component id, what the build summary says of its layout)
     lang: str = "en"  # the language of its words (pnp.words: title, footer, notes), typeset in it when drawn
     section: str = ""  # the component it holds (its name in `lang`; a pieces sheet's: its first), for the kit's contents
 
