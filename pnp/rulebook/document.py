@@ -374,7 +374,7 @@ def _component_table(design: Design, lang: str, layout: Layout, components: list
         else:
             copies = str(cf.copies)
         name = escape(typeset(cf.component.display_name(lang) or cf.component_id, lang))
-        extra = f" (+ {n - cfg['max_faces']}…)" if n > cfg["max_faces"] else ""
+        extra = f" (+\u00a0{n - cfg['max_faces']}…)" if n > cfg["max_faces"] else ""
         rows.append([_thumbs(cf, drawings, cfg["thumb_height"] * mm, cfg["max_faces"], thumb_w - 8),
                      Paragraph(f"<b>{name}</b>{escape(extra)}", st["table"]), Paragraph(escape(copies), st["table"])])
     t = Table(rows, colWidths=[thumb_w, name_w, count_w], repeatRows=1, hAlign="LEFT")
