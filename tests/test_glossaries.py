@@ -99,7 +99,16 @@ def test_the_edition_lines_follow_the_design(books):
     for design in DESIGNS["three_stars"]:
         n = load_design(ROOT / "designs" / design).rules["pieces_per_player"]
         assert f"cette édition en donne {n} par couleur" in books[(design, "fr")]
-        assert f"this edition gives {n} of a colour" in books[(design, "en")]
+        assert f"this edition gives {n} of each colour" in books[(design, "en")]
+    # the board line and the examples line follow the design: regions only where the board has some, the blocking
+    # example only where the book shows one (the lozenge board has neither), the French participle agreeing
+    assert "Les régions du plateau pour 2, 3 et 4 joueurs" in books[("three-stars", "fr")]
+    assert "The board's regions for 2, 3 and 4 players" in books[("three-stars", "en")].replace("\u2019", "'")
+    assert "l'exemple de blocage, cherchés sur le plateau et vérifiés" in books[("three-stars", "fr")]
+    lozenge = books[("three-stars-lozenge", "fr")]
+    assert "régions du plateau" not in lozenge and "Le tracé exact du plateau" in lozenge
+    assert "exemple de blocage" not in lozenge and "l'exemple de partie, cherché sur le plateau et vérifié" in lozenge
+    assert "blocking example" not in books[("three-stars-lozenge", "en")]
 
 
 def test_a_malformed_glossary_is_a_file_and_line_error(tmp_path):

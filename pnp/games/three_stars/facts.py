@@ -34,6 +34,12 @@ def rulebook_facts(design: Design, lang: str) -> dict:
                 "pieces": colour(name, lang, "piece", 2), "a_piece": a("piece", lang, colour_key=name),
                 "star": colour(name, lang, "star"), "token": colour(name, lang, "token")}
                for name, fill, symbol in player_colours(design)]
+    g = glossary.of_package(__file__)
+    blocking = blocking_facts(design)
+    counts = [str(s["players"]) for s in setups]
+    players = (", ".join(counts[:-1]) + " " + g.term("and", lang) + " " + counts[-1]) if len(counts) > 1 else "".join(counts)
+    board = (g.term("board_regions", lang).format(players=players) if len(b.params.regions) > 1
+             else g.term("board_whole", lang))
     return {
         "board": b.kind, "cell": one, "cells": many, "stars_per_cell": per_cell,
         "setups": [dict(s, regions=list(s["regions"])) for s in setups],
@@ -44,9 +50,9 @@ def rulebook_facts(design: Design, lang: str) -> dict:
                   "min": min(sizes), "max": max(sizes), "positions": 6},
         "colours": colours,
         "example": example_facts(design, lang),
-        "blocking": blocking_facts(design),
-        **glossary.of_package(__file__).facts(lang, {"pieces": rules.pieces_per_player,
-                                                     "stars": rules.stars_to_win}),
+        "blocking": blocking,
+        **g.facts(lang, {"pieces": rules.pieces_per_player, "stars": rules.stars_to_win,
+                         "board": board, "examples": g.term("examples_blocking" if blocking else "examples_plain", lang)}),
     }
 
 
