@@ -19,7 +19,7 @@ from pypdf import PdfReader
 from pnp.cli import main
 from pnp.loader import load_design
 from pnp.registry import get_diagram
-from pnp.render.faces import design_faces
+from pnp.render.faces import language_faces
 from pnp.rulebook import render_rulebooks
 
 FR_WORDS = {"le", "la", "les", "des", "est", "une", "et", "du", "pour", "qui", "sur", "vous", "à", "de"}
@@ -70,7 +70,7 @@ def _shipped_rulebooks(folder: Path) -> tuple[tuple[str, bytes], ...]:
 
 def _rulebooks(folder: Path) -> dict[str, bytes]:
     design = load_design(folder)
-    out = render_rulebooks(design, design_faces(design))
+    out = render_rulebooks(design, language_faces(design))
     return {lang: out[f"{design.slug}-rules-{lang}-a4.pdf"] for lang in design.meta.languages}
 
 

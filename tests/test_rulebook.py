@@ -95,7 +95,7 @@ def changed_copy(tmp_path_factory) -> tuple[Path, bytes]:
     text = re.sub(r"paper: a4", "paper: letter", text)
     y.write_text(text, encoding="utf-8")
     design = load_design(folder)
-    pdf = render_rulebooks(design, design_faces(design), langs=["en"])["three-stars-rules-en-letter.pdf"]
+    pdf = render_rulebooks(design, design_faces(design, lang="en"), langs=["en"])["three-stars-rules-en-letter.pdf"]
     return folder, pdf
 
 

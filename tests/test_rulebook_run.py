@@ -70,7 +70,7 @@ def test_the_rulebooks_of_a_design_play_each_scripted_position_once(monkeypatch)
     """TUBO's rules texts (per language) and diagrams play the same scripted positions (scripts.safe_play): each is
     played once for both languages."""
     import pnp.games.tubo.scripts as scripts
-    from pnp.render.faces import design_faces
+    from pnp.render.faces import language_faces
     from pnp.rulebook import render_rulebooks
 
     played: list[str] = []
@@ -82,6 +82,6 @@ def test_the_rulebooks_of_a_design_play_each_scripted_position_once(monkeypatch)
 
     monkeypatch.setattr(scripts, "resolve_close", counting)
     design = load_design(DESIGNS / "tubo")
-    books = render_rulebooks(design, design_faces(design))
+    books = render_rulebooks(design, language_faces(design))
     assert sorted(books) == ["tubo-rules-en-a4.pdf", "tubo-rules-fr-a4.pdf"]
     assert len(played) >= 5 and len(played) == len(set(played))

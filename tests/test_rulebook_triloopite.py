@@ -23,7 +23,7 @@ from pnp.games.triloopite.facts import rulebook_facts
 from pnp.games.triloopite.scoring import read_rules
 from pnp.games.triloopite.scripts import PLACEMENT_CASES, first_game, placement_board, witness
 from pnp.loader import load_design
-from pnp.render.faces import design_faces
+from pnp.render.faces import language_faces
 from pnp.rulebook import render_rulebooks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +81,7 @@ def test_a_changed_table_changes_the_rulebook(tmp_path):
     text = text.replace("nested_loops: 5 ", "nested_loops: 6 ").replace("hand_penalty_power: 2", "hand_penalty_power: 3")
     y.write_text(text, encoding="utf-8")
     design = load_design(folder)
-    pdfs = render_rulebooks(design, design_faces(design))
+    pdfs = render_rulebooks(design, language_faces(design))
     en, fr = flat(pdfs["triloopite-rules-en-a4.pdf"]), flat(pdfs["triloopite-rules-fr-a4.pdf"])
     assert "30 or more 77" in en and "30 ou plus 77" in fr and " 54" not in en
     assert "9–10 9" in en and "9–10 8" not in en

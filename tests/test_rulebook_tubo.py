@@ -22,7 +22,7 @@ from rulebook_checks import (
 from pnp.games.tubo.facts import example_facts, figure_facts
 from pnp.games.tubo.scripts import EXAMPLE
 from pnp.loader import load_design
-from pnp.render.faces import design_faces
+from pnp.render.faces import language_faces
 from pnp.rulebook import render_rulebooks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,7 +72,7 @@ def test_a_changed_design_changes_the_rulebook(tmp_path):
     text = re.sub(r"path_rounds: \d+", "path_rounds: 3", text)
     y.write_text(text, encoding="utf-8")
     design = load_design(folder)
-    pdfs = render_rulebooks(design, design_faces(design))
+    pdfs = render_rulebooks(design, language_faces(design))
     en = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-en-a4.pdf"]))
     fr = re.sub(r"\s+", " ", text_of(pdfs["tubo-rules-fr-a4.pdf"]))
     assert "each 30 mm wide" in en and "25 mm" not in en

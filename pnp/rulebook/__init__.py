@@ -94,7 +94,8 @@ def _meta_problem(design: Design, message: str) -> Problem:
     return Problem(display_path(path), line, message)
 
 
-def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dict[str, str] | None = None,
+def render_rulebooks(design: Design, components: list[ComponentFaces] | dict[str, list[ComponentFaces]],
+                     svgs: dict[str, str] | None = None,
                      paper: str | None = None, langs: list[str] | None = None,
                      cache: Cache | None = None, compiled: dict | None = None) -> dict[str, bytes]:
     """Every rulebook of a design, in memory: {"<slug>-rules-<lang>-<paper>.pdf": PDF bytes}.
@@ -104,7 +105,9 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     the compiled faces and diagrams, and the wordless diagrams are drawn once for all of them (see
     pnp.registry.GameSpec.wordless_diagrams); with the build's `cache`, so do the print sheets made in this
     process (pnp.layout.pdf.compile_face). `compiled`: the faces the build compiled where it painted them (face
-    path -> drawing), not compiled again here.
+    path -> drawing), not compiled again here. `components`: the faces of each language
+    (pnp.render.faces.language_faces), or one list for every language asked (the build's groups of languages whose
+    faces are the same: a list of one language's faces for another's book would show that language's words).
     """
     paper = rulebook_paper(paper or design.print.paper)
     from pnp.rulebook.document import _Drawings, build_pdf  # lazy: 271 ms (pnp.rulebook.document)
@@ -114,10 +117,11 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     langs = languages(design) if langs is None else langs
     if not langs:
         return {}
+    by_lang = components if isinstance(components, dict) else dict.fromkeys(langs, components)
     if svgs is None:
         report = ErrorReport()
         svgs = {}
-        for cf in components:
+        for cf in {id(cf): cf for lang in langs for cf in by_lang[lang]}.values():
             for face in cf.sides:
                 try:
                     svgs[face_path(cf.component_id, face)] = face.paint()
@@ -131,8 +135,8 @@ def render_rulebooks(design: Design, components: list[ComponentFaces], svgs: dic
     with one_run():  # what is alike in every language (wordless diagrams, a game's scripts), made once
         for lang in langs:
             try:
-                text = render_text(design, lang, components)
-                out[rulebook_name(design, lang, paper)] = _build_pdf(build_pdf, design, lang, text, components,
+                text = render_text(design, lang, by_lang[lang])
+                out[rulebook_name(design, lang, paper)] = _build_pdf(build_pdf, design, lang, text, by_lang[lang],
                                                                      drawings, paper)
             except DesignError as exc:
                 report.extend(exc)
