@@ -158,7 +158,7 @@ def test_nandeck_html_cells_print_as_formatting_not_tags(tmp_path):
     assert "• Bloque 1 dégât" in text and "• Se défausse ensuite" in text
 
     def run(word: str) -> list[dict]:  # the characters of the first place `word` is printed
-        joined = "".join(c["text"] for c in chars)
+        joined = "".join(c["text"] for c in chars).replace("\xa0", " ")  # (a number and its unit: U+00A0)
         start = joined.index(word)
         return chars[start:start + len(word)]
 

@@ -661,6 +661,25 @@ def _column_widths(rows: list[list[str]], ncols: int, width: float, style: Parag
         excess = sum(share) - width
         wide = sum(w - floor for w in share) or 1.0
         return [w - excess * (w - floor) / wide for w in share]
-    extra = [n - m for n, m in zip(natural, minimum)]
-    total = sum(extra) or 1.0
-    return [m + spare * e / total for m, e in zip(minimum, extra)]
+    # a column whose whole text fits its fair share of what is left is given it (a short answer is never wrapped to
+    # leave a long one a few more points: "discard a card, draw / one"); the others share the rest beyond their
+    # longest word, as much as each needs
+    out = list(minimum)
+    open_ = set(range(ncols))
+    left = width
+    while open_:
+        fits = [i for i in sorted(open_) if natural[i] <= left / len(open_)]
+        fits = [i for i in fits  # never at the cost of another column's longest word
+                if left - natural[i] >= sum(minimum[j] for j in open_ if j != i)]
+        if not fits:
+            break
+        i = fits[0]
+        out[i] = natural[i]
+        left -= natural[i]
+        open_.discard(i)
+    if open_:
+        spare = left - sum(minimum[i] for i in open_)
+        total = sum(natural[i] - minimum[i] for i in open_) or 1.0
+        for i in open_:
+            out[i] = minimum[i] + spare * (natural[i] - minimum[i]) / total
+    return out
