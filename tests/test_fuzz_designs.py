@@ -598,7 +598,7 @@ def make_planted_case(root: Path, specials: list[tuple], plants: list[int], buil
     return d
 
 
-@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+@settings(max_examples=6, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                  HealthCheck.data_too_large])
 @given(planted_case)
