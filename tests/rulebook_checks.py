@@ -31,16 +31,17 @@ def text_of(pdf: bytes | Path) -> str:
     """The text of every page, in reading order, read by pdfium (seventy times faster than pdfplumber on a book, and
     it keeps a diagram's labels whole where pdfplumber interleaves their letters)."""
     data = pdf if isinstance(pdf, bytes) else Path(pdf).read_bytes()
-    return _text_of(hashlib.sha256(data).hexdigest(), data)
+    digest = hashlib.sha256(data).hexdigest()
+    if digest not in _TEXTS:
+        doc = pypdfium2.PdfDocument(data)
+        try:
+            _TEXTS[digest] = "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+        finally:
+            doc.close()
+    return _TEXTS[digest]
 
 
-@functools.lru_cache(maxsize=64)
-def _text_of(digest: str, pdf: bytes) -> str:
-    doc = pypdfium2.PdfDocument(pdf)
-    try:
-        return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
-    finally:
-        doc.close()
+_TEXTS: dict[str, str] = {}  # PDF's sha256 -> its text (the same book is read by several tests)
 
 
 _UNTYPESET = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"',

@@ -121,10 +121,13 @@ def render_rulebooks(design: Design, components: list[ComponentFaces] | dict[str
     if svgs is None:
         report = ErrorReport()
         svgs = {}
-        for cf in {id(cf): cf for lang in langs for cf in by_lang[lang]}.values():
+        for cf in (cf for lang in langs for cf in by_lang[lang]):
             for face in cf.sides:
+                path = face_path(cf.component_id, face)
+                if path in svgs:  # a face every language shares: painted once
+                    continue
                 try:
-                    svgs[face_path(cf.component_id, face)] = face.paint()
+                    svgs[path] = face.paint()
                 except DesignError as exc:
                     report.extend(exc)
         report.raise_if_any()
