@@ -52,6 +52,37 @@ def test_say_fills_placeholders_and_an_unknown_language_is_english_and_said():
     assert any("'de'" in w and "de.yaml" in w for w in said), said
 
 
+def test_a_range_of_one_is_one_number():
+    assert words.say("sheets.fronts", "fr", name="Cartes", first=41, last=41) == "Cartes : recto 41"
+    assert words.say("sheets.backs", "en", name="Cards", first=41, last=41, duplex="d") == "Cards: back 41 (d)"
+    assert words.say("sheets.backs", "fr", name="Cartes", first=40, last=41, duplex="d") == "Cartes : verso 40-41 (d)"
+    assert words.say("kit.kit", "fr", first=1, last=1) == "Kit à imprimer"  # (no kit.kit_one: the key as it is)
+
+
+@pytest.mark.parametrize("duplex", ["long", "none", "fold"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_sheet_of_one_card_names_it_by_its_number(lang, duplex):
+    """The last sheet of 3 Stars' 41 cards holds card 41 alone: "recto 41", never "recto 41 à 41"."""
+    def titles(n):
+        cards = _component("cards", "card", 63, 88, n, True, {"en": "Cards", "fr": "Cartes"})
+        sheets = plan([cards], SheetOptions(lang=lang, duplex=duplex), lambda c, f: f.key)
+        return ([s.title for s in sheets if s.side in ("front", "fold")], [s.title for s in sheets if s.side == "back"])
+
+    per = len(plan([_component("cards", "card", 63, 88, 30, True, {"en": "Cards", "fr": "Cartes"})],
+                   SheetOptions(lang=lang, duplex=duplex), lambda c, f: f.key)[0].placed)
+    per //= 2 if duplex == "fold" else 1  # (a folded sheet holds each front and its back)
+    side = {("en", False): "Cards: front ", ("fr", False): "Cartes : recto ", ("en", True): "Cards: ",
+            ("fr", True): "Cartes : "}[lang, duplex == "fold"]
+    for n in (1, per + 1):  # one card alone; a full sheet, then the last card alone on the next
+        fronts, backs = titles(n)
+        assert fronts[-1].startswith(f"{side}{n}") and f"{n}-{n}" not in fronts[-1], fronts
+        assert not fronts[-1][len(f"{side}{n}"):][:1].isdigit(), fronts
+        if n > 1:
+            assert f"1-{per}" in fronts[0], fronts  # (the test can fail: a range of several stays a range)
+        if backs:
+            assert backs[-1].startswith(side.replace("front", "back").replace("recto", "verso") + f"{n} ("), backs
+
+
 def test_the_tables_ship_in_the_package():
     from pathlib import Path
 

@@ -44,6 +44,8 @@ EXPECTED_FR = [
     (lambda: w.each("loop", "fr"), "chacune"),
     (lambda: w.player_name("blue", "fr"), "Bleu"),
     (lambda: w.player_name("sky", "fr"), "Bleu ciel"),
+    (lambda: w.colour("sky", "fr"), "bleu ciel"),  # (alone, as a colour's name: never "ciel")
+    (lambda: w.word(w.COLOURS, "sky", "fr"), "bleu ciel"),
     (lambda: w.elide("de", "Orange"), "d'Orange"),
     (lambda: w.elide("que", "il"), "qu'il"),
     (lambda: w.elide("De", "Orange"), "D'Orange"),
@@ -154,6 +156,28 @@ def test_three_stars_sentences_agree():
     assert fr["example"]["first_star"] == "bleue" and fr["example"]["second_a_piece"] == "une pièce rouge"
     assert fr["colours"][0]["of"] == "de Bleu"
     assert en["example"]["second_a_piece"] == "a red piece" and en["colours"][0]["player"] == "Blue"
+
+
+def test_a_three_stars_colour_is_named_as_a_french_colour(tmp_path):
+    """A 3 Stars design may seat a sky-blue player: the book names the colour "bleu ciel" (invariable), never "ciel"."""
+    import shutil
+
+    from pnp.registry import discover, get_game
+
+    discover()
+    folder = tmp_path / "three-stars"
+    shutil.copytree(ROOT / "designs" / "three-stars", folder)
+    yaml = folder / "design.yaml"
+    text = yaml.read_text(encoding="utf-8")
+    assert "{name: green, colour: \"#009E73\"" in text
+    yaml.write_text(text.replace("{name: green, colour: \"#009E73\"", "{name: sky, colour: \"#56B4E9\""), encoding="utf-8")
+    d = load_design(folder)
+    fr, en = (get_game(d.game).rulebook_facts(d, lang) for lang in ("fr", "en"))
+    sky = fr["colours"][3]
+    assert (sky["name"], sky["player"], sky["a_piece"], sky["star"]) == ("bleu ciel", "Bleu ciel",
+                                                                        "une pièce bleu ciel", "bleu ciel")
+    assert [c["name"] for c in fr["colours"]] == ["bleu", "rouge", "jaune", "bleu ciel"]
+    assert en["colours"][3]["name"] == "sky blue"
 
 
 def test_the_books_sentences_agree():

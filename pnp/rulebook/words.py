@@ -18,7 +18,7 @@ Table = Mapping[str, Mapping[str, str]]
 """lang -> key -> word."""
 
 COLOURS: Table = {"en": {"sky": "sky blue"}, "fr": {
-    "orange": "orange", "sky": "ciel", "green": "vert", "yellow": "jaune", "blue": "bleu",
+    "orange": "orange", "sky": "bleu ciel", "green": "vert", "yellow": "jaune", "blue": "bleu",
     "vermilion": "vermillon", "purple": "violet", "grey": "gris", "red": "rouge", "black": "noir",
     "white": "blanc", "pink": "rose", "brown": "marron",
 }}

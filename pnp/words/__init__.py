@@ -2,6 +2,7 @@
 table per language: pnp/words/<lang>.yaml, shipped in the package.
 
     say("sheets.fronts", "fr", name="Cartes", first=1, last=9)  ->  "Cartes : recto 1-9"
+    say("sheets.fronts", "fr", name="Cartes", first=41, last=41)  ->  "Cartes : recto 41" (sheets.fronts_one)
     table("fr")["kit"]["print"]  ->  the how-to page's list
 
 The words are plain text: whoever draws them typesets them in their language (pnp.render.typography), as every
@@ -73,7 +74,13 @@ def word(key: str, lang: str) -> Any:
 
 
 def say(key: str, lang: str, **values: Any) -> str:
-    """The text at `key` in `lang` with its {placeholders} filled."""
+    """The text at `key` in `lang` with its {placeholders} filled. A range of one (`first` equal to `last`) reads
+    `<key>_one` where the table has it ("Cards: front 41", "Cartes : recto 41"), never "41-41"."""
+    if "first" in values and values.get("first") == values.get("last"):
+        *section, leaf = key.split(".")
+        parent: Any = word(".".join(section), lang) if section else table(lang)
+        if isinstance(parent, Mapping) and f"{leaf}_one" in parent:
+            key = f"{key}_one"
     return str(word(key, lang)).format(**values)
 
 

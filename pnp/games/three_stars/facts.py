@@ -11,7 +11,7 @@ from pnp.games.three_stars.scripts import blocking_facts, example_facts
 from pnp.model import Design
 from pnp.rulebook import glossary
 from pnp.rulebook.run import shared_by_languages
-from pnp.rulebook.words import COLOURS, a, colour, of_player, player_name, word
+from pnp.rulebook.words import a, colour, of_player, player_name
 
 CELL_NOUNS = {"triangle": {"en": ("triangle", "triangles"), "fr": ("triangle", "triangles")},
               "lozenge": {"en": ("lozenge", "lozenges"), "fr": ("losange", "losanges")},
@@ -28,7 +28,7 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     sizes: dict[int, int] = {}
     for f in faces:
         sizes[len(f.positions)] = sizes.get(len(f.positions), 0) + f.count
-    colours = [{"key": name, "name": word(COLOURS, name, lang), "fill": fill, "symbol": symbol,
+    colours = [{"key": name, "name": colour(name, lang), "fill": fill, "symbol": symbol,
                 "player": player_name(name, lang), "of": of_player(player_name(name, lang), lang),
                 "piece": colour(name, lang, "piece"),
                 "pieces": colour(name, lang, "piece", 2), "a_piece": a("piece", lang, colour_key=name),
