@@ -374,10 +374,11 @@ def _component_table(design: Design, lang: str, layout: Layout, components: list
         else:
             copies = str(cf.copies)
         name = escape(typeset(cf.component.display_name(lang) or cf.component_id, lang))
-        extra = (" " + typeset(layout.labels(lang)["more_faces"].format(n=n - cfg["max_faces"]), lang)
+        # "(and 36 more)" on a line of its own under the name, never split as "Placement cards (and / 36 more)"
+        extra = ("<br/>" + escape(typeset(layout.labels(lang)["more_faces"].format(n=n - cfg["max_faces"]), lang))
                  if n > cfg["max_faces"] else "")
         rows.append([_thumbs(cf, drawings, cfg["thumb_height"] * mm, cfg["max_faces"], thumb_w - 8),
-                     Paragraph(f"<b>{name}</b>{escape(extra)}", st["table"]), Paragraph(escape(copies), st["table"])])
+                     Paragraph(f"<b>{name}</b>{extra}", st["table"]), Paragraph(escape(copies), st["table"])])
     t = Table(rows, colWidths=[thumb_w, name_w, count_w], repeatRows=1, hAlign="LEFT")
     t.setStyle(TableStyle([FONT_ALL,
         ("BACKGROUND", (0, 0), (-1, 0), layout.colour("accent_light")),

@@ -164,7 +164,7 @@ def lozenge_board(ctx: GeneratorContext) -> list[FaceSpec]:
             c.line(to_mm(*a), to_mm(*b), stroke=INK, stroke_width=1.0, stroke_linecap="round")
         # the seed's reading aid: a small star on every star centre
         for v in geo.star_positions(geo.max_players):
-            c.polygon(_small_star(*to_mm(*centre_xy(v)), unit * 0.09), fill="#555555")
+            c.polygon(small_star(*to_mm(*centre_xy(v)), unit * 0.09), fill="#555555")
         legend = region_legend(((n, r.players) for n, r in geo.regions.items()), ctx.lang)
         c.text(m, h - 6, words().label("title_lozenge", ctx.lang), size=5, weight="bold", fill=INK)
         c.text(w - m, h - 6, legend, size=3.2, anchor="end", fill="#333333")
@@ -179,7 +179,7 @@ def lozenge_board(ctx: GeneratorContext) -> list[FaceSpec]:
     })]
 
 
-def _small_star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+def small_star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     """A six-pointed star polygon of outer radius r."""
     out = []
     for i in range(12):

@@ -14,7 +14,7 @@ from pnp.games.three_stars.engine import (
     find_component,
 )
 from pnp.games.three_stars.geometry import triangle_xy, vertex_xy
-from pnp.games.three_stars.lozenge import centre_xy, lozenge_xy
+from pnp.games.three_stars.lozenge import centre_xy, lozenge_xy, small_star
 from pnp.model import Design
 from pnp.render.svg import Canvas
 from pnp.render.symbols import symbol as draw_symbol
@@ -115,6 +115,11 @@ class Painter:
         for cell in self.shown:
             c.polygon(self.poly(cell), stroke="#777777" if cell in active else "#bbbbbb", stroke_width=0.2)
         self.borders(c)
+        if self.b.kind == "lozenge":  # the small star on each star centre, as the printed board has it
+            for v in self.b.geo.star_positions(self.b.max_players):
+                off = not all(z in active for z in self.b.star_cells(v))
+                c.polygon(small_star(*self.mm(*self.b.centre(v)), self.unit * 0.09),
+                          fill="#c4c4c4" if off else "#555555")
 
     def borders(self, c: Canvas) -> None:
         edges: dict[tuple, list[str]] = {}
