@@ -19,6 +19,7 @@ from rulebook_checks import text_of
 
 from pnp.build import build_rulebooks
 from pnp.cli import main
+from pnp.games.three_stars.facts import rulebook_facts
 from pnp.loader import load_design
 from pnp.render.faces import design_faces
 from pnp.render.typography import date_text, typeset
@@ -80,7 +81,13 @@ def test_numbers_come_from_the_design(rulebooks):
         assert re.search(rf"\b{players}\s+2[2-4 +]*\s+{stars}\s+\d+", text), (players, stars)
     lozenge = text_of(rulebooks[("three-stars-lozenge", "fr")])
     stars = load_design(DESIGNS / "three-stars-lozenge").rules["star_positions"][2]
-    assert f"offre {stars} positions d’étoiles" in lozenge.replace("\n", " ").replace("\u00a0", " ")
+    lozenge = " ".join(lozenge.split())  # (line breaks as \r\n, no-break spaces: one space each)
+    assert f"offre {stars} positions d’étoiles" in lozenge
+    [setup] = rulebook_facts(load_design(DESIGNS / "three-stars-lozenge"), "fr")["setups"]
+    cells = setup["cells"]
+    assert (setup["stars"], cells) == (stars, 72)  # (the geometry's counts, as the book prints them)
+    assert f"On joue sur tout le plateau : {stars} positions d’étoiles sur {cells} losanges." in lozenge
+    assert "Régions en jeu" not in lozenge  # (a board played whole has no regions' table)
 
 
 @pytest.fixture(scope="module")
