@@ -276,7 +276,8 @@ def test_both_rulebooks_follow_the_design(design, books):
     assert f"The circles of the board are {circle} mm across and their centres {pitch} mm apart" in en
     assert (f"Glass marbles {d} mm across, the usual size, can replace the tokens: "
             f"each player needs {n} of one colour") in en
-    assert "12 star positions for 2 players, 18 star positions for 3 players, 24 star positions for 4 players" in en
+    assert "12 star positions for 2 players, 18 for 3 players, 24 for 4 players" in en
+    assert "12 positions d'étoiles à 2 joueurs, 18 à 3 joueurs, 24 à 4 joueurs" in fr
     assert f"takes the {n} pieces" in en and f"{4 * n} (4 × {n})" in en
     assert "une étoile est l'anneau des 6 cercles" in fr and "chaque cercle fait partie de 3 étoiles différentes" in fr
     assert f"Les cercles du plateau mesurent {circle} mm de diamètre et leurs centres sont à {pitch} mm" in fr
