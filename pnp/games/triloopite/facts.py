@@ -130,7 +130,7 @@ def _first_facts(design: Design, lang: str) -> dict | None:
     return {
         "turns": rows, "last": rows[-1], "placed": len(g.turn_of), "loop_length": lp.length,
         "figure_eight": bool(g.analysis.self_crossing), "hands": left, "in_hand": sum(g.hands),
-        "hands_text": counts_of([(x["player"], x["tiles"]) for x in left], "keep", "tile", lang, GENDERS),
+        "hands_text": counts_of([(PLAYERS[i], n) for i, n in enumerate(g.hands)], "keep", "tile", lang, GENDERS),
         "verdict": g.verdict.get(lang) or g.verdict.get("en", ""), "verdict_range": _range(g.verdict_range, lang),
         "kept": [r for r in rows if r["kept"]],
         "from_hand": [r for r in rows if r["from_turn"] is not None],
