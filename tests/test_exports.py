@@ -217,8 +217,8 @@ def test_kit_bookmarks_pages_and_sizes(made):
     assert len(ink.pages) == len(pypdf.PdfReader(made / "three-stars-kit-en-a4.pdf").pages)
 
 
-_SHEET = re.compile(r"(?:sheet|feuille) (\d+) (?:of|sur) (\d+) · (.*?)\s?: (fronts|backs|recto|verso) ")
-_SIDES = {"recto": "fronts", "verso": "backs"}
+_SHEET = re.compile(r"(?:sheet|feuille) (\d+) (?:of|sur) (\d+) · (.*?)\s?: (fronts?|backs?|recto|verso) ")
+_SIDES = {"recto": "fronts", "verso": "backs", "front": "fronts", "back": "backs"}  # ("front 41": one face)
 
 
 def _leaves(kit) -> list[tuple[int, str, str]]:
