@@ -159,3 +159,16 @@ def test_each_edition_has_its_title(built):
         for pdf in pdfs_of(built, "three-stars-lozenge", lang):
             first = " ".join(pages(pdf)[0].split())
             assert title in first and other not in first, (pdf.name, first[:200])
+
+
+def test_the_kits_pages_fit_their_design(built):
+    """The kit's how-to page gives the tip on boards split over pages only to a design that has one (Lantern
+    Harbour's board, not TriLOOPite's tiles); a sheet of one face is titled by that face, not a range "41 à 41"."""
+    tip = {"fr": "Plateaux sur plusieurs pages", "en": "Boards split over several pages"}
+    for lang in LANGS:
+        kits = {d: next(p for p in pdfs_of(built, d, lang) if "-kit-" in p.name) for d in ("triloopite", "showcase")}
+        howto = {d: " ".join(pages(p)[1].split()) for d, p in kits.items()}
+        assert tip[lang] in howto["showcase"] and tip[lang] not in howto["triloopite"], (lang, howto["triloopite"])
+        sheets = " ".join(" ".join(pages(p)) for p in pdfs_of(built, "three-stars", lang) if "-kit-" not in p.name)
+        assert ("recto 41" if lang == "fr" else "front 41") in " ".join(sheets.split())
+        assert "41 à 41" not in sheets and "41–41" not in sheets and "41-41" not in sheets

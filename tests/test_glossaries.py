@@ -191,4 +191,4 @@ def test_the_boards_say_what_the_issue_found_in_english_in_french():
     assert key[1] == "Aide de jeu" and "Bonus : +5 chacun (une fois par partie)" in texts
     assert "9+ : On retente une partie ?" in texts and "Plus grande boucle" in texts
     [(key, texts)] = [(k, v) for k, v in face_texts("triloopite", "en").items() if k[0] == "aid"]
-    assert key[1] == "Player aid" and "Bonus: +5 each (once a game)" in texts
+    assert key[1] == "Player aid" and "Bonuses: +5 each (once a game)" in texts

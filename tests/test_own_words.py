@@ -256,3 +256,16 @@ def test_a_key_missing_from_a_word_table_names_the_line_of_its_section(word_tabl
     with pytest.raises(DesignError, match=rf"fr\.yaml:{line}: sheets has no 'fronts' \(pnp asks for sheets\.fronts\); "
                                           "expected the keys of en.yaml"):
         words.say("sheets.fronts", "fr", name="Cartes", first=1, last=9)
+
+
+def test_a_sheet_of_one_face_is_not_a_range():
+    """"Aide de jeu : recto 1", not "recto 1 à 1"; several faces keep their range; the rulebook's component list
+    says "(et 1 autre)" for one face it leaves out."""
+    from pnp.layout.sheets.grid import faces_title
+    from pnp.words import say
+
+    assert faces_title("fronts", "fr", "Aide de jeu", 1, 1) == "Aide de jeu : recto 1"
+    assert faces_title("fronts", "en", "Player aid", 1, 1) == "Player aid: front 1"
+    assert faces_title("fronts", "fr", "Cartes", 1, 9) == "Cartes : recto 1-9"
+    assert faces_title("backs", "en", "Cards", 3, 3, duplex="duplex") == "Cards: back 3 (duplex)"
+    assert say("rulebook.more_face", "fr") == "(et 1 autre)" and say("rulebook.more_faces", "fr", n=3) == "(et 3 autres)"

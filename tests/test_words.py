@@ -17,6 +17,7 @@ COLOURS = sorted(w.COLOUR_FORMS["fr"])
 COUNTS = [0, 1, 2, 4, 13]
 INVARIABLE = {"orange", "brown", "sky", "vermilion"}  # nouns used as colours, compound colours
 
+PEOPLE = {"Alice": "f", "Bob": "m", "Carole": "f"}
 # what a French reader expects, written out by hand
 EXPECTED_FR = [
     (lambda: w.a("piece", "fr", colour_key="blue"), "une pièce bleue"),
@@ -50,6 +51,19 @@ EXPECTED_FR = [
     (lambda: w.elide("que", "il"), "qu'il"),
     (lambda: w.elide("De", "Orange"), "D'Orange"),
     (lambda: w.elide("de", "Bleu"), "de Bleu"),
+    (lambda: w.listing(["Alice", "Bob", "Carole"], "fr"), "Alice, Bob et Carole"),
+    (lambda: w.each_count(["Alice", "Bob", "Carole"], "keep", 1, "tile", "fr"), "Alice, Bob et Carole gardent chacun 1 tuile"),
+    (lambda: w.each_count(["Alice", "Carole"], "keep", 2, "tile", "fr", feminine=True),
+     "Alice et Carole gardent chacune 2 tuiles"),
+    (lambda: w.each_count(["Bob"], "keep", 0, "tile", "fr"), "Bob ne garde aucune tuile"),
+    (lambda: w.each_count(["Bob"], "have", 0, "point", "fr"), "Bob n'a aucun point"),
+    (lambda: w.counts_of([("Alice", 1), ("Bob", 1), ("Carole", 1)], "keep", "tile", "fr", PEOPLE),
+     "Alice, Bob et Carole gardent chacun 1 tuile"),
+    (lambda: w.counts_of([("Alice", 2), ("Bob", 0), ("Carole", 2)], "keep", "tile", "fr", PEOPLE),
+     "Alice et Carole gardent chacune 2 tuiles et Bob ne garde aucune tuile"),
+    (lambda: w.counts_of([("Alice", 2), ("Bob", 3), ("Carole", 1)], "keep", "tile", "fr", PEOPLE),
+     "Alice garde 2 tuiles, Bob garde 3 tuiles et Carole garde 1 tuile"),
+    (lambda: w.pronoun("f", "fr"), "elle"),
 ]
 EXPECTED_EN = [
     (lambda: w.a("tile", "en", colour_key="orange"), "an orange tile"),
@@ -63,6 +77,12 @@ EXPECTED_EN = [
     (lambda: w.player_name("blue", "en"), "Blue"),
     (lambda: w.each("bonus", "en"), "each"),
     (lambda: w.the("tile", "en", 2, colour_key="red"), "the red tiles"),
+    (lambda: w.counts_of([("Alice", 1), ("Bob", 1), ("Carole", 1)], "keep", "tile", "en", PEOPLE),
+     "Alice, Bob and Carole keep 1 tile each"),
+    (lambda: w.counts_of([("Alice", 2), ("Bob", 0), ("Carole", 2)], "keep", "tile", "en", PEOPLE),
+     "Alice and Carole keep 2 tiles each and Bob keeps no tiles"),
+    (lambda: w.each_count(["Bob"], "keep", 1, "tile", "en"), "Bob keeps 1 tile"),
+    (lambda: w.pronoun("m", "en"), "he"),
 ]
 
 
@@ -116,8 +136,56 @@ def _english_agrees(noun, colour, n):
     assert one.startswith("an " if colour[0] in "aeiou" else "a ")
 
 
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("verb", sorted(w.VERBS["fr"]))
+def test_every_shared_count_agrees(verb, lang):
+    """Every verb x noun x count x group size (1 to 3 people, men, women or both): one person takes the verb's
+    singular, several its plural and "chacun" / "chacune" / "each"; none, "ne ... aucun(e)" / "no"."""
+    names = ["Alice", "Carole", "Bob"]
+    one, many = w.VERBS[lang][verb]
+    for noun, n, size, women in itertools.product(sorted(w.NOUNS[lang]), COUNTS, (1, 2, 3), (True, False)):
+        who = names[:size]
+        text = w.each_count(who, verb, n, noun, lang, feminine=women)
+        nn = w.noun(noun, lang)
+        subject = w.listing(who, lang)
+        form = one if size == 1 else many
+        assert text.startswith(subject + " ") and subject.count(",") == max(size - 2, 0)
+        rest = text[len(subject) + 1:]
+        if lang == "fr":
+            if n == 0:
+                assert rest == f"{w.elide('ne', form)} {'aucune' if nn.gender == 'f' else 'aucun'} {nn.singular}"
+            else:
+                each = "" if size == 1 else ("chacune " if women else "chacun ")
+                assert rest == f"{form} {each}{w.count(n, noun, lang)}"
+        else:
+            if n == 0:
+                assert rest == f"{form} no {nn.plural}"
+            else:
+                assert rest == f"{form} {w.count(n, noun, lang)}" + (" each" if size > 1 else "")
+
+
+def test_shared_counts_group_the_people_with_the_same_count():
+    """Every hand of three players (0 to 2 tiles each): one verb per distinct count, in the plural when several
+    people share it, each name said once, "chacune" only for women."""
+    for hands in itertools.product(range(3), repeat=3):
+        people = list(zip(["Alice", "Bob", "Carole"], hands))
+        for lang in ("fr", "en"):
+            one, many = w.VERBS[lang]["keep"]
+            words = w.counts_of(people, "keep", "tile", lang, PEOPLE).split()
+            verbs = [x for x in words if x in (one, many)]
+            assert len(verbs) == len(set(hands))
+            assert verbs.count(many) == sum(1 for n in set(hands) if hands.count(n) > 1)
+            assert all(words.count(name) + words.count(name + ",") == 1 for name in PEOPLE)
+            women = {n for n in set(hands) if all(PEOPLE[p] == "f" for p, h in people if h == n)}
+            if lang == "fr":
+                assert words.count("chacune") == sum(1 for n in women if n and hands.count(n) > 1)
+
+
 def test_the_word_table_knows_each_nouns_gender():
     assert all(n.gender in ("m", "f") for n in w.NOUNS["fr"].values())
+    assert set(w.VERBS["fr"]) == set(w.VERBS["en"])
+    with pytest.raises(KeyError, match="no verb 'fly'"):
+        w.verb("fly", "fr")
     assert set(w.NOUNS["fr"]) == set(w.NOUNS["en"])
     with pytest.raises(KeyError, match="no noun 'dragon'"):
         w.noun("dragon", "fr")
@@ -192,3 +260,17 @@ def test_the_books_sentences_agree():
     assert "la réserve d'Orange" in ishi["fr"] and "réserve de Orange" not in ishi["fr"]
     assert "4 tuiles droites" in ishi["fr"] and "tuiles droite " not in ishi["fr"]
     assert "Blue places an orange tile" in ishi["en"] and "a orange" not in ishi["en"]
+
+
+def test_triloopites_sentences_agree():
+    """The worked first game's hands said together, and the player who keeps a tile named by their pronoun."""
+    fr, en = _facts("triloopite", "fr"), _facts("triloopite", "en")
+    hands = [x["tiles"] for x in fr["first"]["hands"]]
+    if len(set(hands)) == 1 and hands[0] > 0:  # the shipped game: one tile each
+        assert fr["first"]["hands_text"] == f"Alice, Bob et Carole gardent chacun {w.count(hands[0], 'tile', 'fr')}"
+        assert en["first"]["hands_text"] == f"Alice, Bob and Carole keep {w.count(hands[0], 'tile', 'en')} each"
+    kept = fr["first"]["kept"][0]
+    assert kept["pronoun"] == {"Alice": "elle", "Bob": "il", "Carole": "elle"}[kept["player"]]
+    assert en["first"]["kept"][0]["pronoun"] == {"Alice": "she", "Bob": "he", "Carole": "she"}[kept["player"]]
+    assert "6 T1 trilobites" in str(en["edition"]) and "trilobites T1" not in str(en["edition"])
+    assert "trilobites T1" in str(fr["edition"])

@@ -336,7 +336,9 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
     y -= pt(3)
     heading(t["cut_title"])
     para("• " + t["cut"].get(parts.marks, t["cut"]["crop"]))
-    for text in t["cut_more"]:
+    for key, text in t["cut_more"].items():
+        if key == "boards" and parts.sheet_sides and "overview" not in parts.sheet_sides:
+            continue  # (no board split over pages: a split board has its assembly map)
         para("• " + text)
     y -= pt(3)
     heading(t["list_title"])

@@ -374,9 +374,10 @@ def _component_table(design: Design, lang: str, layout: Layout, components: list
         else:
             copies = str(cf.copies)
         name = escape(typeset(cf.component.display_name(lang) or cf.component_id, lang))
-        # "(and 36 more)" on a line of its own under the name, never split as "Placement cards (and / 36 more)"
-        extra = ("<br/>" + escape(typeset(layout.labels(lang)["more_faces"].format(n=n - cfg["max_faces"]), lang))
-                 if n > cfg["max_faces"] else "")
+        hidden = n - cfg["max_faces"]  # faces the preview leaves out: "(et 1 autre)", "(et 3 autres)"
+        # on a line of its own under the name, never split as "Placement cards (and / 36 more)"
+        extra = ("<br/>" + escape(typeset(layout.labels(lang)["more_face" if hidden == 1 else "more_faces"]
+                                          .format(n=hidden), lang)) if hidden > 0 else "")
         rows.append([_thumbs(cf, drawings, cfg["thumb_height"] * mm, cfg["max_faces"], thumb_w - 8),
                      Paragraph(f"<b>{name}</b>{extra}", st["table"]), Paragraph(escape(copies), st["table"])])
     t = Table(rows, colWidths=[thumb_w, name_w, count_w], repeatRows=1, hAlign="LEFT")

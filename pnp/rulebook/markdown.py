@@ -368,11 +368,11 @@ class _Converter:
                 made = self.image(images[0].attrs.get("src", ""), _plain(images[0]), line, images[0].meta.get("size"))
                 out.extend(_unkept(made) if self.nested else made)  # (nested, a figure cannot be kept together)
             elif images:
-                gap = 4
-                cell = (width - gap * (len(images) - 1)) / len(images)
+                gap = 10  # between two neighbours' captions (4 pt read as one line: "la tuile Deux boucles")
+                cell = width / len(images)  # (each image and its caption in cell - gap)
                 row = [[part for f in self.image(img.attrs.get("src", ""), _plain(img), line, img.meta.get("size"))
                         for part in (rl.kept_together(f) if isinstance(f, KeepTogether) else [f])] for img in images]
-                t = Table([row], colWidths=[cell + gap] * len(images), hAlign="CENTER")
+                t = Table([row], colWidths=[cell] * len(images), hAlign="CENTER")
                 t.setStyle(TableStyle([FONT_ALL, ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
                                        ("LEFTPADDING", (0, 0), (-1, -1), gap / 2),
                                        ("RIGHTPADDING", (0, 0), (-1, -1), gap / 2),

@@ -3,7 +3,8 @@ feminine and plural forms), the colour-blind marks' names, the four sides; and t
 agree (a word table with each noun's gender and plural, the adjectives' four forms): `a("piece", "fr",
 colour_key="blue")` is "une pièce bleue", `the("star", "fr")` "l'étoile", `possession("reserve", "Orange", "fr")`
 "la réserve d'Orange", `count(4, "tile", "fr", adj="straight")` "4 tuiles droites", `each("bonus", "fr")`
-"chacun", `a("tile", "en", colour_key="orange")` "an orange tile".
+"chacun", `a("tile", "en", colour_key="orange")` "an orange tile", `counts_of([("Alice", 1), ("Bob", 1)], "keep", "tile",
+"fr")` "Alice et Bob gardent chacun 1 tuile".
 
 `word(TABLE, key, lang)` gives the word, or the key itself when the language or the key
 has none (English keys are the words). A game keeps only its own words (shapes, labels)
@@ -271,3 +272,75 @@ def possession(key: str, name: str, lang: str) -> str:
     if lang == "fr":
         return f"{the(key, lang)} {of_player(name, lang)}"
     return f"{of_player(name, lang)} {nominal(key, lang)}"
+
+
+# --- people: lists of names, verbs agreed with their subject, counts shared by several people ----------------
+
+VERBS: Mapping[str, Mapping[str, tuple[str, str]]] = {
+    "fr": {"keep": ("garde", "gardent"), "have": ("a", "ont"), "hold": ("a", "ont"), "draw": ("pioche", "piochent"),
+           "place": ("pose", "posent"), "score": ("marque", "marquent")},
+    "en": {"keep": ("keeps", "keep"), "have": ("has", "have"), "hold": ("holds", "hold"), "draw": ("draws", "draw"),
+           "place": ("places", "place"), "score": ("scores", "score")},
+}
+"""A verb's present tense, third person: (singular, plural), by key (the English infinitive)."""
+
+PRONOUNS: Mapping[str, Mapping[str, str]] = {"fr": {"m": "il", "f": "elle"}, "en": {"m": "he", "f": "she"}}
+"""The subject pronoun standing for a person of a gender ("m", "f")."""
+
+
+def verb(key: str, lang: str, people: int = 1) -> str:
+    """The verb `key` agreed with a subject of `people` persons: "garde", "gardent", "keeps", "keep"."""
+    table = VERBS.get(lang) or VERBS["en"]
+    if key not in table:
+        raise KeyError(f"no verb {key!r} in the word table of {lang!r}; expected one of {', '.join(sorted(table))}")
+    return table[key][0 if people == 1 else 1]
+
+
+def pronoun(gender_: str, lang: str) -> str:
+    """"il" / "elle", "he" / "she" for a person of the gender "m" or "f" (the masculine for anything else)."""
+    table = PRONOUNS.get(lang) or PRONOUNS["en"]
+    return table.get(gender_, table["m"])
+
+
+def listing(items: list[str], lang: str) -> str:
+    """"Alice", "Alice et Bob", "Alice, Bob et Carole"; "Alice, Bob and Carole"."""
+    items = [str(i) for i in items]
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + (" et " if lang == "fr" else " and ") + items[-1]
+
+
+def each_count(names: list[str], verb_key: str, n: int, key: str, lang: str, *, feminine: bool = False) -> str:
+    """People who each have the same count of a noun, the verb agreed with them: "Alice garde 1 tuile", "Alice,
+    Bob et Carole gardent chacun 1 tuile", "Alice et Carole gardent chacune 2 tuiles" (`feminine`: every one
+    of them is a woman), "Bob ne garde aucune tuile"; "Alice, Bob and Carole keep 1 tile each", "Bob keeps no
+    tiles"."""
+    if not names:
+        raise ValueError("each_count needs at least one name")
+    who, v = listing(names, lang), verb(verb_key, lang, len(names))
+    nn = noun(key, lang)
+    if lang == "fr":
+        if n == 0:
+            none = "aucune" if nn.gender == "f" else "aucun"
+            return f"{who} {elide('ne', v)} {none} {nn.singular}"
+        if len(names) == 1:
+            return f"{who} {v} {count(n, key, lang)}"
+        return f"{who} {v} {'chacune' if feminine else 'chacun'} {count(n, key, lang)}"
+    if n == 0:
+        return f"{who} {v} no {nn.plural}"
+    return f"{who} {v} {count(n, key, lang)}" + (" each" if len(names) > 1 else "")
+
+
+def counts_of(people: list[tuple[str, int]], verb_key: str, key: str, lang: str,
+              genders: Mapping[str, str] | None = None) -> str:
+    """What each person has, those with the same count said together (in the order they come): [("Alice", 1),
+    ("Bob", 1), ("Carole", 1)] -> "Alice, Bob et Carole gardent chacun 1 tuile"; [("Alice", 2), ("Bob", 0),
+    ("Carole", 2)] -> "Alice et Carole gardent chacune 2 tuiles et Bob ne garde aucune tuile" (with `genders`,
+    name -> "m" / "f": a group of women only takes "chacune"; without, "chacun")."""
+    groups: dict[int, list[str]] = {}
+    for name, n in people:
+        groups.setdefault(n, []).append(name)
+    g = genders or {}
+    parts = [each_count(names, verb_key, n, key, lang, feminine=bool(names) and all(g.get(x) == "f" for x in names))
+             for n, names in groups.items()]
+    return listing(parts, lang)

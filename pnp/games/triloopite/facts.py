@@ -12,10 +12,10 @@ from pnp.games.triloopite.components import VarietySpec, design_varieties
 from pnp.games.triloopite.engine import TILES_GENERATOR
 from pnp.games.triloopite.geometry import BONUSES, Analysis
 from pnp.games.triloopite.scoring import BONUS_TEXT, read_rules
-from pnp.games.triloopite.scripts import PLAYERS, STANDARD_GAME, design_bag, first_game, standard_game, witness
+from pnp.games.triloopite.scripts import GENDERS, PLAYERS, STANDARD_GAME, design_bag, first_game, standard_game, witness
 from pnp.model import Design
 from pnp.rulebook import glossary
-from pnp.rulebook.words import count
+from pnp.rulebook.words import count, counts_of, listing, nominal, pronoun
 
 WORDS = {
     "en": {"places": "places it", "keeps": "keeps it",
@@ -97,8 +97,10 @@ def rulebook_facts(design: Design, lang: str) -> dict:
     facts["standard"] = _standard_facts(design, lang, rules)
     t: Any = facts["tiles"]
     kinds = [f"{t['start_count']} {t['start'].lower()}", count(t["crabs"], "crab", lang)]
-    kinds += [f"{count(v['count'], 'trilobite', lang)} {v['mark'] or v['name']}" for v in t["trilobites"]]
-    tiles = ", ".join(kinds[:-1]) + (" et " if lang == "fr" else " and ") + kinds[-1]
+    # "6 trilobites T1" / "6 T1 trilobites": French names the mark after the noun, English before it
+    kinds += [f"{count(v['count'], 'trilobite', lang)} {v['mark'] or v['name']}" if lang == "fr" else
+              f"{v['count']} {v['mark'] or v['name']} {nominal('trilobite', lang, v['count'])}" for v in t["trilobites"]]
+    tiles = listing(kinds, lang)
     facts.update(glossary.of_package(__file__).facts(lang, {"tiles": tiles, "min": design.meta.players.min,
                                                             "max": design.meta.players.max}))
     return facts
@@ -121,12 +123,14 @@ def _first_facts(design: Design, lang: str) -> dict | None:
         else:
             then = w["keeps_drawn"].format(tile=names[t["laid"]]["short"], turn=t["from_turn"])
         rows.append({"turn": t["turn"], "player": t["player"], "draws": drawn, "then": then,
-                     "kept": t["laid"] is None, "from_turn": t["from_turn"]})
+                     "kept": t["laid"] is None, "from_turn": t["from_turn"],
+                     "pronoun": pronoun(GENDERS.get(t["player"], ""), lang)})
     lp = g.analysis.loops[0]
     left = [{"player": PLAYERS[i], "tiles": n} for i, n in enumerate(g.hands)]
     return {
         "turns": rows, "last": rows[-1], "placed": len(g.turn_of), "loop_length": lp.length,
         "figure_eight": bool(g.analysis.self_crossing), "hands": left, "in_hand": sum(g.hands),
+        "hands_text": counts_of([(PLAYERS[i], n) for i, n in enumerate(g.hands)], "keep", "tile", lang, GENDERS),
         "verdict": g.verdict.get(lang) or g.verdict.get("en", ""), "verdict_range": _range(g.verdict_range, lang),
         "kept": [r for r in rows if r["kept"]],
         "from_hand": [r for r in rows if r["from_turn"] is not None],

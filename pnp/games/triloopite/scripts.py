@@ -22,6 +22,7 @@ from pnp.model import Design
 from pnp.rulebook.run import shared_by_languages
 
 PLAYERS = ("Alice", "Bob", "Carole")  # the seed's own example names
+GENDERS = {"Alice": "f", "Bob": "m", "Carole": "f"}  # what the worked games' sentences agree with (il / elle)
 
 
 def design_bag(design: Design) -> tuple[Variety, list[Variety]]:

@@ -34,10 +34,9 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
     for s in range(math.ceil(len(all_copies) / per)):
         chunk = all_copies[s * per:(s + 1) * per]
         first, last = s * per + 1, s * per + len(chunk)
-        front = Sheet(p.width, p.height, say("sheets.fronts", opts.lang, name=name, first=first, last=last), "front",
-                      section=name)
-        back = Sheet(p.width, p.height, say("sheets.backs", opts.lang, name=name, first=first, last=last,
-                                            duplex=duplex_words(opts.duplex, opts.lang)), "back", section=name)
+        front = Sheet(p.width, p.height, faces_title("fronts", opts.lang, name, first, last), "front", section=name)
+        back = Sheet(p.width, p.height, faces_title("backs", opts.lang, name, first, last,
+                                                    duplex=duplex_words(opts.duplex, opts.lang)), "back", section=name)
         fronts.append(front)
         if cf.back is not None:
             backs.append(back)
@@ -57,6 +56,12 @@ def grid_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, gutter: f
     if grid.advice and fronts:
         fronts[0].advice.append((cf.component_id, grid.advice))  # (the summary names it as design.yaml does)
     return fronts, backs
+
+
+def faces_title(side: str, lang: str, name: str, first: int, last: int, **values) -> str:
+    """A sheet's title in `lang`: "Cartes : recto 1-9", or a single face's "Aide de jeu : recto 1" (pnp.words:
+    sheets.fronts, and sheets.fronts_one which `say` takes for a range of one; `side` "fronts" or "backs")."""
+    return say(f"sheets.{side}", lang, name=name, first=first, last=last, **values)
 
 
 def duplex_words(duplex: str, lang: str = "en") -> str:

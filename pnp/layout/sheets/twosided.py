@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pnp.layout.sheets.block import Mirror, duplex_mirror
 from pnp.layout.sheets.config import LayoutConfig, Paper, SheetOptions, papers
-from pnp.layout.sheets.grid import duplex_words
+from pnp.layout.sheets.grid import duplex_words, faces_title
 from pnp.layout.sheets.pieces import pack_rows, page_region
 from pnp.layout.sheets.sheet import Placed, Sheet
 from pnp.render.faces import ComponentFaces
@@ -43,9 +43,9 @@ def twosided_sheets(cf: ComponentFaces, face_path, name: str, base: Paper, opts:
         first, last = done + 1, done + len(front.placed)
         done = last
         front.side, front.section = "front", name
-        front.title = say("sheets.fronts", opts.lang, name=name, first=first, last=last)
-        back = Sheet(p.width, p.height, say("sheets.backs", opts.lang, name=name, first=first, last=last,
-                                            duplex=duplex_words(opts.duplex, opts.lang)), "back", section=name)
+        front.title = faces_title("fronts", opts.lang, name, first, last)
+        back = Sheet(p.width, p.height, faces_title("backs", opts.lang, name, first, last,
+                                                    duplex=duplex_words(opts.duplex, opts.lang)), "back", section=name)
         back.placed = [back_of(pl, back_path[pl.face], cf.back.bleed, mirror) for pl in front.placed]  # type: ignore[union-attr]
         back.cuts = [(mirror.point(*a), mirror.point(*b)) for a, b in front.cuts]
         back.cut_paths = [mirror.path(ops) for ops in front.cut_paths]
