@@ -1,0 +1,69 @@
+"""The kit's how-to page says only what is true of the design (issue 32): bleed, card sleeves, shapes and split
+boards are spoken of where the design's sheets have them, in the words of the kit's language (pnp.words: kit),
+read back from the kits `pnp export kit` writes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from pnp.build import build_designs
+from pnp.cache import Cache
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def howto(tmp_path_factory) -> dict[tuple[str, str], str]:
+    """(design, lang) -> the text of its kit's how-to page (the kit's second page), spaces made plain."""
+    out = tmp_path_factory.mktemp("kits")
+    pages = {}
+    for design in ("tubo", "ishi-hama", "three-stars"):
+        [res] = build_designs([str(ROOT / "designs" / design)], out=out, cache=Cache(None), exports={"kit"},
+                              show_progress=False)
+        for lang in ("en", "fr"):
+            kit = pypdf.PdfReader(res.out_dir / f"{design}-kit-{lang}-a4.pdf")
+            text = kit.pages[1].extract_text()
+            pages[design, lang] = re.sub(r"\s+", " ", text.replace("\u00a0", " ").replace("\u202f", " "))
+    return pages
+
+
+CARDS = {"en": r"\b[Cc]ards\b|[Ss]leeves|corner rounder", "fr": r"\b[Cc]artes?\b|protège-cartes|coupe-coins"}
+BLEED = {"en": r"\bbleed\b|coloured edge", "fr": r"fond perdu|bord coloré"}
+SHAPES = {"en": r"circles|hexagons|triangles|not rectangles|round", "fr": r"cercles|hexagones|triangles|rectangulaires|rond"}
+SPLIT = {"en": "Boards split over several pages", "fr": "Plateaux sur plusieurs pages"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("design", ["tubo", "ishi-hama"])
+def test_a_design_without_cards_or_bleed_is_told_of_neither(howto, design, lang):
+    text = howto[design, lang]
+    assert text.startswith("How to print and cut" if lang == "en" else "Imprimer et découper"), text[:60]
+    for what in (CARDS, BLEED, SHAPES):  # square pieces and tiles, boards, no cards; every bleed 0 mm
+        assert not re.search(what[lang], text), (re.search(what[lang], text), text)  # ("Card stock" is said)
+    said = {"tubo": "pieces", "ishi-hama": "tiles"}[design] if lang == "en" else \
+        {"tubo": "pièces", "ishi-hama": "tuiles"}[design]
+    assert re.search(rf"(for the|pour les) {said} ?;", text), text  # card stock for what the design has, only
+    assert ("printed cut lines" if lang == "en" else "lignes de coupe imprimées") in text  # its sheets' cut lines
+    assert (SPLIT[lang] in text) == (design == "tubo")  # TUBO's board is split over three pages, Ishi-Hama's is not
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_design_with_cards_bleed_and_triangles_is_told_of_each(howto, lang):
+    text = howto["three-stars", lang]
+    if lang == "en":
+        assert "for the cards and pieces;" in text
+        assert "The cards have a coloured edge (bleed)" in text  # the board and the triangles have none
+        assert "The pieces are not rectangles (triangles)" in text and "The pieces touch" in text
+        assert "Sleeves and a corner rounder make the cards last longer." in text
+        assert "crop marks" in text
+    else:
+        assert "pour les cartes et les pièces ;" in text
+        assert "Les cartes ont un bord coloré (fond perdu)" in text
+        assert "Les pièces ne sont pas rectangulaires (triangles)" in text and "Les pièces se touchent" in text
+        assert "Des protège-cartes et un coupe-coins font durer les cartes." in text
+        assert "traits de coupe" in text
+    assert SPLIT[lang] not in text and not re.search(r"circles|hexagons|cercles|hexagones", text)
