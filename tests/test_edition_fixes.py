@@ -1,6 +1,7 @@
-"""The kit's how-to page says only what is true of the design (issue 32): bleed, card sleeves, shapes and split
-boards are spoken of where the design's sheets have them, in the words of the kit's language (pnp.words: kit),
-read back from the kits `pnp export kit` writes."""
+"""Defects of the French and English editions (issue 32), read back from the files a build writes: the kit's how-to
+page says only what is true of the design (bleed, card sleeves, shapes and split boards where the design's sheets
+have them, in the words of the kit's language, pnp.words: kit); a book's cover prints the age as a box in its
+language does."""
 
 from __future__ import annotations
 
@@ -17,16 +18,24 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def howto(tmp_path_factory) -> dict[tuple[str, str], str]:
-    """(design, lang) -> the text of its kit's how-to page (the kit's second page), spaces made plain."""
+def made(tmp_path_factory) -> dict[str, Path]:
+    """design -> the folder its build (with its kits) wrote."""
     out = tmp_path_factory.mktemp("kits")
-    pages = {}
+    folders = {}
     for design in ("tubo", "ishi-hama", "three-stars"):
         [res] = build_designs([str(ROOT / "designs" / design)], out=out, cache=Cache(None), exports={"kit"},
                               show_progress=False)
+        folders[design] = res.out_dir
+    return folders
+
+
+@pytest.fixture(scope="module")
+def howto(made) -> dict[tuple[str, str], str]:
+    """(design, lang) -> the text of its kit's how-to page (the kit's second page), spaces made plain."""
+    pages = {}
+    for design, folder in made.items():
         for lang in ("en", "fr"):
-            kit = pypdf.PdfReader(res.out_dir / f"{design}-kit-{lang}-a4.pdf")
-            text = kit.pages[1].extract_text()
+            text = pypdf.PdfReader(folder / f"{design}-kit-{lang}-a4.pdf").pages[1].extract_text()
             pages[design, lang] = re.sub(r"\s+", " ", text.replace("\u00a0", " ").replace("\u202f", " "))
     return pages
 
@@ -67,3 +76,16 @@ def test_a_design_with_cards_bleed_and_triangles_is_told_of_each(howto, lang):
         assert "Des protège-cartes et un coupe-coins font durer les cartes." in text
         assert "traits de coupe" in text
     assert SPLIT[lang] not in text and not re.search(r"circles|hexagons|cercles|hexagones", text)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_cover_prints_the_age_as_a_box_in_its_language_does(made, lang):
+    """design.yaml says `age: 8+`: "Ages 8+" in English, "8 ans et +" in French (never "Âge 8+"), unbreakable."""
+    for design in ("tubo", "three-stars"):
+        cover = pypdf.PdfReader(made[design] / f"{design}-rules-{lang}-a4.pdf").pages[0].extract_text()
+        facts = re.sub(r"[ \t]*\n[ \t]*", "|", cover)
+        if lang == "en":
+            assert "|Ages|8+|" in facts, facts
+        else:
+            assert "|Âge|8\u00a0ans et\u00a0+|" in facts, facts
+            assert "8+" not in cover
