@@ -89,3 +89,50 @@ def test_the_cover_prints_the_age_as_a_box_in_its_language_does(made, lang):
         else:
             assert "|Âge|8\u00a0ans et\u00a0+|" in facts, facts
             assert "8+" not in cover
+
+
+def _pdf_pages(path: Path):
+    import pdfplumber
+
+    with pdfplumber.open(path) as pdf:
+        yield from pdf.pages
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_side_by_side_boards_keep_their_row_numbers_apart(made, lang):
+    """TUBO's example boards 2 and 3 stand side by side: each board's row numbers (1-7, on both sides) sit nearer
+    their own board than the neighbour's numbers, measured from the PDF (the boards' outlines: their rectangles;
+    the numbers: their glyphs), with at least 6 mm between the two columns of numbers."""
+    found = 0
+    for page in _pdf_pages(made["tubo"] / f"tubo-rules-{lang}-a4.pdf"):
+        boards = sorted({(round(r["x0"], 1), round(r["x1"], 1), round(r["top"], 1), round(r["bottom"], 1))
+                         for r in page.rects if r["width"] > 150 and abs(r["width"] - r["height"]) < 1})
+        pairs = [(a, b) for a, b in zip(boards, boards[1:]) if b[0] > a[1] and min(a[3], b[3]) - max(a[2], b[2]) > 100]
+        for left, right in pairs:
+            found += 1
+            numbers = [c for c in page.chars if c["text"] in "1234567" and c["size"] > 6 and "Bold" in c["fontname"]
+                       and min(left[2], right[2]) < c["top"] < max(left[3], right[3])
+                       and left[1] < c["x0"] < right[0]]  # (not the pieces' small numbers, nor the captions)
+            assert len(numbers) == 14, [c["text"] for c in numbers]  # 7 rows, on each board's facing side
+            mine = [c for c in numbers if c["x0"] - left[1] < right[0] - c["x1"]]
+            theirs = [c for c in numbers if c not in mine]
+            assert len(mine) == len(theirs) == 7
+            own = max(max(c["x0"] for c in mine) - left[1], right[0] - min(c["x1"] for c in theirs))
+            between = min(c["x0"] for c in theirs) - max(c["x1"] for c in mine)
+            assert between >= 2 * own and between >= 6 * 72 / 25.4, (between, own)
+    assert found == 1  # the pair of example boards (boards 2 and 3 of the example)
+
+
+@pytest.mark.parametrize("design,lang", [("tubo", "fr"), ("tubo", "en"), ("three-stars", "fr")])
+def test_the_footer_spaces_its_separators_evenly(made, design, lang):
+    """A book's footer "TUBO · Rulebook · v1.0": as much space before each "·" as after it (the glyphs' positions)."""
+    for n, page in enumerate(_pdf_pages(made[design] / f"{design}-rules-{lang}-a4.pdf")):
+        if n not in (1, 2):  # (the cover has no footer)
+            continue
+        line = sorted((c for c in page.chars if c["top"] > page.height - 60), key=lambda c: c["x0"])
+        dots = [i for i, c in enumerate(line) if c["text"] == "·"]
+        assert len(dots) == 2, "".join(c["text"] for c in line)
+        for i in dots:
+            before = line[i]["x0"] - next(c["x1"] for c in reversed(line[:i]) if c["text"].strip())
+            after = next(c["x0"] for c in line[i + 1:] if c["text"].strip()) - line[i]["x1"]
+            assert abs(before - after) < 0.3 and before < 4, (before, after)

@@ -295,7 +295,7 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
         canv.drawString(doc.leftMargin, y, title)
         tw = canv.stringWidth(title, fonts.BOLD, size)
         canv.setFont(fonts.REGULAR, size)
-        canv.drawString(doc.leftMargin + tw + 6, y, f"· {labels['rulebook']} · v{meta.version}")
+        canv.drawString(doc.leftMargin + tw, y, f" · {labels['rulebook']} · v{meta.version}")  # (a space each side)
         canv.drawRightString(w - doc.rightMargin, y, labels["page"].format(page=page, pages=total))
         canv.restoreState()
 
