@@ -22,7 +22,7 @@ def made(tmp_path_factory) -> dict[str, Path]:
     """design -> the folder its build (with its kits) wrote."""
     out = tmp_path_factory.mktemp("kits")
     folders = {}
-    for design in ("tubo", "ishi-hama", "three-stars"):
+    for design in ("tubo", "ishi-hama", "three-stars", "showcase"):
         [res] = build_designs([str(ROOT / "designs" / design)], out=out, cache=Cache(None), exports={"kit"},
                               show_progress=False)
         folders[design] = res.out_dir
@@ -43,7 +43,7 @@ def howto(made) -> dict[tuple[str, str], str]:
 CARDS = {"en": r"\b[Cc]ards\b|[Ss]leeves|corner rounder", "fr": r"\b[Cc]artes?\b|protège-cartes|coupe-coins"}
 BLEED = {"en": r"\bbleed\b|coloured edge", "fr": r"fond perdu|bord coloré"}
 SHAPES = {"en": r"circles|hexagons|triangles|not rectangles|round", "fr": r"cercles|hexagones|triangles|rectangulaires|rond"}
-SPLIT = {"en": "Boards split over several pages", "fr": "Plateaux sur plusieurs pages"}
+SPLIT = {"en": "The board spreads over several pages", "fr": "Le plateau s’étend sur plusieurs pages"}
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -76,6 +76,17 @@ def test_a_design_with_cards_bleed_and_triangles_is_told_of_each(howto, lang):
         assert "Des protège-cartes et un coupe-coins font durer les cartes." in text
         assert "traits de coupe" in text
     assert SPLIT[lang] not in text and not re.search(r"circles|hexagons|cercles|hexagones", text)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_one_board_is_said_in_the_singular(howto, lang):
+    """Lantern Harbour: cards, coins (round tokens) and one board split over three pages, all with a bleed."""
+    text = howto["showcase", lang]
+    assert SPLIT[lang] in text
+    assert ("The cards, tokens and the board have a coloured edge (bleed)" if lang == "en" else
+            "Les cartes, les jetons et le plateau ont un bord coloré (fond perdu)") in text
+    assert ("The tokens are round" if lang == "en" else "Les jetons ont un contour rond") in text
+    assert not re.search(r"boards|plateaux|triangles|hexagons|hexagones", text)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

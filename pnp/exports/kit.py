@@ -40,6 +40,8 @@ class KitFacts:
     """The kinds whose faces touch on a sheet, sharing full cut lines (no bleed between them)."""
     shapes: tuple[tuple[str, str], ...] = ()
     """(kind, shape) of every component that is not a rectangle: triangle, hexagon, circle or outline."""
+    single: tuple[str, ...] = ()
+    """The kinds the sheets hold one copy of (a board split over pages counts once)."""
     crop: bool = False
     """Some sheet has crop marks."""
     lines: bool = False
@@ -57,7 +59,8 @@ def kit_facts(sheets: list, components: dict[str, tuple[str, object]]) -> KitFac
     bleed: set[str] = set()
     shared: set[str] = set()
     shapes: set[tuple[str, str]] = set()
-    for sheet in sheets:
+    copies: dict[str, set] = {}  # kind -> its copies (a split board's parts: one)
+    for n, sheet in enumerate(sheets):
         for pl in sheet.placed:
             if pl.scale != 1.0:  # (a split board's overview: not for cutting)
                 continue
@@ -68,6 +71,8 @@ def kit_facts(sheets: list, components: dict[str, tuple[str, object]]) -> KitFac
             else:
                 continue
             kinds.add(kind)
+            copies.setdefault(kind, set()).add(("part", pl.component, pl.face) if pl.clip and sheet.side == "board"
+                                               else (n, id(pl)))
             if pl.bleed > 0:
                 bleed.add(kind)
             elif sheet.cuts and len(sheet.placed) > 1 and kind != "board":
@@ -75,6 +80,7 @@ def kit_facts(sheets: list, components: dict[str, tuple[str, object]]) -> KitFac
             if shape != "rect":
                 shapes.add((kind, shape if isinstance(shape, str) else "outline"))
     return KitFacts(kinds=order(kinds), bleed=order(bleed), shared=order(shared),
+                    single=order({k for k, c in copies.items() if len(c) == 1}),
                     shapes=tuple(sorted(shapes, key=lambda ks: (order({ks[0]}), ks[1]))),
                     crop=any(s.marks and not (s.side == "board" and any(pl.clip for pl in s.placed))
                              for s in sheets),  # (a split board's part: its marks are for aligning the parts)
@@ -383,9 +389,13 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
     heading(t["print_title"])
     facts = parts.facts
 
-    def named(kinds) -> str:  # "the cards, tiles and pieces", "les cartes, les tuiles et les pièces"
-        names = [t["item_first" if i == 0 else "item"].format(noun=t["kinds"].get(k, k)) for i, k in enumerate(kinds)]
-        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {t['and']} {names[-1]}"
+    def named(kinds) -> str:  # "the cards, tiles and pieces", "les cartes, les tuiles et le plateau"
+        kinds = list(kinds)
+        if len(kinds) == 1:  # (the subject of a plural verb: "The pieces touch")
+            return t["item_first"].format(noun=t["kinds"].get(kinds[0], kinds[0]))
+        names = [t["kind_one"][k] if k in facts.single and k in t["kind_one"] else
+                 t["item_first" if i == 0 else "item"].format(noun=t["kinds"].get(k, k)) for i, k in enumerate(kinds)]
+        return f"{', '.join(names[:-1])} {t['and']} {names[-1]}"
 
     para("• " + t["print_size"])
     stock = [k for k in facts.kinds if k in STOCK]
@@ -415,7 +425,7 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
             shapes = ", ".join(dict.fromkeys(t["shape_names"].get(s, s) for _, s in shaped))
             para("• " + t["shapes_round" if round_ else "shapes"].format(what=what, shapes=shapes))
     if "overview" in parts.sheet_sides:
-        para("• " + t["split"])
+        para("• " + t["split_one" if "board" in facts.single else "split"])
     if "card" in facts.kinds:
         para("• " + t["sleeves"])
     y -= pt(3)
