@@ -22,7 +22,7 @@ def made(tmp_path_factory) -> dict[str, Path]:
     """design -> the folder its build (with its kits) wrote."""
     out = tmp_path_factory.mktemp("kits")
     folders = {}
-    for design in ("tubo", "ishi-hama", "three-stars", "showcase"):
+    for design in ("tubo", "ishi-hama", "three-stars", "showcase", "triloopite"):
         [res] = build_designs([str(ROOT / "designs" / design)], out=out, cache=Cache(None), exports={"kit"},
                               show_progress=False)
         folders[design] = res.out_dir
@@ -87,6 +87,20 @@ def test_one_board_is_said_in_the_singular(howto, lang):
             "Les cartes, les jetons et le plateau ont un bord coloré (fond perdu)") in text
     assert ("The tokens are round" if lang == "en" else "Les jetons ont un contour rond") in text
     assert not re.search(r"boards|plateaux|triangles|hexagons|hexagones", text)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_one_component_with_a_bleed_takes_a_singular_verb(howto, lang):
+    """TriLOOPite: hexagonal tiles sharing their cut lines (no bleed), one aid card with a bleed; no cards to sleeve."""
+    text = howto["triloopite", lang]
+    if lang == "en":
+        assert "The player aid has a coloured edge (bleed)" in text and "The tiles are not rectangles (hexagons)" in text
+        assert "for the tiles and the player aid;" in text and "The tiles touch" in text
+    else:
+        assert "L’aide de jeu a un bord coloré (fond perdu)" in text
+        assert "Les tuiles ne sont pas rectangulaires (hexagones)" in text
+        assert "pour les tuiles et l’aide de jeu ;" in text and "Les tuiles se touchent" in text
+    assert not re.search(CARDS[lang], text)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

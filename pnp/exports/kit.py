@@ -391,7 +391,7 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
 
     def named(kinds) -> str:  # "the cards, tiles and pieces", "les cartes, les tuiles et le plateau"
         kinds = list(kinds)
-        if len(kinds) == 1:  # (the subject of a plural verb: "The pieces touch")
+        if len(kinds) == 1:  # (the subject of a plural verb: "The pieces touch"; bleed_one's singular verb)
             return t["item_first"].format(noun=t["kinds"].get(kinds[0], kinds[0]))
         names = [t["kind_one"][k] if k in facts.single and k in t["kind_one"] else
                  t["item_first" if i == 0 else "item"].format(noun=t["kinds"].get(k, k)) for i, k in enumerate(kinds)]
@@ -414,7 +414,9 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
     heading(t["cut_title"])
     marks = "crop" if facts.crop else "cut" if facts.lines else parts.marks
     para("• " + t["cut"].get(marks, t["cut"]["crop"]))
-    if facts.bleed:
+    if len(facts.bleed) == 1 and facts.bleed[0] in facts.single and facts.bleed[0] in t["kind_one"]:
+        para("• " + t["bleed_one"].format(what=t["kind_one"][facts.bleed[0]]))  # "The board has a coloured edge"
+    elif facts.bleed:
         para("• " + t["bleed"].format(what=named(facts.bleed)))
     if facts.shared and marks != "cut":
         para("• " + t["shared"].format(what=named(facts.shared)))
