@@ -183,7 +183,7 @@ PRODUCTS: dict[str, Product] = {p.name: p for p in (
     Product("ink_saver_sheets", ("plan", "face_svgs", "title", "author"), "(in the ink-saver kit)", kind="sheets",
             about="the print sheets with their large fills lightened"),
     Product("kit", ("sheets_pdf", "rulebook", "titles", "sides", "title", "author", "players", "version", "duplex",
-                    "marks", "lang", "names", "ink_saver", "thumbnails"),
+                    "marks", "lang", "names", "facts", "ink_saver", "thumbnails"),
             "<design>-kit-[ink-saver-]<lang>-<paper>.pdf", kind="kit", about="one PDF to share: cover, rules, sheets"),
 )}
 
@@ -208,7 +208,7 @@ MADE_FROM: dict[str, tuple[str, ...]] = {
     "trim_box": ("component",), "rotate": ("component",), "bleed_x": ("component", "print"),
     "bleed_y": ("component", "print"), "sheets_pdf": ("sheets",), "rulebook": ("rulebooks",), "titles": ("component",),
     "sides": ("print",), "duplex": ("print",), "marks": ("print",), "lang": ("rules_text",),
-    "names": ("component",), "ink_saver": ("exports",),
+    "names": ("component",), "facts": ("component", "print"), "ink_saver": ("exports",),
     "thumbnails": ("generated_face", "template_face", "svg_face"),
     "language": ("meta",),  # the language a generator's face is drawn in ("" when wordless); print sheets' own
 }

@@ -164,7 +164,7 @@ def test_each_edition_has_its_title(built):
 def test_the_kits_pages_fit_their_design(built):
     """The kit's how-to page gives the tip on boards split over pages only to a design that has one (Lantern
     Harbour's board, not TriLOOPite's tiles); a sheet of one face is titled by that face, not a range "41 à 41"."""
-    tip = {"fr": "Plateaux sur plusieurs pages", "en": "Boards split over several pages"}
+    tip = {"fr": "sur plusieurs pages", "en": "over several pages"}  # (kit.split or, one board, kit.split_one)
     for lang in LANGS:
         kits = {d: next(p for p in pdfs_of(built, d, lang) if "-kit-" in p.name) for d in ("triloopite", "showcase")}
         howto = {d: " ".join(pages(p)[1].split()) for d, p in kits.items()}

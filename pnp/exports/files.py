@@ -25,7 +25,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from dataclasses import replace
+from dataclasses import asdict, replace
 from functools import partial
 
 from markupsafe import escape
@@ -260,7 +260,7 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
     """{"<design>-kit-<lang>-<paper>.pdf": bytes} for every rulebook language (one kit, without rules, for a
     design that has none); with `ink_saver`, the `-kit-ink-saver-` versions too. `sheets` is the sheet
     plan `sheets_pdf` was drawn from; `rulebooks` language -> that rulebook's PDF, on `rules_paper`."""
-    from pnp.exports.kit import KitParts  # lazy: 5.6 ms (pnp.exports.kit)
+    from pnp.exports.kit import KitParts, kit_facts  # lazy: 5.6 ms (pnp.exports.kit)
     from pnp.layout import pdf as pdf_layout  # lazy: 138 ms (pnp.layout)
     from pnp.render.svgpdf.ink import ink_saver as saver  # lazy: 80 ms (pnp.render.svgpdf.ink)
 
@@ -284,6 +284,8 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                                       transform=saver, resources=resources)))
     out: dict[str, bytes] = {}
     titles = [s.title for s in sheets]
+    facts = kit_facts(sheets, {i: (cf.component.kind, cf.component.shape) for cf in components
+                               for i in (cf.component_id, cf.parent) if i})
     books: list[tuple[str, bytes | None]] = [(lang, pdf) for lang, pdf in sorted(rulebooks.items())] or [("en", None)]
     for lang, rules in books:
         for ink in variants:
@@ -291,14 +293,14 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                              rules_pdf=rules, rules_paper=rules_paper, author=meta.author or "",
                              players=players, version=str(meta.version or ""),
                              duplex=str(p.duplex), marks=str(p.marks), ink_saver=ink,
-                             sheet_sides=[s.side for s in sheets],
+                             sheet_sides=[s.side for s in sheets], facts=facts,
                              names={_short(cf.component.display_name("en")): _short(cf.component.display_name(lang))
                                     for cf in components if cf.component.display_name(lang)})
             name = f"{design.slug}-kit-{'ink-saver-' if ink else ''}{lang}-{paper}.pdf"
             out[name] = cache.cached("kit", products.KIT.key(
                 sheets_pdf=pdfs[ink], rulebook=rules, titles=titles, sides=parts.sheet_sides, title=parts.title,
                 author=parts.author, players=parts.players, version=parts.version, duplex=parts.duplex,
-                marks=parts.marks, lang=lang, names=sorted(parts.names.items()), ink_saver=ink,
+                marks=parts.marks, lang=lang, names=sorted(parts.names.items()), facts=asdict(facts), ink_saver=ink,
                 thumbnails=[svgs[face_path(cf.component_id, cf.fronts[0])] for cf in components if cf.fronts]),
                                      partial(_kit, parts, thumbs, ink, design))
     return out

@@ -22,6 +22,69 @@ from pnp.units import mm_to_pt as pt
 from pnp.words import table
 
 PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
+KINDS = ("card", "tile", "piece", "token", "board", "aid")
+"""Components' kinds (pnp.model.Component.kind), in the order the how-to page names them."""
+STOCK = ("card", "tile", "piece", "token", "aid")
+"""The kinds printed on card stock (a board may be plain paper, taped or glued onto card)."""
+
+
+@dataclass(frozen=True)
+class KitFacts:
+    """What the how-to page may say of a design, read from its sheets (kit_facts): nothing here, nothing said."""
+
+    kinds: tuple[str, ...] = ()
+    """The components' kinds on the sheets (KINDS' order)."""
+    bleed: tuple[str, ...] = ()
+    """The kinds printed with a bleed (art beyond the trim)."""
+    shared: tuple[str, ...] = ()
+    """The kinds whose faces touch on a sheet, sharing full cut lines (no bleed between them)."""
+    shapes: tuple[tuple[str, str], ...] = ()
+    """(kind, shape) of every component that is not a rectangle: triangle, hexagon, circle or outline."""
+    single: tuple[str, ...] = ()
+    """The kinds the sheets hold one copy of (a board split over pages counts once)."""
+    crop: bool = False
+    """Some sheet has crop marks."""
+    lines: bool = False
+    """Some sheet has full cut lines (or curved cut paths)."""
+
+
+def kit_facts(sheets: list, components: dict[str, tuple[str, object]]) -> KitFacts:
+    """The facts of the sheets (pnp.layout.sheets.Sheet: placed faces, marks, cuts) and the components they hold
+    (component id -> its kind and shape, as pnp.model.Component says them: "rect", "circle"..., a {polygon} or
+    {path} outline)."""
+    def order(kinds: set[str]) -> tuple[str, ...]:
+        return tuple(k for k in KINDS if k in kinds) + tuple(sorted(kinds - set(KINDS)))
+
+    kinds: set[str] = set()
+    bleed: set[str] = set()
+    shared: set[str] = set()
+    shapes: set[tuple[str, str]] = set()
+    copies: dict[str, set] = {}  # kind -> its copies (a split board's parts: one)
+    for n, sheet in enumerate(sheets):
+        for pl in sheet.placed:
+            if pl.scale != 1.0:  # (a split board's overview: not for cutting)
+                continue
+            if pl.component in components:
+                kind, shape = components[pl.component]
+            elif sheet.side == "board":  # (a board's sheet names it by its label)
+                kind, shape = "board", "rect"
+            else:
+                continue
+            kinds.add(kind)
+            copies.setdefault(kind, set()).add(("part", pl.component, pl.face) if pl.clip and sheet.side == "board"
+                                               else (n, id(pl)))
+            if pl.bleed > 0:
+                bleed.add(kind)
+            elif sheet.cuts and len(sheet.placed) > 1 and kind != "board":
+                shared.add(kind)
+            if shape != "rect":
+                shapes.add((kind, shape if isinstance(shape, str) else "outline"))
+    return KitFacts(kinds=order(kinds), bleed=order(bleed), shared=order(shared),
+                    single=order({k for k, c in copies.items() if len(c) == 1}),
+                    shapes=tuple(sorted(shapes, key=lambda ks: (order({ks[0]}), ks[1]))),
+                    crop=any(s.marks and not (s.side == "board" and any(pl.clip for pl in s.placed))
+                             for s in sheets),  # (a split board's part: its marks are for aligning the parts)
+                    lines=any(s.cuts or s.cut_paths for s in sheets))
 
 
 @dataclass
@@ -52,6 +115,8 @@ class KitParts:
     sheet_sides: list[str] = field(default_factory=list)
     """Each sheet page's side (pnp.layout.sheets.Sheet.side): a "front" followed by its "back" is a pair
     that must share a leaf when the kit is printed double-sided."""
+    facts: KitFacts = field(default_factory=KitFacts)
+    """What the how-to page says of the components (kit_facts): bleed, sleeves, shapes only where they are true."""
 
 
 def leaf_plan(first: int, sides: list[str], duplex: str) -> list[int | None]:
@@ -311,6 +376,7 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
         nonlocal y
         c.setFont(fonts.REGULAR, 10.5)
         bullet = "• " if text.startswith("• ") else ""
+        text = bullet + text[len(bullet):][:1].upper() + text[len(bullet) + 1:]  # (a sentence starting on {what})
         hang = stringWidth(bullet, fonts.REGULAR, 10.5)
         x0 = margin + pt(5)
         for i, line in enumerate(_wrap(T(text[len(bullet):]), fonts.REGULAR, 10.5, W - 2 * margin - pt(5) - hang)):
@@ -321,11 +387,22 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
         y -= pt(1.5)
 
     heading(t["print_title"])
-    rules_where = span(rules_first, n_rules) if n_rules else "-"
-    for text in t["print"]:
-        if "{rules}" in text and not n_rules:
-            continue
-        para("• " + text.format(paper=t["papers"].get(parts.paper, parts.paper), rules=rules_where))
+    facts = parts.facts
+
+    def named(kinds) -> str:  # "the cards, tiles and pieces", "les cartes, les tuiles et le plateau"
+        kinds = list(kinds)
+        if len(kinds) == 1:  # (the subject of a plural verb: "The pieces touch"; bleed_one's singular verb)
+            return t["item_first"].format(noun=t["kinds"].get(kinds[0], kinds[0]))
+        names = [t["kind_one"][k] if k in facts.single and k in t["kind_one"] else
+                 t["item_first" if i == 0 else "item"].format(noun=t["kinds"].get(k, k)) for i, k in enumerate(kinds)]
+        return f"{', '.join(names[:-1])} {t['and']} {names[-1]}"
+
+    para("• " + t["print_size"])
+    stock = [k for k in facts.kinds if k in STOCK]
+    para("• " + t["paper"].format(paper=t["papers"].get(parts.paper, parts.paper))
+         + (" " + t["stock"].format(what=named(stock)) if stock else ""))
+    if n_rules:
+        para("• " + t["print_rules"].format(rules=span(rules_first, n_rules)))
     backs = (any(side in ("back", "fold") for side in parts.sheet_sides) if parts.sheet_sides else
              any(":" in s and ("back" in s.lower() or "fold" in s.lower()) for s in parts.sheet_titles))
     if backs:
@@ -335,11 +412,24 @@ def _front_matter(parts: KitParts, t: dict, n_rules: int, n_sheets: int, at: dic
     para("• " + t["print_test" if backs else "print_test_fronts"])
     y -= pt(3)
     heading(t["cut_title"])
-    para("• " + t["cut"].get(parts.marks, t["cut"]["crop"]))
-    for key, text in t["cut_more"].items():
-        if key == "boards" and parts.sheet_sides and "overview" not in parts.sheet_sides:
-            continue  # (no board split over pages: a split board has its assembly map)
-        para("• " + text)
+    marks = "crop" if facts.crop else "cut" if facts.lines else parts.marks
+    para("• " + t["cut"].get(marks, t["cut"]["crop"]))
+    if len(facts.bleed) == 1 and facts.bleed[0] in facts.single and facts.bleed[0] in t["kind_one"]:
+        para("• " + t["bleed_one"].format(what=t["kind_one"][facts.bleed[0]]))  # "The board has a coloured edge"
+    elif facts.bleed:
+        para("• " + t["bleed"].format(what=named(facts.bleed)))
+    if facts.shared and marks != "cut":
+        para("• " + t["shared"].format(what=named(facts.shared)))
+    for round_ in (False, True):  # the straight-sided shapes, then the round ones
+        shaped = [(k, s) for k, s in facts.shapes if (s == "circle") == round_]
+        if shaped:
+            what = named(dict.fromkeys(k for k, _ in shaped))
+            shapes = ", ".join(dict.fromkeys(t["shape_names"].get(s, s) for _, s in shaped))
+            para("• " + t["shapes_round" if round_ else "shapes"].format(what=what, shapes=shapes))
+    if "overview" in parts.sheet_sides:
+        para("• " + t["split_one" if "board" in facts.single else "split"])
+    if "card" in facts.kinds:
+        para("• " + t["sleeves"])
     y -= pt(3)
     heading(t["list_title"])
     for name, first, last in _sections(parts):

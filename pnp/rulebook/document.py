@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from collections.abc import Callable, Mapping
 from xml.sax.saxutils import escape
 
@@ -215,6 +216,13 @@ def _numbered_canvas(footer: Callable[[Canvas, int, int], None]):
     return NumberedCanvas
 
 
+def age_text(age: str, lang: str) -> str:
+    """A minimum age as a box in `lang` prints it (pnp.words: rulebook.age_value): "8+" -> "8+", "8 ans et +";
+    any other text as the design writes it."""
+    m = re.fullmatch(r"\s*(\d+)\s*\+\s*", age or "")
+    return load_layout().labels(lang)["age_value"].format(age=m.group(1)) if m else age
+
+
 def _labels(layout: Layout, lang: str) -> dict[str, str]:
     """The book's own words in its language, typeset in it (pnp.render.typography)."""
     return {k: typeset(v, lang) for k, v in layout.labels(lang).items()}
@@ -287,7 +295,7 @@ def build_pdf(design: Design, lang: str, text: RulesText, components: list[Compo
         canv.drawString(doc.leftMargin, y, title)
         tw = canv.stringWidth(title, fonts.BOLD, size)
         canv.setFont(fonts.REGULAR, size)
-        canv.drawString(doc.leftMargin + tw + 6, y, f"· {labels['rulebook']} · v{meta.version}")
+        canv.drawString(doc.leftMargin + tw, y, f" · {labels['rulebook']} · v{meta.version}")  # (a space each side)
         canv.drawRightString(w - doc.rightMargin, y, labels["page"].format(page=page, pages=total))
         canv.restoreState()
 
@@ -419,8 +427,8 @@ def _title_page(design: Design, lang: str, layout: Layout, components: list[Comp
                                ("LEFTPADDING", (0, 0), (-1, -1), gap / 2),
                                ("RIGHTPADDING", (0, 0), (-1, -1), gap / 2)]))
         out += [t, Spacer(0, 14 * mm)]
-    values = {"author": meta.author, "players": str(meta.players), "play_time": meta.play_time, "age": meta.age,
-              "version": meta.version}
+    values = {"author": meta.author, "players": str(meta.players), "play_time": meta.play_time,
+              "age": age_text(meta.age, lang), "version": meta.version}
     if meta.author and meta.year:
         values["author"] = f"{meta.author} ({meta.year})"
     values = {k: typeset(str(v), lang) if v else v for k, v in values.items()}

@@ -79,6 +79,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _UNDEFINED_NOTE = re.compile(r"\[\^([^\]\s]+)\]")
 
 _SIZE_BLOCK = re.compile(r"^\{([^{}\n]*)\}")
+SIDE_GAP = 8 * 72 / 25.4
+"""The least space between images side by side (points): 8 mm."""
 _SIZE_ITEM = re.compile(r"^(width|height)\s*=\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt|%)$")
 _TO_PT = {"mm": 72 / 25.4, "cm": 720 / 25.4, "in": 72.0, "pt": 1.0}
 SIZE_EXPECTED = ("expected {width=60mm} or {height=40%}, or both separated by a space, in mm, cm, in, pt or % "
@@ -368,15 +370,25 @@ class _Converter:
                 made = self.image(images[0].attrs.get("src", ""), _plain(images[0]), line, images[0].meta.get("size"))
                 out.extend(_unkept(made) if self.nested else made)  # (nested, a figure cannot be kept together)
             elif images:
-                gap = 10  # between two neighbours' captions (4 pt read as one line: "la tuile Deux boucles")
-                cell = width / len(images)  # (each image and its caption in cell - gap)
+                n = len(images)
+                cell = (width - SIDE_GAP * (n - 1)) / n  # (each image at most this wide)
                 row = [[part for f in self.image(img.attrs.get("src", ""), _plain(img), line, img.meta.get("size"))
                         for part in (rl.kept_together(f) if isinstance(f, KeepTogether) else [f])] for img in images]
-                t = Table([row], colWidths=[cell] * len(images), hAlign="CENTER")
-                t.setStyle(TableStyle([FONT_ALL, ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-                                       ("LEFTPADDING", (0, 0), (-1, -1), gap / 2),
-                                       ("RIGHTPADDING", (0, 0), (-1, -1), gap / 2),
-                                       ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+                # each column as wide as its image and a share of the width left over (its caption wraps in it),
+                # the image centred: SIDE_GAP at least between two images, so a diagram's labels stay by their own
+                # drawing, away from its neighbour's
+                drawn = [max((f.wrap(cell, 1e6)[0] for f in parts if not isinstance(f, (_Paragraph, Spacer))),
+                             default=cell) for parts in row]
+                share = max(0.0, width - sum(drawn) - SIDE_GAP * (n - 1)) / n
+                cols = [w + share + SIDE_GAP / 2 * ((i > 0) + (i < n - 1)) for i, w in enumerate(drawn)]
+                style: list[tuple] = [FONT_ALL, ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                                      ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                      ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                                      ("ALIGN", (0, 0), (-1, -1), "CENTER")]
+                style += [("LEFTPADDING", (i, 0), (i, 0), SIDE_GAP / 2) for i in range(1, n)]
+                style += [("RIGHTPADDING", (i, 0), (i, 0), SIDE_GAP / 2) for i in range(n - 1)]
+                t = Table([row], colWidths=cols, hAlign="CENTER")
+                t.setStyle(TableStyle(style))
                 out.append(t)
             images.clear()
 

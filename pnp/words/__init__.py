@@ -3,7 +3,7 @@ table per language: pnp/words/<lang>.yaml, shipped in the package.
 
     say("sheets.fronts", "fr", name="Cartes", first=1, last=9)  ->  "Cartes : recto 1-9"
     say("sheets.fronts", "fr", name="Cartes", first=41, last=41)  ->  "Cartes : recto 41" (sheets.fronts_one)
-    table("fr")["kit"]["print"]  ->  the how-to page's list
+    table("fr")["kit"]["kinds"]  ->  the how-to page's names of the kinds of components
 
 The words are plain text: whoever draws them typesets them in their language (pnp.render.typography), as every
 text it prints. Every table has the keys and {placeholders} of en.yaml (tests/test_words.py). A language
