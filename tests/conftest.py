@@ -9,10 +9,14 @@ from pathlib import Path
 
 import pytest
 
-# One content-hash cache for the whole session (PNG exports of the same faces are made once);
-# tests that count what a rebuild makes pass their own pnp.cache.Cache.
-os.environ.setdefault("PNP_CACHE_DIR", tempfile.mkdtemp(prefix="pnp-test-cache-"))
-# The key that signs cache entries (pnp.cache.secret) is made in a folder of the session's, never in the user's own
+# One content-hash cache for the whole session (PNG exports of the same faces are made once), in each test process:
+# a worker of pytest-xdist inherits the folders its parent made and makes its own (its key, below, is its own too);
+# a cache the user names in PNP_CACHE_DIR is used as it is. Tests that count what a rebuild makes pass their own
+# pnp.cache.Cache.
+if "PNP_CACHE_DIR" not in os.environ or os.environ.get("PNP_TEST_OWN_CACHE"):
+    os.environ["PNP_CACHE_DIR"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
+    os.environ["PNP_TEST_OWN_CACHE"] = "1"
+# The key that signs cache entries (pnp.cache.secret) is made in a folder of the process's, never in the user's own
 # ~/.config; a key in the environment would be used instead of it.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="pnp-test-config-")
 os.environ.pop("PNP_CACHE_KEY", None)
