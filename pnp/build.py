@@ -621,12 +621,11 @@ def _index_stage(built: BuiltDesign, cache: Cache, more: list[str] | None = None
     from pnp.index import render_index  # lazy: 2.5 ms (pnp.index)
 
     design = built.design
-    checks = cache.cached("checks", products.CHECKS.key(design=design.fingerprint(), folder=str(design.folder)),
-                          lambda: _static_checks(design))
+    report = static_report(design, cache)
     files = [built.pdf_name, *built.extra_files, *(more or [])]
     for folder, names in built.dirs.items():  # the exports' entry points: TTS saved object, print reports
         files += [f"{folder}/{n}" for n in names if n.endswith((".json", "report.txt"))]
-    built.extra_files["index.html"] = render_index(design, built.components, face_path, files, checks["checks"],
+    built.extra_files["index.html"] = render_index(design, built.components, face_path, files, report,
                                                    built.dirs.get("svg", {}), cache, built.by_lang or None)
 
 
@@ -740,6 +739,13 @@ def _rulebook_key(design: Design, svgs: dict[str, str], paper: str) -> str:
     shared = sorted((str(p), p.read_bytes()) for p in (templates_dir() / "rulebook").glob("**/*") if p.is_file())
     return products.RULEBOOKS.key(rules_text=texts, rulebook_templates=products.digest(*[t for _, t in shared]),
                                   design=design.fingerprint(), face_svgs=svgs, paper=paper, folder=str(design.folder))
+
+
+def static_report(design: Design, cache: Cache) -> list[dict] | None:
+    """The game's static checks as pages show them (index.html, pnp studio): name, ok, message, details of each;
+    None if the game has none. Through the cache (its key: the design's fingerprint)."""
+    return cache.cached("checks", products.CHECKS.key(design=design.fingerprint(), folder=str(design.folder)),
+                        lambda: _static_checks(design))["checks"]
 
 
 def _static_checks(design: Design):

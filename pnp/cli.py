@@ -441,6 +441,29 @@ def watch(designs: tuple[str, ...], out: Path, paper: str | None) -> None:
 
 
 @main.command()
+@click.argument("designs", nargs=-1)
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Folder to write into.")
+@click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None, help="Sheet size override.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port to listen on; 0: a free one.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Only this machine can reach 127.0.0.1; another address lets the "
+              "network see your design.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in your web browser.")
+@allow_dir_option
+def studio(designs: tuple[str, ...], out: Path, paper: str | None, port: int, host: str, open_browser: bool) -> None:
+    """Work on DESIGNS in the browser: a local page that shows every face, sheet, warning and error, and
+    follows each save (pnp watch, with the picture).
+
+    Needs the studio extra: pip install -e ".[studio]". Ctrl-C stops it.
+    """
+    from pnp.studio.run import run_studio  # lazy: optional (studio)
+
+    run_studio(designs, out, paper, port, host, open_browser, echo=click.echo)
+
+
+@main.command()
 @click.argument("name")
 @click.option("--from", "source", default=None, metavar="DESIGN",
               help="Copy an existing design (a folder or a name under designs/) instead of the starter deck.")

@@ -317,6 +317,22 @@ def with_warning_marks(svg: str, warnings: Iterable[tuple[str, int | None, str]]
     return marks + svg
 
 
+def read_marks(svg: str) -> tuple[str | None, tuple[str, int] | None, list[tuple[str, int | None, str]]]:
+    """What a face's SVG says of itself: the template it was made from and its data row (`source_comment`), paths
+    from the design folder's parent (x/templates/front.svg.j2, (x/cards.csv, 3)), and the warnings it carries
+    (`with_warning_marks`: file, line, message, paths in the design folder as {design}/...)."""
+    m = _MARK.search(svg[:2000])
+    template = row = None
+    if m:
+        template = m.group(1).replace("%2D%2D", "--")
+        if m.group(2):
+            file, _, line = m.group(2).rpartition(":")
+            row = (file.replace("%2D%2D", "--"), int(line)) if line.isdigit() else None
+    warnings = [(unquote(w.group(1)), int(w.group(2)) or None, unquote(w.group(3)))
+                for w in _WARNED.finditer(svg)] if "<!-- pnp-warning" in svg else []
+    return template, row, warnings
+
+
 def _in_design(file: str, here: str) -> str:
     return "{design}/" + file[len(here) + 1:] if file.startswith(here + "/") else file
 

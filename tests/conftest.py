@@ -75,3 +75,33 @@ def design_copy(tmp_path):
 @pytest.fixture
 def update_golden(request) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+# --- a real browser (tests/test_index_browser.py, tests/test_studio_browser.py) ------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing = "Playwright for Python is not installed (pip install -e '.[test]')"
+    else:
+        missing = "" if CHROMIUM.is_file() else f"{CHROMIUM} is not installed (apt-get install chromium)"
+    if missing:
+        if os.environ.get("PNP_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"PNP_REQUIRE_BROWSER=1 and {missing}")
+        pytest.skip(missing)
+    with sync_playwright() as p:
+        # the browser a designer has: not the FONTCONFIG_FILE that tests/svgpdf_pixels.py points at pnp's fonts for
+        # cairosvg in this process (with it Chromium lays text out with other advances than the font files give)
+        env = {k: v for k, v in os.environ.items() if k != "FONTCONFIG_FILE"}
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, env=env)
+        yield b
+        b.close()
+
+

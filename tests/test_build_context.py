@@ -182,6 +182,7 @@ ALLOWED = {
                                          "NOUNS", "PRONOUNS", "SIDES", "SIDE_LETTERS", "SYMBOLS", "VERBS"), TABLE),
     "pnp.sandbox": {"_PRINTF_KIND": TABLE, "_STR_WIDTH": TABLE},
     "pnp.scaffold": {"GAME_RULES": TABLE, "RULES": TABLE},
+    "pnp.studio.server": {"ASSET_TYPES": TABLE, "HEADERS": TABLE},
     "pnp.sweep": {"SEAT_COLOURS": TABLE},
     "pnp.tables": {"_ODS": TABLE, "_SEPARATOR_NAMES": TABLE},
     "pnp.units": {"MM_PER_UNIT": TABLE},

@@ -14,7 +14,6 @@ then they fail. The other tests here read the page without a browser.
 from __future__ import annotations
 
 import io
-import os
 import re
 from pathlib import Path
 
@@ -28,31 +27,7 @@ from pnp.errors import drain_warnings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
-CHROMIUM = Path("/usr/bin/chromium")
 SVG, XLINK = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing = "Playwright for Python is not installed (pip install -e '.[test]')"
-    else:
-        missing = "" if CHROMIUM.is_file() else f"{CHROMIUM} is not installed (apt-get install chromium)"
-    if missing:
-        if os.environ.get("PNP_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"PNP_REQUIRE_BROWSER=1 and {missing}")
-        pytest.skip(missing)
-    with sync_playwright() as p:
-        # the browser a designer has: not the FONTCONFIG_FILE that tests/svgpdf_pixels.py points at pnp's fonts for
-        # cairosvg in this process (with it Chromium lays text out with other advances than the font files give)
-        env = {k: v for k, v in os.environ.items() if k != "FONTCONFIG_FILE"}
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, env=env)
-        yield b
-        b.close()
 
 
 def build(design: Path, out: Path) -> Path:
