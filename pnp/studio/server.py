@@ -228,7 +228,7 @@ def source_page(slug: str, name: str, path: Path) -> str:
                                            for i, line in enumerate(lines, 1)) + "</ol>"
     title = html.escape(f"{slug}/{name}")
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
-            f"<link rel='stylesheet' href='/assets/studio.css'></head><body class='source'><h1>{title}</h1>"
+            f"<link rel='icon' href='data:,'><link rel='stylesheet' href='/assets/studio.css'></head><body class='source'><h1>{title}</h1>"
             f"<p class='meta'>Read-only. Edit the file in your editor: the studio rebuilds when you save it.</p>"
             f"{body}</body></html>")
 
@@ -312,8 +312,12 @@ def make_app(studio: Studio, hosts: list[str]):
         response.headers["Content-Security-Policy"] = CSP
         return respond(response)
 
+    async def no_icon(request: Request) -> Response:  # (a browser asks for it whatever the page says)
+        return respond(Response(status_code=204))
+
     routes = [
         Route("/", page, methods=["GET"]),
+        Route("/favicon.ico", no_icon, methods=["GET"]),
         Route("/assets/{name:path}", asset, methods=["GET"]),
         Route("/api/state", state, methods=["GET"]),
         Route("/api/events", events, methods=["GET"]),
