@@ -228,7 +228,8 @@ def source_page(slug: str, name: str, path: Path) -> str:
                                            for i, line in enumerate(lines, 1)) + "</ol>"
     title = html.escape(f"{slug}/{name}")
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
-            f"<link rel='icon' href='data:,'><link rel='stylesheet' href='/assets/studio.css'></head><body class='source'><h1>{title}</h1>"
+            f"<link rel='icon' href='data:,'><link rel='stylesheet' href='/assets/studio.css'></head>"
+            f"<body class='source'><h1>{title}</h1>"
             f"<p class='meta'>Read-only. Edit the file in your editor: the studio rebuilds when you save it.</p>"
             f"{body}</body></html>")
 
