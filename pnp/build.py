@@ -521,6 +521,18 @@ def _sheets_stage(built: BuiltDesign, paper: str | None, print_shop: bool | str,
         _print_shop(built, print_shop, cache)
 
 
+def sheets_of(built: BuiltDesign, components: list[ComponentFaces], lang: str, cache: Cache = NO_CACHE) -> bytes:
+    """Print sheets of `components` (some faces of `built`, with the copies to print) laid out and drawn as the
+    design's own sheets of edition `lang` are (its paper and print settings, backs behind their fronts): the
+    reprint of pnp.printed."""
+    from pnp.layout.sheets import SheetOptions, plan  # lazy: 35 ms (pnp.layout.sheets)
+
+    design = built.design
+    opts = replace(SheetOptions.from_print(design.print, built.paper or None), lang=lang)
+    sheets = plan(components, opts, face_path)
+    return _draw_sheets(design, sheets, built.svgs, cache, ArtFiles(design.folder), opts.paper, None, lang)
+
+
 def _print_shop(built: BuiltDesign, print_shop: bool | str, cache: Cache) -> None:
     """The print-shop PDF (one face per page) and its CSV of copies: one per language, named like the sheets
     (<design>-<lang>-print-shop.pdf), when a face differs by language; else one, <design>-print-shop.pdf."""

@@ -464,6 +464,51 @@ def studio(designs: tuple[str, ...], out: Path, paper: str | None, port: int, ho
 
 
 @main.command()
+@click.argument("design")
+@click.option("--note", default="", help="What this printing was for (a playtest, a printer).")
+@click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None, help="Sheet size override.")
+@allow_dir_option
+def printed(design: str, note: str, paper: str | None) -> None:
+    """Record DESIGN's faces as printed now: a new state (v1, v2...) in its printed.json (commit it with the
+    design). `pnp reprint` and `pnp changes` compare with it."""
+    from pnp.printed import printed_command  # lazy: 500 ms (pnp.printed)
+
+    click.echo(printed_command(design, note, paper))
+
+
+@main.command()
+@click.argument("design")
+@click.option("--since", default=None, metavar="VERSION",
+              help="A printed state (v3) or a git revision of the design folder (HEAD~2, a tag); default the last "
+              "printed state.")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Folder to write into; the design gets a subfolder.")
+@click.option("--paper", type=click.Choice(["a4", "letter", "a3"]), default=None, help="Sheet size override.")
+@click.option("--lang", default=None, help="The edition to reprint; default the design's first language.")
+@allow_dir_option
+def reprint(design: str, since: str | None, out: Path, paper: str | None, lang: str | None) -> None:
+    """Sheets of only the faces of DESIGN that are new or changed since a printed state (all their copies, with
+    their backs; the extra copies when only the count grew), and the list of what to discard and print:
+    OUT/<design>/<design>-reprint-<since>-<paper>.pdf, .txt and .json."""
+    from pnp.printed import reprint_command  # lazy: 500 ms (pnp.printed)
+
+    click.echo(reprint_command(design, since, out, paper, lang))
+
+
+@main.command()
+@click.argument("design")
+@click.option("--since", default=None, metavar="VERSION",
+              help="A printed state (v3) or a git revision of the design folder; default the last printed state.")
+@allow_dir_option
+def changes(design: str, since: str | None) -> None:
+    """What changed in DESIGN since a printed state: by component and card, the row's fields, the template, the
+    art and the count; the rulebooks' sections."""
+    from pnp.printed import changes_command  # lazy: 500 ms (pnp.printed)
+
+    click.echo(changes_command(design, since))
+
+
+@main.command()
 @click.argument("name")
 @click.option("--from", "source", default=None, metavar="DESIGN",
               help="Copy an existing design (a folder or a name under designs/) instead of the starter deck.")
