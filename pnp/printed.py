@@ -123,7 +123,7 @@ def _face(cf: ComponentFaces, spec, side: str, svgs: dict[str, str], svg_files: 
         ref = m.group(1) or m.group(2)
         if ref.startswith(("data:", "http:", "https:")):
             continue
-        content = svg_files.get(ref)
+        content: Any = svg_files.get(ref)
         if hasattr(content, "read_bytes"):  # a file of the design, copied when published (pnp.render.art.ArtCopy)
             content = content.read_bytes()
         links[ref] = _hash(content if isinstance(content, bytes) else str(content or "").encode())
