@@ -356,6 +356,7 @@ class PrintSettings(Record):
     back_offset: tuple[float, float]
     marks: Literal["crop", "cut", "none"]
     proof: bool
+    version_mark: Literal["none", "corner", "bleed"]
 
     @classmethod
     def fields(cls) -> dict[str, Field]:
@@ -379,7 +380,15 @@ class PrintSettings(Record):
                 "Shift of back pages only [x, y], for printers whose duplex drifts"),
             "marks": Field(choice("crop", "cut", "none"), "crop", "Crop marks outside the trim, or full cut lines"),
             "proof": Field(cs.bool_schema(), False, "Draw trim, bleed and safe-zone guides (never for the final print)"),
+            "version_mark": Field(cs.no_info_before_validator_function(
+                cls._mark_flag, choice("none", "corner", "bleed")), "none",
+                "A 5 pt version code and date on every face (pnp printed), bottom right: corner (between the trim "
+                "and the safe zone), bleed (in the bottom bleed: gone once cut), none; true is corner"),
         }
+
+    @staticmethod
+    def _mark_flag(value: Any) -> Any:
+        return {True: "corner", False: "none"}.get(value, value) if isinstance(value, bool) else value
 
     @staticmethod
     def _offset_text(value: Any) -> Any:

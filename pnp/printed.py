@@ -43,11 +43,13 @@ from pnp.output import publish_more
 from pnp.render import fonts
 from pnp.render.faces import ComponentFaces, face_path
 from pnp.render.typography import typeset
+from pnp.render.version_mark import mark_hash
 from pnp.words import say
 
 PRINTED_FILE = "printed.json"
 FORMAT = 1
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
+_VERSION_MARK = re.compile(r"<!-- pnp-version-mark -->.*?<!-- /pnp-version-mark -->", re.S)
 _LINKS = re.compile(r'(?:href="([^"#][^"]*)"|url\("([^"]+)"\))')
 _SECTION = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$", re.M)
 
@@ -69,6 +71,7 @@ class Face:
     template: str | None = None  # the template it was made from (a path in the design folder)
     template_hash: str | None = None
     links: dict[str, str] = field(default_factory=dict)  # art and fonts it links to -> their hash
+    mark: str = ""  # its drawing as painted (pnp.render.version_mark.mark_hash): the code its version mark prints
 
 
 @dataclass
@@ -127,7 +130,7 @@ def _face(cf: ComponentFaces, spec, side: str, svgs: dict[str, str], svg_files: 
         if hasattr(content, "read_bytes"):  # a file of the design, copied when published (pnp.render.art.ArtCopy)
             content = content.read_bytes()
         links[ref] = _hash(content if isinstance(content, bytes) else str(content or "").encode())
-    printed = _COMMENT.sub("", text) + "".join(f"\n{k}:{v}" for k, v in sorted(links.items()))
+    printed = _COMMENT.sub("", _VERSION_MARK.sub("", text)) + "".join(f"\n{k}:{v}" for k, v in sorted(links.items()))
     template_file = template.partition("/")[2] if template and template.startswith(folder.name + "/") else None
     template_hash = None
     if template_file:
@@ -137,6 +140,7 @@ def _face(cf: ComponentFaces, spec, side: str, svgs: dict[str, str], svg_files: 
             template_hash = None
     name = spec.label or (str(spec.data.get("name") or spec.data.get("title") or "") if spec.data else "")
     return Face(id=path.removeprefix("svg/").removesuffix(".svg"), component=cf.component_id, key=spec.key,
+                mark=mark_hash(svgs.get(path, ""), folder),
                 name=name or ("back" if side == "back" else spec.key), side=side, count=spec.count,
                 hash=_hash(printed), back=back, data=_plain(spec.data) if side == "front" else {},
                 template=template_file, template_hash=template_hash, links=links)

@@ -213,3 +213,56 @@ def test_changed_art_reprints_the_cards_that_show_it(tmp_path, monkeypatch):
     pnp("reprint", "art-deck")
     report = json.loads((tmp_path / "output" / "art-deck" / "art-deck-reprint-v1-a4.json").read_text())
     assert report["print"] == {"cards-1": 2, "cards-3": 1}
+
+
+def marks_on(pdf: Path) -> dict[str, dict]:
+    """Each page's card title (its first line) -> its version mark's text, position and size (print-shop PDF: one
+    face a page, at trim + bleed)."""
+    out = {}
+    doc = pypdfium2.PdfDocument(str(pdf))
+    for page in doc:
+        tp = page.get_textpage()
+        text = tp.get_text_range()
+        at = text.find("v")
+        while at >= 0 and not text[at + 1:at + 2].isdigit():
+            at = text.find("v", at + 1)
+        if at < 0:
+            continue
+        end = at
+        while end < len(text) and text[end] not in "\r\n":
+            end += 1
+        boxes = [tp.get_charbox(i) for i in range(at, end)]
+        out[plain(text).split()[0]] = {
+            "mark": plain(text[at:end]).strip(), "right": max(b[2] for b in boxes), "bottom": min(b[1] for b in boxes),
+            "top": max(b[3] for b in boxes),
+            # the text's size from its digits' height (DejaVu Sans digits are 0.729 em high)
+            "size": max(b[3] - b[1] for b, ch in zip(boxes, text[at:end]) if ch.isdigit()) / 0.729,
+            "width": page.get_width(), "height": page.get_height()}
+    doc.close()
+    return out
+
+
+def test_version_marks_say_which_printing_a_card_is_from(deck, tmp_path):
+    edit(deck / "design.yaml", "  paper: a4\n", "  paper: a4\n  version_mark: corner\n")
+    pnp("printed", "deck-csv")
+    date = json.loads((deck / "printed.json").read_text())["states"][0]["date"]
+    pnp("build", "deck-csv", "--print-shop")
+    shop = tmp_path / "output" / "deck-csv" / "deck-csv-print-shop.pdf"
+    marks = marks_on(shop)
+    assert marks["Fire"]["mark"] == marks["Water"]["mark"] == f"v1 · {date}"
+    # 5 pt, right-aligned on the safe zone's edge (3 mm in from the trim, which is 3 mm in from the page: bleed),
+    # in the band between the trim and the safe zone at the bottom
+    mm = 72 / 25.4
+    fire = marks["Fire"]
+    assert fire["size"] == pytest.approx(5, abs=0.3)  # (pdfium's boxes take in a little more than the glyph)
+    assert fire["right"] == pytest.approx(fire["width"] - 6 * mm, abs=0.6)
+    assert 3 * mm <= fire["bottom"] < fire["top"] <= 6 * mm
+    # a changed card carries the next code until it is recorded; the others keep theirs
+    edit(deck / "cards.csv", "Water,5", "Rain,5")
+    pnp("build", "deck-csv", "--print-shop")
+    marks = marks_on(shop)
+    assert (marks["Fire"]["mark"], marks["Rain"]["mark"]) == (f"v1 · {date}", "v2")
+    pnp("printed", "deck-csv")
+    pnp("build", "deck-csv", "--print-shop")
+    marks = marks_on(shop)
+    assert (marks["Fire"]["mark"], marks["Rain"]["mark"]) == (f"v1 · {date}", f"v2 · {date}")

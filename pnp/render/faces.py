@@ -54,6 +54,7 @@ from pnp.render.markup import plain
 from pnp.render.sanitise import VOCABULARY, clean_text, warnings_of
 from pnp.render.svg import wrap_fragment
 from pnp.render.typography import SVG_SKIPPED, SVG_TEXT_RUN, typeset, typeset_svg
+from pnp.render.version_mark import with_version_marks
 from pnp.tables import CountSpec, column_alias, is_texts, language_warnings, load_table, looks_like_count
 
 
@@ -155,6 +156,9 @@ def language_faces(design: Design, report: ErrorReport | None = None) -> dict[st
                         face.paint = partial(_typeset_painted, face.paint, lang, lang)  # (its root names its language)
                         if face.cache_key:
                             face.cache_key = products.in_language(face.cache_key, lang)
+    if design.print.version_mark != "none" and not report:
+        for comps in out.values():
+            with_version_marks(comps, design.folder, design.print.version_mark, design.print.safe_zone)
     if own:
         report.raise_if_any()
     return out
