@@ -471,7 +471,7 @@ def studio(designs: tuple[str, ...], out: Path, paper: str | None, port: int, ho
 def printed(design: str, note: str, paper: str | None) -> None:
     """Record DESIGN's faces as printed now: a new state (v1, v2...) in its printed.json (commit it with the
     design). `pnp reprint` and `pnp changes` compare with it."""
-    from pnp.printed import printed_command  # lazy: 500 ms (pnp.printed)
+    from pnp.printed import printed_command  # lazy: 320 ms (pnp.printed)
 
     click.echo(printed_command(design, note, paper))
 
@@ -490,7 +490,7 @@ def reprint(design: str, since: str | None, out: Path, paper: str | None, lang: 
     """Sheets of only the faces of DESIGN that are new or changed since a printed state (all their copies, with
     their backs; the extra copies when only the count grew), and the list of what to discard and print:
     OUT/<design>/<design>-reprint-<since>-<paper>.pdf, .txt and .json."""
-    from pnp.printed import reprint_command  # lazy: 500 ms (pnp.printed)
+    from pnp.printed import reprint_command  # lazy: 320 ms (pnp.printed)
 
     click.echo(reprint_command(design, since, out, paper, lang))
 
@@ -503,7 +503,7 @@ def reprint(design: str, since: str | None, out: Path, paper: str | None, lang: 
 def changes(design: str, since: str | None) -> None:
     """What changed in DESIGN since a printed state: by component and card, the row's fields, the template, the
     art and the count; the rulebooks' sections."""
-    from pnp.printed import changes_command  # lazy: 500 ms (pnp.printed)
+    from pnp.printed import changes_command  # lazy: 320 ms (pnp.printed)
 
     click.echo(changes_command(design, since))
 

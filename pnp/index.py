@@ -42,12 +42,13 @@ _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=Fals
 
 def render_index(design, components, face_path, files: list[str], report,
                  face_svgs: Mapping[str, Any] | None = None, cache=None,
-                 by_lang: Mapping[str, list] | None = None) -> str:
+                 by_lang: Mapping[str, list] | None = None, printed: Mapping[str, Any] | None = None) -> str:
     """The page. `face_svgs`: the files of svg/ by name under it (svg/<name>), the SVG text of each face as
     written there; a face without one is shown through its <img> alone. `cache` (pnp.cache.Cache) keeps the
     faces made ready for the page, under the SVG texts they come from. `by_lang`: each language's components, in
     a design of several languages: the first language's every face, then each other language's own faces (those
-    that are not shared), in a section of their own (`<component>.<lang>`)."""
+    that are not shared), in a section of their own (`<component>.<lang>`). `printed`: what changed since the
+    design's last printed state (pnp.printed_state.since_last), listed, and each face new or changed marked."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     links = [{"href": f, "label": _label(f)} for f in sorted(files) if f.endswith(".pdf")]
@@ -60,6 +61,7 @@ def render_index(design, components, face_path, files: list[str], report,
         sections += [(cf, lang, lang) for lang in others for cf in by_lang[lang]
                      if any(f.lang for f in cf.sides)]
     shown = _page_faces([cf for cf, _, _ in sections], face_path, face_svgs or {}, cache)
+    changed = set(printed["faces"]) if printed else set()
     comps = []
     for cf, lang, own in sections:
         backs = [b for b in cf.backs if b.lang] if own else cf.backs
@@ -69,8 +71,8 @@ def render_index(design, components, face_path, files: list[str], report,
             if back is not None:
                 copies_of[id(back)] = copies_of.get(id(back), 0) + front.count
         fronts = [f for f in cf.fronts if f.lang] if own else cf.fronts
-        faces = [_face(cf, f, f.count, _tagged(f.label or f.key, f), face_path, shown) for f in fronts]
-        faces += [_face(cf, b, copies_of[id(b)], _tagged(b.key, b), face_path, shown) for b in backs]
+        faces = [_face(cf, f, f.count, _tagged(f.label or f.key, f), face_path, shown, changed) for f in fronts]
+        faces += [_face(cf, b, copies_of[id(b)], _tagged(b.key, b), face_path, shown, changed) for b in backs]
         name = cf.component.display_name(lang or "en") or cf.component_id
         comps.append({"id": f"{cf.component_id}.{own}" if own else cf.component_id,
                       "name": f"{name} ({own})" if own else name,
@@ -78,6 +80,7 @@ def render_index(design, components, face_path, files: list[str], report,
                       "backs": len(backs)})
     return env.get_template("index.html.j2").render(
         meta=design.meta, slug=design.slug, links=links, components=comps, report=report,
+        printed=_printed_lines(printed) if printed else None,
         fonts_css=Markup(shown.get("", "")),
         total_faces=sum(len(c["faces"]) for c in comps), total_copies=sum(c["copies"] for c in comps))
 
@@ -87,13 +90,26 @@ def _tagged(label: str, face) -> str:
     return f"{label} · {face.lang}" if face.lang else label
 
 
-def _face(cf, face, count: int, label: str, face_path, shown: Mapping[str, str]) -> dict:
+def _printed_lines(printed: Mapping[str, Any]) -> dict:
+    """The changes since a printed state as the page lists them: [(heading, [line, ...]), ...]."""
+    groups: list[tuple[str, list[str]]] = []
+    for line in printed["lines"]:
+        if line.startswith("  ") and groups:
+            groups[-1][1].append(line.strip())
+        else:
+            groups.append((line.rstrip(":"), []))
+    return {"since": printed["since"], "date": printed["date"], "groups": groups, "faces": len(printed["faces"])}
+
+
+def _face(cf, face, count: int, label: str, face_path, shown: Mapping[str, str],
+          changed: set[str] | frozenset[str] = frozenset()) -> dict:
     src = face_path(cf.component_id, face)
     w, h = face.width + 2 * face.bleed, face.height + 2 * face.bleed
     scale = min(THUMB_HEIGHT / h, THUMB_WIDTH / w, PX_PER_MM) if w > 0 and h > 0 else 0
     return {"src": src, "count": count, "label": label,  # (its name in the page: a face of one edition says which)
             "alt": f"{cf.component_id} {face.key}" + (f" · {face.lang}" if face.lang else ""),
-            "width": f"{w * scale:.1f}", "height": f"{h * scale:.1f}", "svg": Markup(shown.get(src, ""))}
+            "width": f"{w * scale:.1f}", "height": f"{h * scale:.1f}", "svg": Markup(shown.get(src, "")),
+            "changed": src.removeprefix("svg/").removesuffix(".svg") in changed}
 
 
 def _page_faces(components, face_path, face_svgs: Mapping[str, Any], cache) -> dict[str, str]:

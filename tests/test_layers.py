@@ -24,7 +24,8 @@ DATA = {"pnp.errors", "pnp.units", "pnp.limits", "pnp.yamlio", "pnp.confine", "p
         "pnp.products", "pnp.context", "pnp.words"}
 # what sits above the drawing layers: commands and the products made from the drawings
 ABOVE_DRAWING = {"pnp.rulebook", "pnp.build", "pnp.exports.files", "pnp.index", "pnp.validate", "pnp.simulate",
-                 "pnp.sweep", "pnp.distributed", "pnp.watch", "pnp.studio", "pnp.printed", "pnp.scaffold", "pnp.cli"}
+                 "pnp.sweep", "pnp.distributed", "pnp.watch", "pnp.studio", "pnp.printed", "pnp.printed_state",
+                 "pnp.scaffold", "pnp.cli"}
 ENGINE_USERS = {"pnp.validate", "pnp.simulate", "pnp.sweep", "pnp.distributed", "pnp.cli"}
 # the shipped fonts' table: the data layer checks a design's fonts: section against it (a family may not take a
 # generic name; a font file must be one the PDF can embed), as it checks colours and lengths
@@ -47,6 +48,8 @@ RULES = [
     (PLANNERS, {"pnp.exports.files", "pnp.cache", "pnp.products", "pnp.output", "pnp.confine", "pnp.render.raster"},
      "a planner takes plain data and returns what to make; the cache, pixels and files are pnp.exports.files's"),
     ({"pnp.build"}, {"pnp.validate"}, "validate builds a design; build reads a game's checks from pnp.engine.checks"),
+    ({"pnp.printed_state"}, {"pnp.games", "pnp.build", "pnp.rulebook", "pnp.printed"} | ENGINE_USERS,
+     "printed states are compared with a design built by others (the commands, the contact sheet)"),
 ]
 
 # the command modules: what a game, or a designer's package made by `pnp new --engine`, never imports (a game

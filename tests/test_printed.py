@@ -5,6 +5,7 @@ replacement list that names them; `pnp changes` says what changed by field; `--s
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -196,6 +197,64 @@ def test_three_stars_count_and_params(tmp_path, monkeypatch):
     assert len(report["changed"]) == 35 and len(report["removed"]) == 6 and set(report["print"].values()) == {1}
     assert report["changed"][0] == {"name": "carte 1 : positions 0, 1", "was": "carte 1 : positions 0", "discard": 1,
                                     "print": 1, "since": "v1"}
+
+
+def test_three_stars_drawing_back_and_a_piece_colour(tmp_path, monkeypatch):
+    """3 Stars' cards have no rows or templates: their drawing is the generator's (its params), their back another
+    generator's, a piece's look a colour in the design; each edit reprints exactly the faces it touches."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "three-stars"
+    shutil.copytree(ROOT / "designs" / "three-stars", folder)
+    pnp("printed", str(folder))
+    design = folder / "design.yaml"
+    report_file = tmp_path / "output" / "three-stars" / "three-stars-reprint-v1-fr-a4.json"
+    cards = "    params: {min: 1, max: 3}"
+    # the cards' drawing (the circles board's stars): the 41 fronts, same names, nothing new
+    edit(design, cards, cards[:-1] + ", cells: circle}")
+    said = pnp("changes", str(folder))
+    assert said.count("): drawing changed") == 41 and "back" not in said and "pieces" not in said
+    pnp("reprint", str(folder))
+    report = json.loads(report_file.read_text())
+    assert len(report["changed"]) == 41 and report["new"] == report["removed"] == []
+    assert all(c["name"] == c["was"] and c["print"] == c["discard"] == 1 for c in report["changed"])
+    edit(design, cards[:-1] + ", cells: circle}", cards)
+    # the back alone: every front goes out again (it prints on the back of each), with the new back behind it
+    edit(design, "generate: three_stars.card_back", "generate: three_stars.card_back\n      params: {cells: circle}")
+    said = pnp("changes", str(folder))
+    assert said.count("): its back changed") == 41 and "back (placement-cards-back.fr): drawing changed" in said
+    pnp("reprint", str(folder))
+    assert len(json.loads(report_file.read_text())["changed"]) == 41
+    listed = pages(tmp_path / "output" / "three-stars" / "three-stars-reprint-v1-fr-a4.pdf")
+    placed = [len(p["forms"]) for p in listed[2:]]
+    assert sum(placed[0::2]) == 41 == sum(placed[1::2])
+    edit(design, "\n      params: {cells: circle}", "")
+    # one colour of pieces: its 34 pieces, and nothing else
+    edit(design, '{name: red, colour: "#D55E00"', '{name: red, colour: "#CC0000"')
+    said = pnp("changes", str(folder))
+    assert "(pieces-red): fill: '#D55E00' -> '#CC0000'" in said and "placement-cards" not in said
+    pnp("reprint", str(folder))
+    assert json.loads(report_file.read_text())["print"] == {"pieces-red": 34}
+
+
+def test_the_contact_sheet_lists_the_changes_and_outlines_the_changed_faces(deck, tmp_path):
+    index = tmp_path / "output" / "deck-csv" / "index.html"
+    pnp("build", "deck-csv", "--no-exports")
+    assert 'id="changes"' not in index.read_text()  # no printed state: nothing to compare with
+    pnp("printed", "deck-csv")
+    pnp("build", "deck-csv", "--no-exports")
+    page = index.read_text()
+    assert "Changes since v1" in page and "nothing changed since v1" in page and 'class="changed"' not in page
+    edit(deck / "cards.csv", "Water,5", "Water,6")
+    pnp("build", "deck-csv", "--no-exports")
+    page = index.read_text()
+    changes = page[page.index('id="changes"'):page.index("</section>", page.index('id="changes"'))]
+    assert "<li>Water (cards-2): power: 5 -&gt; 6</li>" in changes and "1 face new or changed" in changes
+    outlined = re.findall(r'<figure class="changed"><div class="face" role="img" aria-label="([^"]+)"', page)
+    assert outlined == ["cards 2"]
+    (deck / "printed.json").write_text("{not json", encoding="utf-8")  # a broken printed.json: a warning, a page
+    result = CliRunner().invoke(main, ["build", "deck-csv", "--no-exports"])
+    assert result.exit_code == 0 and "printed.json:1: warning: not JSON" in result.output
+    assert "the contact sheet shows no changes" in result.output and 'id="changes"' not in index.read_text()
 
 
 def test_changed_art_reprints_the_cards_that_show_it(tmp_path, monkeypatch):
