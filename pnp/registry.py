@@ -108,6 +108,33 @@ DiagramFn = Callable[..., str]
 CommandFn = Callable[..., str]
 """A game's own command (e.g. `pnp loops`): (design, **options) -> the text to print."""
 
+
+@dataclass(frozen=True)
+class PlayView:
+    """How `pnp play` shows a game's positions (pnp.play): every part optional. Without `draw` the page shows
+    `text` (or, for a game without hidden information, the state's own text) and the list of legal actions.
+
+    Each function is told who looks (`viewer`: a seat, or None for what every seat may see) and must show
+    nothing that seat may not see (another hand, the bag's order): the page never receives more.
+    """
+
+    draw: Callable[["Design", Any, "int | None", str], str] | None = None
+    """(design, state, viewer, lang) -> SVG of the position drawn from the design's own faces and painters. An
+    element a click may play carries `data-action="<action>"`: the action it means here (shown on every place
+    that can take one, legal now or not: a click on a place where the action is illegal gets the engine's
+    reason); `data-label` may name it for a person."""
+    text: Callable[[Any, "int | None", str], str] | None = None
+    """(state, viewer, lang) -> a text view of the position as `viewer` may see it."""
+    action_text: Callable[[Any, int, "int | None"], str] | None = None
+    """(state before the action, action, viewer) -> how `viewer` sees the action in the log (a hidden draw
+    masked); default: the engine's action_to_string, and "chance" for chance actions of a game with hidden
+    information."""
+    position: Callable[[Any], dict] | None = None
+    """(state) -> the keyword arguments of the engine's `game.position(...)` that make this position again, as
+    JSON values: what a rulebook diagram of the position is drawn from (the page exports them)."""
+    position_diagram: str | None = None
+    """The game's diagram (short name, among its diagrams) that draws `game.position(**those arguments)`."""
+
 GAME_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -145,6 +172,8 @@ class GameSpec:
     """True when the players win or lose together (simulate then reports scores, not seats)."""
     commands: Mapping[str, CommandFn] = field(default_factory=dict)
     """The game's own commands by name, e.g. {'loops': f} for `pnp loops`."""
+    play: PlayView | None = None
+    """How `pnp play` draws its positions and maps clicks to actions (None: the text view and the action list)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not GAME_NAME.match(self.name):
@@ -157,6 +186,11 @@ class GameSpec:
                             "'random', 'greedy' or 'mcts:200'")
         if not isinstance(self.cooperative, bool):
             raise TypeError(f"{self.name}: cooperative is {self.cooperative!r}; expected True or False")
+        if self.play is not None and not isinstance(self.play, PlayView):
+            raise TypeError(f"{self.name}: play is {self.play!r}; expected a pnp.registry.PlayView")
+        if self.play is not None and self.play.position_diagram and self.play.position_diagram not in self.diagrams:
+            raise ValueError(f"{self.name}: play.position_diagram '{self.play.position_diagram}' is not among its "
+                             f"diagrams; expected one of: {', '.join(self.diagrams) or 'none'}")
         if isinstance(self.wordless_diagrams, str):
             raise TypeError(f"{self.name}: wordless_diagrams is {self.wordless_diagrams!r}; expected a collection of "
                             "diagram names")

@@ -24,9 +24,9 @@ DATA = {"pnp.errors", "pnp.units", "pnp.limits", "pnp.yamlio", "pnp.confine", "p
         "pnp.products", "pnp.context", "pnp.words"}
 # what sits above the drawing layers: commands and the products made from the drawings
 ABOVE_DRAWING = {"pnp.rulebook", "pnp.build", "pnp.exports.files", "pnp.index", "pnp.validate", "pnp.simulate",
-                 "pnp.sweep", "pnp.distributed", "pnp.watch", "pnp.studio", "pnp.printed", "pnp.printed_state",
+                 "pnp.sweep", "pnp.distributed", "pnp.watch", "pnp.studio", "pnp.play", "pnp.printed", "pnp.printed_state",
                  "pnp.scaffold", "pnp.cli"}
-ENGINE_USERS = {"pnp.validate", "pnp.simulate", "pnp.sweep", "pnp.distributed", "pnp.cli"}
+ENGINE_USERS = {"pnp.validate", "pnp.simulate", "pnp.sweep", "pnp.distributed", "pnp.play", "pnp.cli"}
 # the shipped fonts' table: the data layer checks a design's fonts: section against it (a family may not take a
 # generic name; a font file must be one the PDF can embed), as it checks colours and lengths
 SHARED = {"pnp.render.fonts"}
@@ -55,7 +55,7 @@ RULES = [
 # the command modules: what a game, or a designer's package made by `pnp new --engine`, never imports (a game
 # gives pnp its parts through pnp.registry and uses the engine, render and rulebook layers)
 COMMANDS = {"pnp.build", "pnp.validate", "pnp.cli", "pnp.exports.files", "pnp.simulate", "pnp.watch", "pnp.sweep",
-            "pnp.distributed", "pnp.scaffold", "pnp.index", "pnp.studio", "pnp.printed"}
+            "pnp.distributed", "pnp.scaffold", "pnp.index", "pnp.studio", "pnp.play", "pnp.printed"}
 
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(PNP.parent).with_suffix("").parts)
