@@ -364,12 +364,18 @@ def validate(designs: tuple[str, ...], games: int, seed: int, agent: str | None,
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable results.")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the game-length histogram and seat win rates as SVG.")
+@click.option("--replay", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+              help="A game saved by pnp play: its result replayed by the engine, or, if it stopped before the end, "
+              "-n games played on from there.")
 @_run_options
 def simulate(game: str, games: int, players: int | None, seed: int, agent: str | None, as_json: bool,
-             plot: Path | None, workers: int | None, scheduler: str | None) -> None:
+             plot: Path | None, replay: Path | None, workers: int | None, scheduler: str | None) -> None:
     """Play seeded games of GAME (a design folder or its name) and report the statistics."""
-    from pnp.simulate import run  # lazy: 129 ms (pnp.simulate)
+    from pnp.simulate import from_replay, run  # lazy: 129 ms (pnp.simulate)
 
+    if replay is not None:
+        click.echo(from_replay(game, replay, games, seed, agent, as_json))
+        return
     click.echo(run(game, games, players, seed, agent, as_json, plot, workers, scheduler))
 
 
@@ -461,6 +467,37 @@ def studio(designs: tuple[str, ...], out: Path, paper: str | None, port: int, ho
     from pnp.studio.run import run_studio  # lazy: optional (studio)
 
     run_studio(designs, out, paper, port, host, open_browser, echo=click.echo)
+
+
+@main.command()
+@click.argument("design")
+@click.option("--players", type=int, default=None, help="Player count; default the design's fewest.")
+@click.option("--seats", default=None,
+              help="Who plays each seat: human or an agent (random, greedy, mcts:N), comma separated "
+              "(human,greedy,greedy; human,human: hot-seat); one agent name: you against it. Default: human,greedy...")
+@click.option("--seed", type=click.IntRange(0), default=None, help="Seed of the chance and the agents; default: a new one.")
+@click.option("--replay", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+              help="A game saved by pnp play (JSON): open it where it stopped (undo goes back move by move).")
+@click.option("--lang", default=None, help="Edition whose names the page uses; default the design's first language.")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Output folder: the games are saved in <out>/<design>/games/.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port to listen on; 0: a free one.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Only this machine can reach 127.0.0.1.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in your web browser.")
+@allow_dir_option
+def play(design: str, players: int | None, seats: str | None, seed: int | None, replay: Path | None,
+         lang: str | None, out: Path, port: int, host: str, open_browser: bool) -> None:
+    """Play DESIGN's game on a local page before printing it: you against the agents, or several people at one
+    screen; the rules engine decides every move, draw and score.
+
+    Needs the studio extra: pip install -e ".[studio]". Ctrl-C stops it (the game is saved in
+    <out>/<design>/games/).
+    """
+    from pnp.play.run import run_play  # lazy: optional (studio)
+
+    run_play(design, out, players, seats, seed, replay, lang, port, host, open_browser, echo=click.echo)
 
 
 @main.command()

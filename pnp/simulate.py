@@ -27,8 +27,11 @@ from typing import Any
 
 from pnp.distributed import run_batches
 from pnp.engine import load_engine
-from pnp.engine.agents import describe, parse_agents
+from pnp.engine.agents import describe, make_agents, parse_agents
+from pnp.engine.api import CHANCE
+from pnp.engine.playout import rngs
 from pnp.engine.records import DesignFiles, GameRecord, RunInfo, batches
+from pnp.engine.replays import load_replay, replay_state
 from pnp.errors import NamedFile, PnpError
 from pnp.loader import load_design, resolve_design
 from pnp.registry import get_game
@@ -324,3 +327,57 @@ def plot_svg(res: SimulationResult, width: float = 180.0, height: float = 110.0)
            stroke_dasharray="1,1")
     c.text(x1 + w1 / 2, y0 - 4, "win rate per seat (95% interval)", size=3, anchor="middle", fill=INK)
     return c.to_string()
+
+
+# --- from a replay -----------------------------------------------------------------------------
+
+def from_replay(game_arg: str, replay_path: Path, games: int, seed: int, agent: str | None,
+                as_json: bool = False) -> str:
+    """A game saved by `pnp play`, replayed by the engine (every action checked): its result when it is over;
+    when it is not, `games` seeded continuations from where it stopped, played by the agents, and who wins."""
+    design = load_design(resolve_design(game_arg))
+    data = load_replay(replay_path)
+    state = replay_state(design, data, str(replay_path))
+    players = int(data["players"])
+    game = load_engine(design, players)
+    names = [game.player_name(p) for p in range(players)]
+    moves = sum(1 for _ in data["actions"])
+    out: dict[str, Any] = {"design": design.slug, "replay": str(replay_path), "players": players,
+                           "actions": moves, "over": state.is_terminal()}
+    if state.is_terminal():
+        returns = state.returns()
+        out["returns"] = dict(zip(names, returns))
+        saved = data.get("returns")
+        out["same_as_saved"] = saved is None or [float(x) for x in saved] == [float(x) for x in returns]
+        text = (f"{design.meta.title} ({design.slug}): the replay of {replay_path} ({moves} actions) ends with "
+                + ", ".join(f"{n} {r:g}" for n, r in zip(names, returns))
+                + ("" if out["same_as_saved"] else "; WARNING: the saved result differs (another version of the "
+                   "rules or of the design)"))
+        return json.dumps(out, indent=2, sort_keys=True) if as_json else text
+    agent, _source = resolve_agent(design.game, agent)
+    wins = [0] * players
+    draws = 0
+    limit = game.info.max_game_length + game.info.max_chance_actions
+    for i in range(games):
+        chance_rng, agent_rng = rngs(seed + i)
+        agents = make_agents(agent, game)
+        s = state.clone()
+        steps = 0
+        while not s.is_terminal() and steps <= limit:
+            p = s.current_player()
+            s.apply_action(s.sample_chance(chance_rng) if p == CHANCE else agents[p].step(s, agent_rng))
+            steps += 1
+        returns = s.returns()
+        best = max(returns)
+        if all(r == best for r in returns) or not s.is_terminal():
+            draws += 1
+        else:
+            for p, r in enumerate(returns):
+                wins[p] += r == best
+    out.update({"continuations": games, "seed": seed, "agent": agent, "wins": dict(zip(names, wins)),
+                "draws": draws})
+    text = (f"{design.meta.title} ({design.slug}): from where {replay_path} stops ({moves} actions), "
+            f"{games} games played on by {agent} agents (seeds {seed}..{seed + games - 1}): "
+            + ", ".join(f"{n} wins {w} ({w / games:.0%})" for n, w in zip(names, wins))
+            + (f", {draws} draws" if draws else ""))
+    return json.dumps(out, indent=2, sort_keys=True) if as_json else text

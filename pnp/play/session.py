@@ -7,8 +7,8 @@ the game's PlayView, the legal actions when it is that seat's turn, the log as t
 hidden information (its states have `information_key`) never shows a chance action's text, nor another seat's
 hand, to a view that may not see it.
 
-A replay is the game as JSON: the design, the seats, the seed and every action (chance included); `load_replay`
-and `replay_state` read it (`pnp play --replay`, `pnp simulate --replay`).
+A replay is the game as JSON: the design, the seats, the seed and every action (chance included); the engine
+layer reads it (pnp.engine.replays: `pnp play --replay`, `pnp simulate --replay`).
 """
 
 from __future__ import annotations
@@ -17,19 +17,17 @@ import json
 import random
 import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pnp.engine import load_engine, player_counts
 from pnp.engine.agents import Agent, parse_agent
 from pnp.engine.api import CHANCE, TERMINAL, IllegalActionError, State
 from pnp.engine.playout import rngs
+from pnp.engine.replays import REPLAY_FORMAT, load_replay, replay_state
 from pnp.errors import PnpError
 from pnp.registry import PlayView, get_game
 
 HUMAN = "human"
-REPLAY_FORMAT = 1
-MAX_REPLAY_BYTES = 2_000_000
 MAX_SEED = 2**63
 
 
@@ -88,19 +86,30 @@ class Session:
     shown: int | None = None  # hot-seat: the seat whose view the page holds (after its hand-over)
     version: int = 0  # bumped at each change: the page asks for the view when it moves on
     thinking: bool = False
+    ended: bool = False  # this game reached its end once: every hand may be shown (the position's export)
+    error: str = ""  # an agent that failed (the page says it)
 
     def __post_init__(self) -> None:
-        if self.players not in player_counts(self.design):
-            counts = player_counts(self.design)
-            raise PnpError(f"--players {self.players}: {self.design.meta.title} plays {counts[0]} to {counts[-1]}")
-        if not 0 <= self.seed < MAX_SEED:
-            raise PnpError(f"--seed {self.seed}: expected a whole number from 0 to {MAX_SEED - 1}")
-        self.game = load_engine(self.design, self.players)
         spec = get_game(self.design.game)
         self.view_hooks: PlayView = (spec.play if spec is not None and spec.play is not None else PlayView())
         self.lock = threading.RLock()
-        self.agents: list[Agent | None] = [None if s == HUMAN else parse_agent(s).make(self.game) for s in self.seats]
-        self.restart(self.seed)
+        self.new_game(self.players, self.seats, self.seed)
+
+    def new_game(self, players: int, seats: list[str], seed: int) -> None:
+        """Another game: the player count, the seats and the seed may change."""
+        counts = player_counts(self.design)
+        if players not in counts:
+            raise PnpError(f"--players {players}: {self.design.meta.title} plays {counts[0]} to {counts[-1]}; "
+                           f"expected one of {', '.join(map(str, counts))}")
+        if not 0 <= seed < MAX_SEED:
+            raise PnpError(f"--seed {seed}: expected a whole number from 0 to {MAX_SEED - 1}")
+        seats = parse_seats(seats, players)
+        with self.lock:
+            self.players, self.seats = players, seats
+            self.game = load_engine(self.design, players)
+            self.agents: list[Agent | None] = [None if s == HUMAN else parse_agent(s).make(self.game) for s in seats]
+            self.error = ""
+            self.restart(seed)
 
     # --- playing ------------------------------------------------------------------------------------------
     def restart(self, seed: int | None = None) -> None:
@@ -111,6 +120,7 @@ class Session:
             self.state = self.game.new_initial_state()
             self.log = []
             self.undo_stack = []
+            self.ended = False
             self.hidden = hidden_information(self.state)
             self.shown = None
             self.version += 1
@@ -132,6 +142,7 @@ class Session:
         before = self.state.clone()
         self.state.apply_action(action)
         self.log.append(Entry(player, action, before))
+        self.ended = self.ended or self.state.is_terminal()
 
     def _chance(self) -> None:
         """Play the chance nodes (the engine's outcomes, the seeded generator), up to a player's turn."""
@@ -175,6 +186,11 @@ class Session:
             self._chance()
             self.version += 1
             return ""
+
+    def set_thinking(self, thinking: bool) -> None:
+        with self.lock:
+            self.thinking = thinking
+            self.version += 1
 
     def agent_step(self) -> bool:
         """The agent to act plays one move (and chance after it); False when no agent is to act."""
@@ -259,7 +275,7 @@ class Session:
                          "text": self.action_text(e, viewer)} for e in self.log],
                 "can_undo": bool(self.undo_stack), "returns": self.state.returns() if over else None,
                 "hidden": self.hidden, "svg": None, "text": None,
-                "position": self.view_hooks.position is not None}
+                "position": self.view_hooks.position is not None and self.may_export()}
             out["svg"], out["text"] = self.picture(viewer)
             return out
 
@@ -274,6 +290,11 @@ class Session:
             text = None  # the state's own text shows every hand: not for a page
         return svg, text
 
+    def may_export(self) -> bool:
+        """Whether the position may go out as data: it holds every hand, so only in a game that hides none, once
+        the game has ended, or when no person plays."""
+        return not self.hidden or self.ended or not any(s == HUMAN for s in self.seats)
+
     def position(self) -> dict:
         """The position as a rulebook diagram's data: the game's position(...) arguments, and the call that
         draws it in a rules text."""
@@ -282,11 +303,14 @@ class Session:
             if hook is None:
                 raise PnpError(f"{self.design.game}: its play view gives no position data; expected a game with "
                                "PlayView.position")
+            if not self.may_export():
+                raise PnpError("the position holds every hand, which the table may not see yet; expected the end "
+                               "of the game (then undo back to the moment to export: the hands are open by then)")
             args = hook(self.state)
             out: dict[str, Any] = {"game": self.design.game, "position": args}
             name = self.view_hooks.position_diagram
             if name:
-                params = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in args.items())
+                params = ", ".join(f"{k}={jinja_literal(v)}" for k, v in args.items())
                 out["diagram"] = f'{{{{ diagram("{self.design.game}.{name}", {params}) }}}}'
             return out
 
@@ -317,40 +341,22 @@ class Session:
             self.version += 1
 
 
-def load_replay(path: Path) -> dict:
-    """A replay file (pnp play's JSON), checked: PnpError `file:line: what; expected` otherwise."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise PnpError(f"{path}: cannot read ({exc.strerror}); expected a replay saved by pnp play") from None
-    if len(raw) > MAX_REPLAY_BYTES:
-        raise PnpError(f"{path}: {len(raw)} bytes; expected a replay of at most {MAX_REPLAY_BYTES} bytes")
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise PnpError(f"{path}:{getattr(exc, 'lineno', 1)}: not JSON ({exc}); expected a replay saved by pnp play") \
-            from None
-    ok = (isinstance(data, dict) and isinstance(data.get("actions"), list)
-          and all(isinstance(a, int) and not isinstance(a, bool) for a in data["actions"])
-          and isinstance(data.get("seed"), int) and isinstance(data.get("players"), int))
-    if not ok:
-        raise PnpError(f"{path}:1: not a replay (seed, players and a list of whole-number actions); expected the "
-                       "JSON pnp play saves")
-    return data
-
-
-def replay_state(design, replay: dict, where: str = "replay") -> State:
-    """The engine's state after a replay's actions, every action checked by the engine."""
-    game = load_engine(design, int(replay["players"]))
-    state = game.new_initial_state()
-    for n, action in enumerate(replay["actions"], start=1):
-        try:
-            state.apply_action(int(action))
-        except IllegalActionError as exc:
-            raise PnpError(f"{where}: action {action} (move {n}): {exc}; expected the actions of a game of "
-                           f"{design.slug}") from None
-    return state
+def jinja_literal(value: Any) -> str:
+    """`value` (JSON data) as a literal of a rules text's template (Jinja: none, true, false; lists, dicts)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, str)):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k), ensure_ascii=False)}: {jinja_literal(v)}"
+                               for k, v in value.items()) + "}"
+    return "[" + ", ".join(jinja_literal(v) for v in value) + "]"
 
 
 def new_seed() -> int:
     return random.SystemRandom().randrange(1, 10**6)
+
+
+__all__ = ["HUMAN", "Session", "load_replay", "parse_seats", "replay_state"]

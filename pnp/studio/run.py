@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pnp.loader import find_designs, resolve_design
+from pnp.localserver import warn_host
 
 
 def run_studio(args: tuple[str, ...], out: Path, paper: str | None, port: int = 0, host: str = "127.0.0.1",
@@ -15,9 +16,9 @@ def run_studio(args: tuple[str, ...], out: Path, paper: str | None, port: int = 
     need_extra()
     designs = [resolve_design(a) for a in args] if args else find_designs()
     server = Server(Studio(designs, Path(out), paper, echo), host, port)
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        echo(f"warning: listening on {host}: other machines that reach this address can see the design"
-             + (" (and any Host header is answered)" if host in ("0.0.0.0", "::") else ""))
+    warning = warn_host(host, "see the design")
+    if warning:
+        echo(warning)
     echo(f"pnp studio: {server.url} (Ctrl-C to stop)")
     if open_browser:
         import webbrowser  # lazy: 23 ms (webbrowser)

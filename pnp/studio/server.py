@@ -20,7 +20,6 @@ import html
 import io
 import json
 import os
-import socket
 import threading
 import time
 from collections import OrderedDict
@@ -31,6 +30,7 @@ from pnp.build import static_report
 from pnp.errors import PnpError, drain_warnings
 from pnp.index import page_face
 from pnp.loader import load_design
+from pnp.localserver import CSP, HEADERS, Uvicorn, hosts_for, inside as _inside, need_extra as _need_extra
 from pnp.studio.state import Versions, design_state, problem_faces, studio_state
 from pnp.watch import Watcher, follow
 
@@ -49,16 +49,6 @@ ASSET_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; cha
                ".css": "text/css; charset=utf-8", ".png": "image/png"}
 MAX_SOURCE = 2 * 1024 * 1024  # bytes of a design file /src/ shows
 SHEET_SCALE = 96 / 72  # a print sheet's page at 96 px an inch, the size a screen shows 100 %
-CSP = ("default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; font-src 'self' data:; "
-       "style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
-
-
-def need_extra() -> None:
-    """A clear message when the studio's libraries are not installed."""
-    if Starlette is None:
-        raise PnpError("pnp studio needs the 'studio' extra (Starlette and uvicorn); expected them installed: "
-                       "pip install -e '.[studio]' (or pip install 'pnp[studio]')")
 
 
 class Studio:
@@ -204,19 +194,6 @@ def sheet_png(pdf: Path, page: int, kept: OrderedDict) -> bytes | None:
     return data
 
 
-def _inside(root: Path, name: str) -> Path | None:
-    """`root/name` if it is a regular file inside `root` (links resolved), else None."""
-    if not name or "\x00" in name or name.startswith("/") or "\\" in name:
-        return None
-    if any(part in ("", ".", "..") or part.startswith(".") for part in name.split("/")):
-        return None  # no dot-files (the cache, a .git) and no way up
-    base = os.path.realpath(root)
-    path = os.path.realpath(os.path.join(base, name))
-    if not path.startswith(base + os.sep) or not os.path.isfile(path):
-        return None
-    return Path(path)
-
-
 def source_page(slug: str, name: str, path: Path) -> str:
     """A design file as a page of numbered lines, each line its own anchor (#L12), the one linked shown."""
     data = path.read_bytes()[:MAX_SOURCE]
@@ -330,76 +307,42 @@ def make_app(studio: Studio, hosts: list[str]):
     return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
 
 
-def hosts_for(host: str) -> list[str]:
-    """The Host header values a server on `host` answers: the loopback's names, and the address asked for (any
-    name at all on a wildcard address, 0.0.0.0 or ::, which the one who asked for it was told)."""
-    if host in ("0.0.0.0", "::"):
-        return ["*"]
-    return list(dict.fromkeys(["127.0.0.1", "localhost", host]))
-
-
-def listen(host: str, port: int) -> socket.socket:
-    """A socket listening on `host`:`port` (0: a free port the system picks)."""
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        family, _, _, _, address = infos[0]
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-    except OSError as exc:
-        raise PnpError(f"--port {port}: cannot listen on {host}:{port} ({exc.strerror or exc}); expected a free "
-                       "port (or none: the studio picks one)") from None
-    sock.listen(64)
-    sock.set_inheritable(True)
-    return sock
+def need_extra() -> None:
+    _need_extra("pnp studio", Starlette is not None)
 
 
 class Server:
     """The studio running: its socket, the uvicorn server and the build thread (start/close, or `with`)."""
 
     def __init__(self, studio: Studio, host: str = "127.0.0.1", port: int = 0):
-        import uvicorn  # lazy: 269 ms (uvicorn)
-
         need_extra()
         self.studio = studio
-        self.sock = listen(host, port)
         self.host = host
-        self.port = self.sock.getsockname()[1]
-        shown = f"[{host}]" if ":" in host else host
-        self.url = f"http://{shown}:{self.port}/"
-        config = uvicorn.Config(make_app(studio, hosts_for(host)), log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=2, lifespan="off")
-        self.server = uvicorn.Server(config)
+        self.uvicorn = Uvicorn(make_app(studio, hosts_for(host)), host, port, "the studio")
+        self.sock, self.port, self.url, self.server = (self.uvicorn.sock, self.uvicorn.port, self.uvicorn.url,
+                                                       self.uvicorn.server)
         # the builds run in this command's build context (its --allow-dir roots, its warnings)
         self.builds = threading.Thread(target=contextvars.copy_context().run, args=(studio.run_builds,),
                                        name="pnp-studio-builds", daemon=True)
-        self.thread: threading.Thread | None = None
 
     def serve_forever(self) -> None:
         """Serve in this thread until Ctrl-C (the builds in theirs)."""
         self.builds.start()
         try:
-            self.server.run(sockets=[self.sock])
+            self.uvicorn.run()
         finally:
             self.close()
 
     def start(self) -> Server:
         """Serve in a thread of its own (the tests, the bench)."""
         self.builds.start()
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
-                                       name="pnp-studio-server", daemon=True)
-        self.thread.start()
-        while not self.server.started and self.thread.is_alive():
-            time.sleep(0.01)
+        self.uvicorn.start("pnp-studio-server")
         return self
 
     def close(self) -> None:
         self.studio.stop.set()
-        self.server.should_exit = True
-        if self.thread is not None:
-            self.thread.join(10)
+        self.uvicorn.close()
         self.builds.join(30)
-        self.sock.close()
 
     def __enter__(self) -> Server:
         return self.start()

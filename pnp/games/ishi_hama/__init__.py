@@ -5,7 +5,7 @@ score strips printed on it) and the tiles (drawn by pnp.render.pathtiles); engin
 rule of seed 001; checks.py: `pnp validate`.
 """
 
-from pnp.games.ishi_hama import components, diagrams, facts
+from pnp.games.ishi_hama import components, diagrams, facts, play
 from pnp.games.ishi_hama.checks import run_checks
 from pnp.games.ishi_hama.engine import Rules, make_engine
 from pnp.registry import GameSpec
@@ -15,5 +15,6 @@ GAME = GameSpec(
     generators=(components.tiles, components.board),
     engine=make_engine, checks=run_checks, rules=Rules,
     diagrams=diagrams.DIAGRAMS, wordless_diagrams=diagrams.WORDLESS, rulebook_facts=facts.rulebook_facts,  # type: ignore[arg-type]
+    play=play.PLAY,
     default_agent="greedy",  # random players almost never join 5 tiles, so simulations default to greedy
 )

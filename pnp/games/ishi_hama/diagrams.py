@@ -18,6 +18,9 @@ Diagrams (listed in DIAGRAMS, given to the GameSpec; from a rules text:
 * `ishi_hama.big_group()` — a group of 6: the 5 chosen tiles numbered in the order of
   choice, the one that stays.
 * `ishi_hama.example(stage="before")` — the worked example before and after the turn.
+* `ishi_hama.position(board=..., reserves=..., points=..., player=..., phase=..., turns=...)` — a whole
+  position as `pnp play` draws it (without its clickable parts), from the data the page exports
+  (pnp.games.ishi_hama.play.position).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pnp.games.ishi_hama.components import INK
 from pnp.games.ishi_hama.engine import IshiHamaGame
 from pnp.games.ishi_hama.facts import label, player_name
 from pnp.games.ishi_hama.painter import GROUND, Painter, arrow, cross, strip, tick, turn_arrow
+from pnp.games.ishi_hama.play import picture
 from pnp.games.ishi_hama.scripts import (
     BIG,
     BIG_WINDOW,
@@ -241,6 +245,15 @@ def example_diagram(design: Design, lang: str, stage: str = "before", unit: floa
     return c.to_string()
 
 
+def position_diagram(design: Design, lang: str, board: dict | None = None, reserves: list | None = None,
+                     points: list | tuple = (0, 0), player: int = 0, phase: int = 2, turns: int = 0) -> str:
+    """position(board=..., reserves=..., ...): `IshiHamaGame.position(...)` of these arguments (what `pnp play`
+    exports) drawn as the page draws it: the board, both reserves and score strips, whose turn."""
+    game = IshiHamaGame(design, 2)
+    state = game.position(board, reserves=reserves, points=points, player=player, phase=phase, turns=turns)
+    return picture(design, state, lang, clickable=False)
+
+
 DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives after 'ishi_hama.'
     "phase1": phase1_diagram,
     "combination": combination_diagram,
@@ -248,6 +261,7 @@ DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives afte
     "scoring": scoring_diagram,
     "big_group": big_group_diagram,
     "example": example_diagram,
+    "position": position_diagram,
 }
 WORDLESS = frozenset({"phase1", "combination", "connection"})
 """The diagrams that draw no words, the same in every language (drawn once for all): the others write

@@ -10,6 +10,9 @@ Diagrams (listed in DIAGRAMS, given to the GameSpec; called from a rules text as
 * `three_stars.blocking()` — the blocking win: two reserved stars leave too few positions.
 * `three_stars.cell_stars(players=None)` — one cell with a piece on it and the outline of every star
   it belongs to (3 on the triangle and circle boards, 2 on the lozenge board).
+* `three_stars.position(owners=..., hands=..., scored=..., scores=..., player=...)` — a position as
+  `pnp play` exports it (pnp.games.three_stars.play.position), drawn as the play page draws it for
+  every seat: the board, the pieces, the stars and pieces of each player, the hands face down.
 
 pnp.games.three_stars.painter draws them; the worked example and the blocking position are
 pnp.games.three_stars.scripts.
@@ -18,8 +21,9 @@ pnp.games.three_stars.scripts.
 from __future__ import annotations
 
 from pnp.games.three_stars.components import INK
-from pnp.games.three_stars.engine import design_cards
+from pnp.games.three_stars.engine import ThreeStarsGame, design_cards
 from pnp.games.three_stars.painter import Board, card_cells, draw_card, fit, player_colours
+from pnp.games.three_stars.play import players_of, position_kwargs, render
 from pnp.games.three_stars.scripts import blocking_facts, example_facts
 from pnp.model import Design
 from pnp.render.svg import Canvas
@@ -139,12 +143,24 @@ def cell_stars_diagram(design: Design, lang: str, players: int | None = None, si
     return c.to_string()
 
 
+def position_diagram(design: Design, lang: str, owners: dict | None = None, hands: dict | None = None,
+                     scored: dict | None = None, reserved: list | None = None, scores: list | None = None,
+                     deck: dict | None = None, draws: list | None = None, player: int = 0) -> str:
+    """position(owners=..., hands=..., scored=..., scores=..., player=...): the position `pnp play` exports (the
+    keyword arguments of the engine's position(), as JSON), drawn as the play page draws it for every seat."""
+    data = {"owners": owners, "hands": hands, "scored": scored, "reserved": reserved, "scores": scores, "deck": deck,
+            "draws": draws, "player": player}
+    game = ThreeStarsGame(design, players_of(data, Board(design).counts))
+    return render(design, game.position(**position_kwargs(data)), None, lang)
+
+
 DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives after 'three_stars.'
     "board": board_diagram,
     "board_with_card": board_with_card,
     "example": example_diagram,
     "blocking": blocking_diagram,
     "cell_stars": cell_stars_diagram,
+    "position": position_diagram,
 }
 WORDLESS = frozenset({"board", "board_with_card", "example", "blocking", "cell_stars"})
 """The diagrams that draw no words, the same in every language (drawn once for all):

@@ -3,10 +3,11 @@
 geometry.py: hex grid, placement rules, the exact loop analysis (crossing and inside
 defined there); scoring.py: the design's tables; components.py: tile and aid generators
 (lines drawn by pnp.render.pathtiles); engine.py: both ways to play; witnesses.py and
-checks.py: `pnp validate`; picture.py: the analysed layout as SVG (`pnp loops`).
+checks.py: `pnp validate`; picture.py: the analysed layout as SVG (`pnp loops`); play.py:
+the `pnp play` page's view (the table, the hands as each seat may see them, what a click means).
 """
 
-from pnp.games.triloopite import components, diagrams, facts
+from pnp.games.triloopite import components, diagrams, facts, play
 from pnp.games.triloopite.checks import run_checks
 from pnp.games.triloopite.engine import make_engine
 from pnp.games.triloopite.picture import loops_command
@@ -20,4 +21,5 @@ GAME = GameSpec(
     diagrams=diagrams.DIAGRAMS, wordless_diagrams=diagrams.WORDLESS, rulebook_facts=facts.rulebook_facts,  # type: ignore[arg-type]
     cooperative=True,  # the players win or lose together: simulate reports scores, not seats
     commands={"loops": loops_command},
+    play=play.PLAY,
 )

@@ -17,6 +17,8 @@ Diagrams (listed in DIAGRAMS, given to the GameSpec; from a rules text: `{{ diag
 * `triloopite.example(part="first")` — the worked examples: `first` (a first game played
   turn by turn on the engine, tiles numbered by the turn they were laid on) and
   `standard` (the table at the end of a seeded standard game, every loop highlighted).
+* `triloopite.position(tiles=[...], hands={...}, player=0, drawing=False)` — a position as `pnp play` exports
+  it (play.position): game.position(...) drawn as the play page draws it for every seat (hands face down).
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pnp.games.triloopite.components import _mark_spot, draw_tile_face
+from pnp.games.triloopite.engine import TriloopiteGame
 from pnp.games.triloopite.facts import variety_name
 from pnp.games.triloopite.geometry import SQRT3, Analysis, Hex, Line, centre, lines_cross, norm_line
 from pnp.games.triloopite.painter import Painter, ringed_cross, ringed_tick
 from pnp.games.triloopite.picture import INK
+from pnp.games.triloopite.play import picture, position_kwargs, seats_in
 from pnp.games.triloopite.scripts import first_game, placement_board, standard_game, witness
 from pnp.model import Design
 from pnp.render.svg import Canvas
@@ -158,6 +162,15 @@ def example_diagram(design: Design, lang: str, part: str = "first", side: float 
     raise ValueError(f"no example part {part!r}; expected first or standard")
 
 
+def position_diagram(design: Design, lang: str, **data) -> str:
+    """position(tiles=[[variety, rotation, [q, r]]...], hands={"0": [variety...]}, player=0, drawing=False): the
+    data `pnp play` exports (play.position), laid by game.position under the placement rules and drawn by the
+    play page's picture for every seat (the table, the score, the bag, the hands face down)."""
+    game = TriloopiteGame(design, seats_in(data))
+    state = game.position(**position_kwargs(data))
+    return picture(design, state, None, lang, clickable=False)
+
+
 def _hole(cells: Sequence[Hex], layout: Mapping[Hex, object]) -> Hex | None:
     """The empty cell at the middle of a loop, if there is one."""
     xs = [centre(h) for h in cells]
@@ -187,7 +200,8 @@ DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives afte
     "varieties": varieties_diagram,
     "placement": placement_diagram,
     "example": example_diagram,
+    "position": position_diagram,
 }
 WORDLESS = frozenset({"witness", "placement", "example"})
 """The diagrams that draw no words, the same in every language (drawn once for all): all but varieties,
-which names the tile varieties."""
+which names the tile varieties, and position, which writes the turn, the score and the hands."""

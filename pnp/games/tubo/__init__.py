@@ -2,10 +2,10 @@
 
 geometry.py: the torus board, zones, connectors (pure); components.py: board, stocks and
 Objective generators (lines drawn by pnp.render.pathtiles); engine.py: every rule of the
-seed; checks.py: `pnp validate`.
+seed; checks.py: `pnp validate`; play.py: how `pnp play` draws a position and maps clicks to actions.
 """
 
-from pnp.games.tubo import components, diagrams, facts
+from pnp.games.tubo import components, diagrams, facts, play
 from pnp.games.tubo.checks import run_checks
 from pnp.games.tubo.engine import Rules, make_engine
 from pnp.registry import GameSpec
@@ -15,4 +15,5 @@ GAME = GameSpec(
     generators=(components.board, components.stocks, components.objective),
     engine=make_engine, checks=run_checks, rules=Rules,
     diagrams=diagrams.DIAGRAMS, wordless_diagrams=diagrams.WORDLESS, rulebook_facts=facts.rulebook_facts,  # type: ignore[arg-type]
+    play=play.PLAY,
 )

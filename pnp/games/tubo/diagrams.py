@@ -15,15 +15,18 @@ Diagrams (listed in DIAGRAMS, given to the GameSpec; from a rules text: `{{ diag
 * `tubo.close_exit()` — continuing from a Close piece in play: its 3 ways out, never back.
 * `tubo.pass_over()` — a new round's path passing over a piece of an earlier path.
 * `tubo.example(step=1)` — the worked example after part `step` (1, 2 or 3).
+* `tubo.position(objective=..., round=..., pieces=...)` — a position given as data (what `pnp play` exports:
+  the arguments of the engine's `game.position`), drawn as the play page draws it, without the points.
 """
 
 from __future__ import annotations
 
 from pnp.games.tubo.components import INK
-from pnp.games.tubo.engine import CONNECTORS
+from pnp.games.tubo.engine import CONNECTORS, TuboGame
 from pnp.games.tubo.facts import example_facts
 from pnp.games.tubo.geometry import DELTA, connectors, fitting, opposite, side_of
 from pnp.games.tubo.painter import Painter, play_svg
+from pnp.games.tubo.play import picture, position_state
 from pnp.games.tubo.scripts import (
     CLOSE_EXIT,
     EXAMPLE,
@@ -180,6 +183,14 @@ def example_diagram(design: Design, lang: str, step: int = 1, unit: float = 10.0
     return play_svg(design, pl, numbers=True, unit=unit, extra=extra)
 
 
+def position_diagram(design: Design, lang: str, **position) -> str:
+    """position(objective=..., ...): a position given as the data `pnp play` exports (game.position's arguments,
+    JSON values), drawn by the play page's picture: the board, whose turn, each seat's stock of the round. The
+    points are left out: the data holds only the current round's stock."""
+    state = position_state(TuboGame(design, 2), **position)
+    return picture(design, state, lang, clickable=False, scores=False)
+
+
 DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives after 'tubo.'
     "board": board_diagram,
     "fitting": fitting_diagram,
@@ -188,7 +199,8 @@ DIAGRAMS = {  # the rulebook diagrams, by the short name a rules text gives afte
     "close_exit": close_exit_diagram,
     "pass_over": pass_over_diagram,
     "example": example_diagram,
+    "position": position_diagram,
 }
 WORDLESS = frozenset({"board", "wrap", "loop", "close_exit", "pass_over", "example"})
 """The diagrams that draw no words, the same in every language (drawn once for all): all but fitting,
-which names the sides in the rulebook's language."""
+which names the sides in the rulebook's language, and position, which says whose turn it is."""
