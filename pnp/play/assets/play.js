@@ -37,8 +37,23 @@
   function clearPicks() {
     selection = null;
     picked.forEach(function (el) { el.classList.remove("picked"); });
+    Array.prototype.forEach.call(document.querySelectorAll("#board .pick-box"), function (box) { box.remove(); });
     picked = [];
     markCandidates([]);
+  }
+
+  function markPicked(el) {
+    // a frame over what was picked, in its own coordinates (inside a group; beside a shape, with its transform)
+    el.classList.add("picked");
+    var bb = el.getBBox(), pad = 0.6;
+    var box = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    box.setAttribute("class", "pick-box");
+    box.setAttribute("pointer-events", "none");
+    box.setAttribute("x", bb.x - pad); box.setAttribute("y", bb.y - pad);
+    box.setAttribute("width", bb.width + 2 * pad); box.setAttribute("height", bb.height + 2 * pad);
+    if (el.tagName.toLowerCase() === "g") { el.appendChild(box); return; }
+    if (el.getAttribute("transform")) box.setAttribute("transform", el.getAttribute("transform"));
+    el.parentNode.insertBefore(box, el.nextSibling);
   }
 
   function markCandidates(ids) {
@@ -56,7 +71,7 @@
     if (!next.length) { clearPicks(); next = set; }
     selection = next;
     picked.push(el);
-    el.classList.add("picked");
+    markPicked(el);
     var legal = legalIds();
     var left = selection.filter(function (a) { return legal[a]; });
     if (left.length === 1) { play(left[0]); return; }
@@ -86,9 +101,9 @@
       v.yours ? "your move" : v.to_act !== null ? v.seats[v.to_act].name + " to play" : "";
     var board = $("board");
     if (v.svg) { board.innerHTML = v.svg; board.hidden = false; } else { board.textContent = ""; board.hidden = true; }
-    var text = $("text");
-    text.hidden = !v.text;
-    text.textContent = v.text || "";
+    $("text").textContent = v.text || "";
+    $("text-view").hidden = !v.text;
+    if (!v.svg) $("text-view").open = true;  // (the text is the picture of a game that draws none)
     $("handover").hidden = v.handing_over === null;
     if (v.handing_over !== null) {
       $("handover-text").textContent = "Pass the page to " + v.seats[v.handing_over].name + ".";
