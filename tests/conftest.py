@@ -105,3 +105,36 @@ def browser():
         b.close()
 
 
+
+
+# --- the game `pnp new NAME --engine` makes, registered for one test (tests/test_play*.py) ---------------------------
+
+@pytest.fixture
+def scaffolded_game(tmp_path, monkeypatch):
+    """The design folder of a game made by `pnp new pile-game --engine`, its package imported and registered for
+    the test alone (the registry's tables are as they were afterwards)."""
+    import importlib
+    import sys
+
+    from click.testing import CliRunner
+
+    from pnp import registry
+    from pnp.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    made = CliRunner().invoke(main, ["new", "pile-game", "--engine"])
+    assert made.exit_code == 0, made.output
+    tables = (registry.GAMES, registry.GENERATORS, registry.DIAGRAMS)
+    kept = [dict(t) for t in tables]
+    wordless = set(registry.WORDLESS)
+    monkeypatch.syspath_prepend(str(tmp_path / "pile-game"))
+    module = importlib.import_module("pile_game")
+    registry.register_game(module.GAME)
+    yield tmp_path / "pile-game" / "designs" / "pile-game"
+    for table, was in zip(tables, kept):
+        table.clear()
+        table.update(was)
+    registry.WORDLESS.clear()
+    registry.WORDLESS.update(wordless)
+    for name in [m for m in sys.modules if m == "pile_game" or m.startswith("pile_game.")]:
+        del sys.modules[name]

@@ -154,29 +154,14 @@ def test_hot_seat_hands_the_page_over_before_it_shows_the_next_seat():
     assert s.ready(1) == "" and s.view()["viewer"] == 1
 
 
-def test_a_game_without_a_drawing_plays_through_its_text_and_actions(tmp_path, monkeypatch):
+def test_a_game_without_a_drawing_plays_through_its_text_and_actions(scaffolded_game):
     """The game `pnp new --engine` makes (no PlayView): the text view and the engine's actions."""
-    import importlib
-    import sys
-
-    from pnp import registry
-
-    monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["new", "pile-game", "--engine"])
-    assert result.exit_code == 0, result.output
-    monkeypatch.syspath_prepend(str(tmp_path / "pile-game"))
-    module = importlib.import_module("pile_game")
-    registry.register_game(module.GAME)
-    try:
-        d = load_design(tmp_path / "pile-game" / "designs" / "pile-game")
-        s = Session(d, 2, ["human", "greedy"], 1)
-        v = s.view()
-        assert v["svg"] is None and v["text"] == str(s.state) and v["actions"]
-        to_end(s)
-        assert s.view()["over"] and replay_state(d, s.replay()).returns() == s.state.returns()
-    finally:
-        registry.GAMES.pop(module.GAME.name, None)
-        sys.modules.pop("pile_game", None)
+    d = load_design(scaffolded_game)
+    s = Session(d, 2, ["human", "greedy"], 1)
+    v = s.view()
+    assert v["svg"] is None and v["text"] == str(s.state) and v["actions"]
+    to_end(s)
+    assert s.view()["over"] and replay_state(d, s.replay()).returns() == s.state.returns()
 
 
 # --- replays from files -------------------------------------------------------------------------------------------

@@ -207,3 +207,29 @@ def test_undo_hot_seat_and_a_new_game_on_the_page(table_page):
     assert session.seed == 77 and not session.undo_stack
     assert page.locator("#export").is_disabled()  # mid-game, the position's data would show every hand
     assert not errors, errors
+
+
+def test_the_game_pnp_new_makes_plays_on_the_page_through_its_list(browser, scaffolded_game, tmp_path):
+    """A game with an engine and no PlayView (`pnp new NAME --engine`): its text view and the engine's actions,
+    clicked in the list, to the end; the result is the engine's."""
+    design = load_design(scaffolded_game)
+    table = Table(Session(design, 2, ["human", "greedy"], 3), tmp_path / "out" / design.slug, echo=lambda t: None)
+    with Server(table) as server:
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(server.url)
+        session = table.session
+        for _ in range(200):
+            if settle(page, session) == "game over":
+                break
+            assert page.locator("#board").is_hidden() and page.locator("#text").text_content() == str(session.state)
+            before = len(session.state.history())
+            page.locator("#actions li button").last.click()
+            deadline = time.monotonic() + 10
+            while len(session.state.history()) == before and time.monotonic() < deadline:
+                time.sleep(0.01)
+        assert session.state.is_terminal()
+        again = replay_state(design, json.loads(page.evaluate("() => fetch('/api/replay').then(r => r.text())")))
+        assert again.returns() == session.state.returns() and not errors
+        page.close()
