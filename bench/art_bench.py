@@ -1,6 +1,6 @@
 """A 500-card deck with one distinct 750 x 1050 PNG illustration per card (issue 15), built cold.
 
-    python bench/art_bench.py [--cards 500] [--keep DIR]
+    python bench/art_bench.py [--cards 500] [--keep DIR] [--check]
 
 Makes two designs in a temporary folder: `art-deck`, 500 rows of a CSV, each card drawing its own
 PNG over the trim (63 x 88 mm: 302 dpi) and a line of text; `plain-deck`, the same deck without the
@@ -8,7 +8,9 @@ images. Each is built by the command a user runs, `pnp build DESIGN --no-cache -
 own process; prints the wall time, the peak resident memory of the largest process (the build or one
 of its workers: `ru_maxrss` of the waited-for children), the PDF's size and how many image objects it
 holds (one per distinct file is expected). The PNGs are photo-like (gradients, shapes, noise) so they
-compress like illustrations, made with Pillow only.
+compress like illustrations, made with Pillow only. Then bench/bare_art_reportlab.py places the same PNGs 9-up
+with ReportLab alone, the baseline (issue 36: pnp's art deck within 1.5x of its time, under 500 MB).
+`--check` exits 1 when a goal is missed.
 """
 
 from __future__ import annotations
@@ -79,6 +81,21 @@ WRAPPER = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); 
            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(r.returncode)")
 
 
+def bare(art: Path, out: Path) -> tuple[float, int]:
+    """(seconds, peak RSS in MB) of the bare ReportLab script placing the same PNGs."""
+    cmd = [sys.executable, "-c", WRAPPER, sys.executable, str(ROOT / "bench" / "bare_art_reportlab.py"), str(art),
+           str(out)]
+    t = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    seconds = time.perf_counter() - t
+    if done.returncode != 0:
+        sys.exit(f"the bare script failed:\n{done.stderr}{done.stdout}")
+    return seconds, int(done.stdout.strip().splitlines()[-1]) // 1024
+
+
+TIME_GOAL, MEMORY_GOAL_MB = 1.5, 500
+
+
 def build(design: Path, out: Path) -> tuple[float, int]:
     """(seconds, peak RSS in MB of the largest process) of a cold `pnp build`."""
     cmd = [sys.executable, "-c", WRAPPER, sys.executable, "-m", "pnp.cli", "build", str(design), "--out", str(out),
@@ -95,7 +112,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cards", type=int, default=500)
     ap.add_argument("--keep", type=Path, help="make the decks and outputs here (kept) instead of a temp folder")
+    ap.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
     args = ap.parse_args()
+    figures = {}
     tmp_ctx = tempfile.TemporaryDirectory() if args.keep is None else None
     tmp = Path(tmp_ctx.name) if tmp_ctx else args.keep
     try:
@@ -113,6 +132,18 @@ def main() -> None:
             images = len(re.findall(rb"/Subtype /Image", pdf.read_bytes()))
             print(f"  {name:<11} {seconds:6.1f} s   peak RSS {rss:5d} MB   PDF {pdf.stat().st_size / 1e6:6.1f} MB, "
                   f"{images} image objects")
+            figures[name] = (seconds, rss)
+        seconds, rss = bare(tmp / "art-deck" / "art", tmp / "out" / "bare-art.pdf")
+        size = (tmp / "out" / "bare-art.pdf").stat().st_size
+        print(f"bare ReportLab placing the same PNGs 9-up: {seconds:6.1f} s   peak RSS {rss:5d} MB   PDF "
+              f"{size / 1e6:6.1f} MB")
+        art_s, art_mb = figures["art-deck"]
+        ratio = art_s / seconds
+        ok = ratio <= TIME_GOAL and art_mb < MEMORY_GOAL_MB
+        print(f"art deck: {ratio:.2f}x the bare script's time (goal at most {TIME_GOAL}x), peak {art_mb} MB (goal "
+              f"under {MEMORY_GOAL_MB} MB): " + ("met" if ok else "MISSED"))
+        if args.check and not ok:
+            sys.exit(1)
     finally:
         if tmp_ctx:
             tmp_ctx.cleanup()

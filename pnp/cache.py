@@ -660,8 +660,8 @@ class Cache:
         queued now (the end of a stage)."""
         if self._memory is not None:
             self._memory[(kind, key)] = value
-        if self._disk is None:
-            return
+        if self._disk is None or hasattr(value, "chunks"):  # (a file too big to hold: pnp.render.spool.SpooledFile;
+            return  # made again by a new process, from the faces the cache holds)
         signing = secret()
         if signing is None:  # (no key: the disk cache is not used)
             return

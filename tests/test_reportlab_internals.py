@@ -207,16 +207,23 @@ def test_binary_and_plain_streams_settings():
 
 # --- the saved file's layout --------------------------------------------------------------------------------------
 
-def test_splice_streams_puts_deferred_pixels_in_the_saved_file():
+@pytest.mark.parametrize("spill", [False, True])
+def test_splice_streams_puts_deferred_pixels_in_the_saved_file(spill):
+    from pnp.render.spool import SpooledFile, StreamSpool
+
     c = _canvas()
     player.defer_streams(c)
+    if spill:  # the pixels wait in a temporary file, the PDF is written to one
+        c._pnp_streams = StreamSpool(spill_at=0)
     data = _png(40, 30, b"\x20\x40\x60")
     player._image(c, "k", data, (0, 0, 40, 30))
     c.showPage()
     pdf = _saved(c)
-    [placeholder] = c._pnp_streams
+    [placeholder] = c._pnp_streams.lengths()
     assert placeholder in pdf  # ReportLab wrote the placeholder as the stream's whole content
-    spliced = player.splice(pdf, c)
+    out = player.splice(pdf, c)
+    assert isinstance(out, SpooledFile) == spill
+    spliced = bytes(out)
     assert placeholder not in spliced
     reader = pypdf.PdfReader(io.BytesIO(spliced), strict=True)  # strict: every xref offset must be right
     for number in range(1, len(reader.xref_objStm) + reader.trailer["/Size"]):

@@ -20,6 +20,7 @@ from pnp import products
 from pnp.cache import NO_CACHE, Cache
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
 from pnp.render import fonts, reportlab_internals as rl
+from pnp.render.spool import SpooledFile
 from pnp.render.svgpdf import Compiled, Resources, SvgWarning, compile_svg, form
 from pnp.render.svgpdf.player import defer_streams, splice
 from pnp.render.typography import typeset
@@ -55,8 +56,9 @@ def render_pdf(sheets: list[Sheet], svgs: Mapping[str, str], *, title: str, auth
                subject: str = "", cfg: LayoutConfig | None = None, cache: Cache = NO_CACHE,
                resources: Resources | None = None, on_warning: OnWarning | None = None,
                transform: Callable[[Compiled], Compiled] | None = None,
-               compiled: dict[str, Compiled] | None = None) -> bytes:
-    """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text.
+               compiled: dict[str, Compiled] | None = None) -> bytes | SpooledFile:
+    """The PDF bytes of `sheets`; `svgs` maps each face key to its SVG text. With more card art than
+    pnp.render.spool.SPOOL_FROM, the PDF is a SpooledFile instead (on disk, read in chunks when published).
 
     `transform` changes each compiled face before it is drawn (the ink saver of
     pnp.render.svgpdf.ink lightens its large fills).

@@ -299,6 +299,9 @@ def _pixel_sizes(compiled) -> dict[str, tuple[int, int]]:
 
     out = {}
     for key, data in compiled.images.items():
+        if hasattr(data, "pixels"):  # (a big file the drawing reads again when drawn: its size is known)
+            out[key] = data.pixels
+            continue
         try:
             with Image.open(io.BytesIO(data)) as im:
                 out[key] = im.size

@@ -40,10 +40,12 @@ What is here, and why it is kept rather than replaced by code owning its PDF obj
 from __future__ import annotations
 
 import bisect
+import io
 import re
 import types
 import zlib
-from typing import Any
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
@@ -290,20 +292,28 @@ def splice_streams(pdf: bytes, streams: dict[bytes, bytes]) -> bytes:
     data, its /Length, the cross-reference table and startxref updated."""
     if not streams:
         return pdf
-    edits: list[tuple[int, int, bytes]] = []
-    for placeholder, data in streams.items():
+    out = io.BytesIO()
+    splice_streams_into(pdf, {k: len(v) for k, v in streams.items()}, streams.__getitem__, out)
+    return out.getvalue()
+
+
+def splice_streams_into(pdf: bytes, lengths: dict[bytes, int], read: Callable[[bytes], bytes], out: BinaryIO) -> None:
+    """`splice_streams` written into `out` part by part: each placeholder's data (`read(placeholder)`, of
+    `lengths[placeholder]` bytes) is asked for when its turn comes, so only one stream is held at a time."""
+    edits: list[tuple[int, int, bytes | None, bytes]] = []  # (start, end, new bytes or None: a stream, placeholder)
+    for placeholder, size in lengths.items():
         at = pdf.find(placeholder)
         length = pdf.rfind(b"/Length ", max(0, at - 4096), at)
         m = re.match(rb"/Length (\d+)", pdf[length:length + 32]) if at >= 0 and length >= 0 else None
         if m is None or int(m.group(1)) != len(placeholder):
             raise RuntimeError("svgpdf.splice: a deferred image stream is not where ReportLab should have put it")
-        edits.append((length, length + m.end(), b"/Length %d" % len(data)))
-        edits.append((at, at + len(placeholder), data))
+        edits.append((length, length + m.end(), b"/Length %d" % size, placeholder))
+        edits.append((at, at + len(placeholder), None, placeholder))
     edits.sort(key=lambda e: e[0])
     starts = [e[0] for e in edits]
     shift, total = [], 0
-    for start, end, new in edits:
-        total += len(new) - (end - start)
+    for start, end, new, placeholder in edits:
+        total += (len(new) if new is not None else lengths[placeholder]) - (end - start)
         shift.append(total)
 
     def moved(offset: int) -> int:
@@ -324,12 +334,21 @@ def splice_streams(pdf: bytes, streams: dict[bytes, bytes]) -> bytes:
         entries.append(line)
     tail = pdf[table_at + 20 * count:]
     tail = re.sub(rb"startxref\n\d+\n", b"startxref\n%d\n" % moved(xref), tail)
-    parts, pos = [], 0
-    for start, end, new in edits:
-        parts += [pdf[pos:start], new]
+    pos = 0
+    for start, end, new, placeholder in edits:
+        out.write(pdf[pos:start])
+        if new is not None:
+            out.write(new)
+        else:
+            data = read(placeholder)
+            if len(data) != lengths[placeholder]:
+                raise RuntimeError("svgpdf.splice: a deferred image stream changed size")
+            out.write(data)
         pos = end
-    parts += [pdf[pos:xref], pdf[xref:table_at], *entries, tail]
-    return b"".join(parts)
+    out.write(pdf[pos:xref])
+    out.write(pdf[xref:table_at])
+    out.write(b"".join(entries))
+    out.write(tail)
 
 
 # --- the canvas's per-page state -----------------------------------------------------------------------------------------

@@ -28,7 +28,12 @@ DEFAULT = "en"
 
 def languages() -> list[str]:
     """The languages that have a table."""
-    return sorted(p.stem for p in FOLDER.glob("*.yaml"))
+    return list(_languages())
+
+
+@functools.cache
+def _languages() -> tuple[str, ...]:  # (the package's files: the same for the whole process; asked for per word)
+    return tuple(sorted(p.stem for p in FOLDER.glob("*.yaml")))
 
 
 @functools.cache

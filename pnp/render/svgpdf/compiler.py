@@ -80,7 +80,7 @@ class Compiled:
     height: float  # pt
     ops: tuple
     fonts: tuple[str, ...]  # ReportLab names of the fonts the text uses (shipped faces)
-    images: dict[str, bytes] = field(default_factory=dict)  # raster files by content key
+    images: dict[str, "bytes | FileImage"] = field(default_factory=dict)  # raster files by content key (big: read when drawn)
     svgs: dict[str, "Compiled"] = field(default_factory=dict)  # SVG images by content key
     warnings: tuple[SvgWarning, ...] = ()
     missing: tuple[tuple[int | None, str], ...] = ()  # (line, character) of text no font has, once a line
@@ -368,6 +368,42 @@ def _content_key(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:24]
 
 
+LAZY_IMAGE_BYTES = 256 << 10  # a raster file at least this big is read again when drawn, not held by the drawing
+
+
+class FileImage:
+    """A raster file a face draws, held as where to read it (its href through the face's resources), its content
+    key and its pixel size, not as its bytes: a deck of 500 illustrations compiled ahead of the sheets holds none
+    of them. `load()` reads the file again when the PDF takes it (once per document) and checks it is the same
+    file. Picklable (the resources are pnp.render.art.ArtFiles)."""
+
+    __slots__ = ("resources", "href", "key", "nbytes", "pixels")
+
+    def __init__(self, resources: Resources, href: str, key: str, nbytes: int, pixels: tuple[int, int]):
+        self.resources, self.href, self.key, self.nbytes, self.pixels = resources, href, key, nbytes, pixels
+
+    def __getstate__(self) -> tuple:
+        return (self.resources, self.href, self.key, self.nbytes, self.pixels)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.resources, self.href, self.key, self.nbytes, self.pixels = state
+
+    def __len__(self) -> int:
+        return self.nbytes
+
+    def load(self) -> bytes:
+        data = self.resources(self.href)
+        if data is None or _content_key(data) != self.key:
+            raise ValueError(f"image {self.href} changed while the build drew it; expected the file as it was "
+                             "when its face was painted (build again)")
+        return data
+
+
+def image_bytes(image: bytes | FileImage) -> bytes:
+    """The bytes of a drawing's raster image (read again for a FileImage)."""
+    return image.load() if isinstance(image, FileImage) else image
+
+
 class _Compiler:
     def __init__(self, text: str | bytes, resources: Resources | None, depth: int = 0):
         self.text = text
@@ -377,7 +413,7 @@ class _Compiler:
         self.warnings: list[SvgWarning] = []
         self._seen_warnings: set = set()
         self.fonts: set[str] = set()
-        self.images: dict[str, bytes] = {}
+        self.images: dict[str, bytes | FileImage] = {}
         self.svgs: dict[str, Compiled] = {}
         self.gs: dict = {}
         self.gs_stack: list[dict] = []
@@ -1352,7 +1388,9 @@ class _Compiler:
             self.svgs[key] = info[1]
             self.ops.append(("svg", key, *[_r(v) for v in box]))
         else:
-            self.images[key] = data
+            lazy = len(data) >= LAZY_IMAGE_BYTES and self.resources is not None and not href.startswith("data:")
+            self.images[key] = (FileImage(self.resources, href, key, len(data), (int(info[1]), int(info[2])))  # type: ignore[arg-type]
+                                if lazy else data)
             self.ops.append(("image", key, *[_r(v) for v in box]))
         if wrap:
             self.Q()

@@ -25,7 +25,8 @@ from reportlab.pdfbase.pdfdoc import (
 from reportlab.pdfbase.pdfmetrics import getFont
 
 from pnp.render import fonts, reportlab_internals as rl
-from pnp.render.svgpdf.compiler import Compiled
+from pnp.render.spool import SpooledFile, StreamSpool
+from pnp.render.svgpdf.compiler import Compiled, FileImage, image_bytes
 
 rl.install_deflate()  # every stream ReportLab deflates goes through zlib-ng (rl.deflate)
 
@@ -262,11 +263,12 @@ def _text_object(c, name: str, size: float, x: float, y: float, text: str) -> No
     c.drawText(t)
 
 
-def _image(c, key: str, data: bytes, box) -> None:
+def _image(c, key: str, image: bytes | FileImage, box) -> None:
     """A raster image, stored once per document: a 1x1 form holding the image XObject, keyed by
-    the file's content, drawn as often as it is used."""
+    the file's content, drawn as often as it is used (a FileImage's file read then, once)."""
     name = f"svgpdf_img_{key}"
     if not c.hasForm(name):
+        data = image_bytes(image)
         c.beginForm(name, 0, 0, 1, 1)
         if not _png_passthrough(c, key, data):
             c.drawImage(ImageReader(io.BytesIO(data)), 0, 0, 1, 1, mask="auto")
@@ -312,18 +314,27 @@ def defer_streams(canvas) -> None:
     image's stream, and `splice(pdf, canvas)` puts the pixels in the saved file. ReportLab formats a document
     in memory, copying each stream several times (objects, formatted parts, the joined file, the buffer):
     with 600 MB of card art that is 3 GB; spliced, the art is held twice (its bytes and the file)."""
-    canvas._pnp_streams = {}
+    canvas._pnp_streams = StreamSpool()
 
 
-def splice(pdf: bytes, canvas) -> bytes:
+def splice(pdf: bytes, canvas) -> bytes | SpooledFile:
     """The saved `pdf` of a canvas given to `defer_streams`, with each placeholder replaced by its pixel data,
-    its /Length, the cross-reference table and startxref updated (rl.splice_streams)."""
-    streams: dict[bytes, bytes] = getattr(canvas, "_pnp_streams", None) or {}
+    its /Length, the cross-reference table and startxref updated (rl.splice_streams_into). Art of more than
+    pnp.render.spool.SPOOL_FROM bytes waited on disk, and the PDF is written to a file (a SpooledFile, read back
+    in chunks when it is published): the same bytes, never all in memory."""
+    streams: StreamSpool | None = getattr(canvas, "_pnp_streams", None)
     if not streams:
         return pdf
-    out = rl.splice_streams(pdf, streams)
-    canvas._pnp_streams = {}
-    return out
+    try:
+        if not streams.spilled:
+            return rl.splice_streams(pdf, streams.held)
+        out = SpooledFile()
+        rl.splice_streams_into(pdf, streams.lengths(), streams.read, out.file)
+        out.file.flush()
+        return out
+    finally:
+        streams.close()
+        canvas._pnp_streams = StreamSpool()
 
 
 def _png_passthrough(c, key: str, data: bytes) -> bool:

@@ -1,0 +1,77 @@
+"""Decks of art stream (issue 36): a raster file the faces draw is read again when the PDF takes it, not held by
+the compiled drawings (pnp.render.svgpdf.compiler.FileImage), and past pnp.render.spool.SPOOL_FROM bytes of art the
+images wait on disk and the sheets PDF is written to a file, published chunk by chunk. The bytes are the same
+either way; a file that changes between painting and drawing is a message, not a wrong card."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.render import spool
+from pnp.render.svgpdf import compiler
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def build(folder: Path, out: Path) -> bytes:
+    result = CliRunner().invoke(main, ["build", str(folder), "--out", str(out), "--no-cache", "--no-exports"])
+    assert result.exit_code == 0, result.output
+    return (out / "art-deck" / "art-deck-a4.pdf").read_bytes()
+
+
+@pytest.fixture
+def deck(tmp_path) -> Path:
+    folder = tmp_path / "art-deck"
+    shutil.copytree(FIXTURES / "art-deck", folder)
+    return folder
+
+
+def test_spooled_art_gives_the_same_pdf_bytes(deck, tmp_path, monkeypatch):
+    held = build(deck, tmp_path / "held")
+    spooled = []
+    made = spool.SpooledFile.__init__
+
+    def counted(self):
+        spooled.append(self)
+        made(self)
+
+    monkeypatch.setattr(spool, "SPOOL_FROM", 0)  # every image on disk, the PDF a file
+    monkeypatch.setattr(compiler, "LAZY_IMAGE_BYTES", 0)  # every raster read again when drawn
+    monkeypatch.setattr(spool.SpooledFile, "__init__", counted)
+    streamed = build(deck, tmp_path / "streamed")
+    assert spooled and streamed == held
+    assert build(deck, tmp_path / "streamed") == held  # published again over itself: compared chunk by chunk
+
+
+def test_a_file_image_is_read_when_drawn_and_checked(deck, tmp_path):
+    from pnp.render.art import ArtFiles
+
+    files = ArtFiles(deck)
+    href = next(p.relative_to(deck).as_posix() for p in sorted((deck / "icons").glob("*.png")))
+    data = files(href)
+    image = compiler.FileImage(files, href, compiler._content_key(data), len(data), (1, 1))
+    assert compiler.image_bytes(image) == data and len(image) == len(data)
+    (deck / href).write_bytes(data + b"\0")  # the designer saved it again meanwhile
+    with pytest.raises(ValueError, match=f"image {href} changed while the build drew it"):
+        compiler.image_bytes(image)
+
+
+def test_spool_keeps_little_in_memory_and_reads_back(tmp_path):
+    s = spool.StreamSpool(spill_at=10)
+    s[b"a"] = b"12345"
+    assert not s.spilled and s.read(b"a") == b"12345"
+    s[b"b"] = b"6789012"
+    assert s.spilled and s.held == {} and s.lengths() == {b"a": 5, b"b": 7}
+    assert s.read(b"b") == b"6789012" and s.read(b"a") == b"12345"
+    s.close()
+    f = spool.SpooledFile()
+    f.file.write(b"x" * (spool.CHUNK + 3))
+    assert len(f) == spool.CHUNK + 3 and b"".join(f.chunks()) == f.read_bytes() == bytes(f)
+    path = Path(f.path)
+    del f
+    assert not path.exists()  # removed with its object
