@@ -51,6 +51,7 @@ from typing import Any
 
 from pnp import __version__
 from pnp.errors import PnpError, display_path, warn
+from pnp.spooled import CHUNK, SpooledFile
 
 CACHE_DIR = ".cache"
 # 1 was pickle (pnp <= 0.1.0 before issue 12); 2 had a checksum anyone could recompute (before issue 29): such
@@ -238,6 +239,19 @@ def encode(kind: str, key: str, value: Any, signing: bytes | None = None) -> byt
     return _MAGIC + _sign(signing, line) + b" " + line + b"\n" + payload
 
 
+def file_head(kind: str, key: str, value: Any, signing: bytes) -> bytes:
+    """The signed header line of an entry whose payload is a file read in chunks (pnp.spooled.SpooledFile: a
+    sheets PDF of card art), its size and hash taken by reading it once; the payload follows it on disk."""
+    digest, size = hashlib.sha256(), 0
+    for chunk in value.chunks():
+        digest.update(chunk)
+        size += len(chunk)
+    header = {"format": FORMAT, "version": __version__, "kind": kind, "key": key, "type": "file", "size": size,
+              "sha256": digest.hexdigest()}
+    line = json.dumps(header, sort_keys=True).encode("ascii")
+    return _MAGIC + _sign(signing, line) + b" " + line + b"\n"
+
+
 def _header(kind: str, key: str, raw: bytes, signing: bytes | None) -> tuple[dict, int] | None:
     """(the header of an entry, where its payload starts) if the header is signed by `signing` and names exactly
     (kind, key) in this format and version; else None. `raw` may hold the entry's start only."""
@@ -283,6 +297,23 @@ def _value(header: dict, payload: bytes) -> Any | None:
     except (UnicodeDecodeError, ValueError, TypeError, KeyError):
         return None
     return None
+
+
+def _file_value(header: dict, start: bytes, fh) -> Any | None:
+    """A "file" entry's payload (`start`, then the rest of `fh`) copied into a SpooledFile while its hash is
+    checked; None when it is not what its signed header says."""
+    out = SpooledFile()
+    digest, size = hashlib.sha256(start), len(start)
+    out.file.write(start)
+    while chunk := fh.read(CHUNK):
+        digest.update(chunk)
+        size += len(chunk)
+        out.file.write(chunk)
+    out.file.flush()
+    if size != header["size"] or digest.hexdigest() != header.get("sha256"):
+        out.close()
+        return None
+    return out
 
 
 def decode(kind: str, key: str, raw: bytes, signing: bytes | None = None) -> Any | None:
@@ -399,8 +430,11 @@ class _Disk:
                     found = _header(kind, key, head, signing)
                     value = None
                     if found is not None and found[1] + found[0]["size"] == st.st_size:  # (read only what it signed)
-                        raw = head + fh.read(st.st_size - len(head)) if len(head) < st.st_size else head
-                        value = _value(found[0], raw[found[1]:])
+                        if found[0].get("type") == "file":  # copied out while checked: never all in memory
+                            value = _file_value(found[0], head[found[1]:], fh)
+                        else:
+                            raw = head + fh.read(st.st_size - len(head)) if len(head) < st.st_size else head
+                            value = _value(found[0], raw[found[1]:])
         except OSError:
             value = None
         finally:
@@ -416,8 +450,9 @@ class _Disk:
             if not stat.S_ISDIR(os.stat(key, dir_fd=folder, follow_symlinks=False).st_mode):
                 os.unlink(key, dir_fd=folder)
 
-    def write(self, kind: str, key: str, raw: bytes) -> None:
-        """One entry, atomically (a temporary file renamed over it); a cache that cannot be written is only slower."""
+    def write(self, kind: str, key: str, raw: bytes, more=None) -> None:
+        """One entry, atomically (a temporary file renamed over it); a cache that cannot be written is only slower.
+        `more`: the rest of the entry, in chunks (a file's payload after its header `raw`)."""
         for attempt in range(2):
             folder = self.kind(kind, True)
             if folder is None:
@@ -436,6 +471,8 @@ class _Disk:
             try:
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(raw)
+                    for chunk in more or ():
+                        fh.write(chunk)
                 os.replace(tmp, key, src_dir_fd=folder, dst_dir_fd=folder)
             except OSError:
                 with contextlib.suppress(OSError):
@@ -660,10 +697,13 @@ class Cache:
         queued now (the end of a stage)."""
         if self._memory is not None:
             self._memory[(kind, key)] = value
-        if self._disk is None or hasattr(value, "chunks"):  # (a file too big to hold: pnp.render.spool.SpooledFile;
-            return  # made again by a new process, from the faces the cache holds)
+        if self._disk is None:
+            return
         signing = secret()
         if signing is None:  # (no key: the disk cache is not used)
+            return
+        if hasattr(value, "chunks"):  # a file too big to hold (pnp.spooled.SpooledFile): streamed in, here and now
+            _disk(self._disk).write(kind, key, file_head(kind, key, value, signing), value.chunks())
             return
         raw = encode(kind, key, value, signing)
         _writer().put((self._disk, kind, key), raw, start)

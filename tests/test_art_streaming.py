@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from pnp import spooled
 from pnp.cli import main
 from pnp.render import spool
 from pnp.render.svgpdf import compiler
@@ -33,18 +34,18 @@ def deck(tmp_path) -> Path:
 
 def test_spooled_art_gives_the_same_pdf_bytes(deck, tmp_path, monkeypatch):
     held = build(deck, tmp_path / "held")
-    spooled = []
-    made = spool.SpooledFile.__init__
+    files = []
+    made = spooled.SpooledFile.__init__
 
     def counted(self):
-        spooled.append(self)
+        files.append(self)
         made(self)
 
     monkeypatch.setattr(spool, "SPOOL_FROM", 0)  # every image on disk, the PDF a file
     monkeypatch.setattr(compiler, "LAZY_IMAGE_BYTES", 0)  # every raster read again when drawn
-    monkeypatch.setattr(spool.SpooledFile, "__init__", counted)
+    monkeypatch.setattr(spooled.SpooledFile, "__init__", counted)
     streamed = build(deck, tmp_path / "streamed")
-    assert spooled and streamed == held
+    assert files and streamed == held
     assert build(deck, tmp_path / "streamed") == held  # published again over itself: compared chunk by chunk
 
 
@@ -69,9 +70,43 @@ def test_spool_keeps_little_in_memory_and_reads_back(tmp_path):
     assert s.spilled and s.held == {} and s.lengths() == {b"a": 5, b"b": 7}
     assert s.read(b"b") == b"6789012" and s.read(b"a") == b"12345"
     s.close()
-    f = spool.SpooledFile()
-    f.file.write(b"x" * (spool.CHUNK + 3))
-    assert len(f) == spool.CHUNK + 3 and b"".join(f.chunks()) == f.read_bytes() == bytes(f)
+    f = spooled.SpooledFile()
+    f.file.write(b"x" * (spooled.CHUNK + 3))
+    assert len(f) == spooled.CHUNK + 3 and b"".join(f.chunks()) == f.read_bytes() == bytes(f)
     path = Path(f.path)
     del f
     assert not path.exists()  # removed with its object
+
+
+def test_a_spooled_pdf_is_cached_streamed_and_checked(deck, tmp_path, monkeypatch):
+    """Kept in the disk cache as a "file" entry (written from the file, its hash taken reading it), read back
+    into a file while its hash is checked; an entry changed on disk is made again."""
+    from pnp.cache import Cache, file_head, secret
+    from pnp.spooled import SpooledFile
+
+    monkeypatch.setattr(spool, "SPOOL_FROM", 0)
+    monkeypatch.setattr(compiler, "LAZY_IMAGE_BYTES", 0)
+    cache_dir = tmp_path / "cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(cache_dir))
+
+    def cached_build(out: str) -> bytes:
+        result = CliRunner().invoke(main, ["build", str(deck), "--out", str(tmp_path / out), "--no-exports"])
+        assert result.exit_code == 0, result.output
+        return (tmp_path / out / "art-deck" / "art-deck-a4.pdf").read_bytes()
+
+    first = cached_build("one")
+    entries = [p for p in (cache_dir / "sheets").iterdir() if not p.name.startswith(".")]
+    assert len(entries) == 1 and b'"type": "file"' in entries[0].read_bytes()[:400]
+    assert cached_build("two") == first  # served from the entry
+    raw = bytearray(entries[0].read_bytes())
+    raw[-10] ^= 0xFF  # a byte of the payload changed behind pnp's back
+    entries[0].write_bytes(bytes(raw))
+    assert cached_build("three") == first  # refused, made again
+    # the entry a file gives, read back as a file
+    f = SpooledFile()
+    f.file.write(b"%PDF-1.4 tiny")
+    cache = Cache(tmp_path / "c2")
+    cache.put("sheets", "k", f)
+    again = Cache(tmp_path / "c2").get("sheets", "k")
+    assert isinstance(again, SpooledFile) and bytes(again) == b"%PDF-1.4 tiny"
+    assert file_head("sheets", "k", f, secret() or b"x" * 32).endswith(b"\n")

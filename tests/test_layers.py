@@ -21,7 +21,7 @@ PNP = Path(__file__).resolve().parent.parent / "pnp"
 # the data layer: reading and checking a design; it knows nothing of what is made from it
 DATA = {"pnp.errors", "pnp.units", "pnp.limits", "pnp.yamlio", "pnp.confine", "pnp.sandbox", "pnp.tables", "pnp.decks",
         "pnp.model", "pnp.params", "pnp.loader", "pnp.output", "pnp.cache", "pnp.parallel", "pnp.progress", "pnp.data",
-        "pnp.products", "pnp.context", "pnp.words"}
+        "pnp.products", "pnp.context", "pnp.words", "pnp.spooled"}
 # what sits above the drawing layers: commands and the products made from the drawings
 ABOVE_DRAWING = {"pnp.rulebook", "pnp.build", "pnp.exports.files", "pnp.index", "pnp.validate", "pnp.simulate",
                  "pnp.sweep", "pnp.distributed", "pnp.watch", "pnp.studio", "pnp.play", "pnp.printed", "pnp.printed_state",

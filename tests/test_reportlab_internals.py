@@ -209,7 +209,8 @@ def test_binary_and_plain_streams_settings():
 
 @pytest.mark.parametrize("spill", [False, True])
 def test_splice_streams_puts_deferred_pixels_in_the_saved_file(spill):
-    from pnp.render.spool import SpooledFile, StreamSpool
+    from pnp.render.spool import StreamSpool
+    from pnp.spooled import SpooledFile
 
     c = _canvas()
     player.defer_streams(c)

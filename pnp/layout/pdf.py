@@ -20,10 +20,10 @@ from pnp import products
 from pnp.cache import NO_CACHE, Cache
 from pnp.layout.sheets import LayoutConfig, Sheet, load_config
 from pnp.render import fonts, reportlab_internals as rl
-from pnp.render.spool import SpooledFile
 from pnp.render.svgpdf import Compiled, Resources, SvgWarning, compile_svg, form
 from pnp.render.svgpdf.player import defer_streams, splice
 from pnp.render.typography import typeset
+from pnp.spooled import SpooledFile
 from pnp.units import mm_to_pt as pt
 from pnp.words import say
 

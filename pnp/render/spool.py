@@ -1,18 +1,15 @@
 """Big byte strings kept on disk while a build runs, not in memory: the pixel data of card art on its way into a
 PDF (`StreamSpool`, held once, in a temporary file, once it passes SPOOL_FROM bytes) and the PDF made with it
-(`SpooledFile`: a finished file read back in chunks when it is published). A deck of 500 illustrations (600 MB)
-then costs its build a few tens of MB instead of three copies of the art."""
+(a pnp.spooled.SpooledFile: a finished file read back in chunks when it is published and cached). A deck of
+500 illustrations (600 MB) then costs its build a few tens of MB instead of three copies of the art."""
 
 from __future__ import annotations
 
 import os
 import tempfile
-import weakref
-from collections.abc import Iterator
 from typing import BinaryIO
 
 SPOOL_FROM = 32 << 20  # bytes of image data past which a PDF's images wait on disk and the PDF is written to a file
-CHUNK = 1 << 20
 
 
 class StreamSpool:
@@ -67,42 +64,3 @@ class StreamSpool:
             self.file = None
         self.held, self.index = {}, {}
 
-
-class SpooledFile:
-    """A finished file too big to hold (a PDF of card art): a temporary file, removed when this object goes.
-    It reads back whole (`read_bytes`, `bytes(...)`) for whoever needs the bytes, or in chunks (`chunks`), which
-    publishing uses, so the file is never all in memory."""
-
-    def __init__(self) -> None:
-        fd, name = tempfile.mkstemp(prefix="pnp-", suffix=".pdf")
-        self.path = name
-        self.file = os.fdopen(fd, "w+b")
-        self._done = weakref.finalize(self, _remove, self.file, name)
-
-    def __len__(self) -> int:
-        return os.fstat(self.file.fileno()).st_size
-
-    def chunks(self, size: int = CHUNK) -> Iterator[bytes]:
-        self.file.flush()
-        with open(self.path, "rb") as fh:
-            while chunk := fh.read(size):
-                yield chunk
-
-    def read_bytes(self) -> bytes:
-        self.file.flush()
-        with open(self.path, "rb") as fh:
-            return fh.read()
-
-    def __bytes__(self) -> bytes:
-        return self.read_bytes()
-
-    def close(self) -> None:
-        self._done()
-
-
-def _remove(file: BinaryIO, name: str) -> None:
-    file.close()
-    try:
-        os.unlink(name)
-    except OSError:
-        pass

@@ -25,8 +25,9 @@ from reportlab.pdfbase.pdfdoc import (
 from reportlab.pdfbase.pdfmetrics import getFont
 
 from pnp.render import fonts, reportlab_internals as rl
-from pnp.render.spool import SpooledFile, StreamSpool
+from pnp.render.spool import StreamSpool
 from pnp.render.svgpdf.compiler import Compiled, FileImage, image_bytes
+from pnp.spooled import SpooledFile
 
 rl.install_deflate()  # every stream ReportLab deflates goes through zlib-ng (rl.deflate)
 
