@@ -10,6 +10,7 @@ invariant mode: fixed dates and ids).
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable, Mapping
 
 from reportlab.lib.colors import Color, black, white
@@ -111,6 +112,17 @@ def _draw_sheet(c: Canvas, sheet: Sheet, forms: dict[str, str], title: str, cfg:
             code += ["q", f"n {fp_str(pt(x0), pt(y0), pt(x1 - x0), pt(y1 - y0))} re "
                           f"{'W*' if rl.fill_mode(c) == FILL_EVEN_ODD else 'W'} n",
                      f"{fp_str(1, 0, 0, 1, pt(pl.x - pl.bleed), pt(pl.y - pl.bleed))} cm",
+                     f"/{rl.xobject_name(c, forms[pl.face])} Do", "Q"]
+            rl.use_form(c, forms[pl.face])
+            continue
+        if pl.clip and not pl.clip_path and pl.rotate in (90, 270):
+            # a quarter turn (the cards of most sheets), written as the canvas calls below write it: the clip,
+            # then translate, rotate, translate merged into one cm as the canvas merges them (_merged_cm)
+            x0, y0, x1, y1 = pl.clip
+            code += ["q", f"n {fp_str(pt(x0), pt(y0), pt(x1 - x0), pt(y1 - y0))} re "
+                          f"{'W*' if rl.fill_mode(c) == FILL_EVEN_ODD else 'W'} n",
+                     _merged_cm([(1, 0, 0, 1, pt(pl.x + pl.w / 2), pt(pl.y + pl.h / 2)), _rotation(pl.rotate),
+                                 (1, 0, 0, 1, -pt(pl.h / 2 + pl.bleed), -pt(pl.w / 2 + pl.bleed))]),
                      f"/{rl.xobject_name(c, forms[pl.face])} Do", "Q"]
             rl.use_form(c, forms[pl.face])
             continue
@@ -238,6 +250,25 @@ def shape_path(c: Canvas, ops):
         else:
             path.close()
     return path
+
+
+def _rotation(degrees: float) -> tuple[float, ...]:
+    """The matrix Canvas.rotate adjoins (its own arithmetic)."""
+    cos, sin = math.cos(degrees * math.pi / 180), math.sin(degrees * math.pi / 180)
+    return (cos, sin, -sin, cos, 0, 0)
+
+
+def _merged_cm(matrices: list[tuple[float, ...]]) -> str:
+    """The one `cm` operator Canvas.transform writes for these transforms adjoined one after another: it formats
+    the first, then each next one multiplied into the numbers the previous one was written with (the same bytes
+    as the canvas calls, without their bookkeeping)."""
+    a0, b0, c0, d0, e0, f0 = matrices[0]
+    text = fp_str(a0, b0, c0, d0, e0, f0)
+    for a, b, c, d, e, f in matrices[1:]:
+        a0, b0, c0, d0, e0, f0 = map(float, text.split())
+        text = fp_str(a0 * a + c0 * b, b0 * a + d0 * b, a0 * c + c0 * d, b0 * c + d0 * d, a0 * e + c0 * f + e0,
+                      b0 * e + d0 * f + f0)
+    return f"{text} cm"
 
 
 def _footer(c: Canvas, sheet: Sheet, title: str, cfg: LayoutConfig) -> None:

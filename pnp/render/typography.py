@@ -36,6 +36,7 @@ returned unchanged.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -220,6 +221,11 @@ def typeset(text: str, lang: str) -> str:
     """`text` as `lang` prints it (see the module's docstring); unknown languages are returned unchanged."""
     if lang not in LANGUAGES or not text:
         return text
+    return _typeset(text, lang)
+
+
+@functools.lru_cache(maxsize=8192)
+def _typeset(text: str, lang: str) -> str:  # (a pure function of its text: each sheet's footer asks again)
     return typeset_runs([text], lang)[0]
 
 
