@@ -672,7 +672,7 @@ class Cache:
         if self._disk is not None:
             value = self._read(kind, key)
             if value is not None:
-                if self._memory is not None:
+                if self._memory is not None and not hasattr(value, "chunks"):
                     self._memory[(kind, key)] = value
                 self.stats[f"{kind}.hit"] += 1
                 return value
@@ -695,14 +695,15 @@ class Cache:
     def put(self, kind: str, key: str, value: Any, start: bool = False) -> None:
         """Store `value` (in memory now; on disk soon, by a writer process). `start`: start writing what is
         queued now (the end of a stage)."""
-        if self._memory is not None:
+        streamed = hasattr(value, "chunks")  # a file too big to hold (pnp.spooled.SpooledFile): on disk only, so
+        if self._memory is not None and not streamed:  # that a pnp watch of art keeps no temporary file per rebuild
             self._memory[(kind, key)] = value
         if self._disk is None:
             return
         signing = secret()
         if signing is None:  # (no key: the disk cache is not used)
             return
-        if hasattr(value, "chunks"):  # a file too big to hold (pnp.spooled.SpooledFile): streamed in, here and now
+        if streamed:  # a file too big to hold (pnp.spooled.SpooledFile): streamed in, here and now
             _disk(self._disk).write(kind, key, file_head(kind, key, value, signing), value.chunks())
             return
         raw = encode(kind, key, value, signing)

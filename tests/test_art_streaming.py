@@ -107,6 +107,7 @@ def test_a_spooled_pdf_is_cached_streamed_and_checked(deck, tmp_path, monkeypatc
     f.file.write(b"%PDF-1.4 tiny")
     cache = Cache(tmp_path / "c2")
     cache.put("sheets", "k", f)
+    assert ("sheets", "k") not in cache._memory  # (pnp watch keeps no temporary file per rebuild)
     again = Cache(tmp_path / "c2").get("sheets", "k")
     assert isinstance(again, SpooledFile) and bytes(again) == b"%PDF-1.4 tiny"
     assert file_head("sheets", "k", f, secret() or b"x" * 32).endswith(b"\n")
