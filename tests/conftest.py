@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -9,19 +10,27 @@ from pathlib import Path
 
 import pytest
 
+
 # One content-hash cache for the whole session (PNG exports of the same faces are made once), in each test process:
 # a worker of pytest-xdist inherits the folders its parent made and makes its own (its key, below, is its own too);
 # a cache the user names in PNP_CACHE_DIR is used as it is. Tests that count what a rebuild makes pass their own
 # pnp.cache.Cache.
+def _own_folder(prefix: str) -> str:
+    """A temporary folder of this test process, removed when the process ends."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 if "PNP_CACHE_DIR" not in os.environ or os.environ.get("PNP_TEST_OWN_CACHE"):
-    os.environ["PNP_CACHE_DIR"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
+    os.environ["PNP_CACHE_DIR"] = _own_folder("pnp-test-cache-")
     os.environ["PNP_TEST_OWN_CACHE"] = "1"
 # The key that signs cache entries (pnp.cache.secret) is made in a folder of the process's, never in the user's own
 # ~/.config; a key in the environment would be used instead of it.
-os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="pnp-test-config-")
+os.environ["XDG_CONFIG_HOME"] = _own_folder("pnp-test-config-")
 os.environ.pop("PNP_CACHE_KEY", None)
 
-from pnp.build import build_designs
+from pnp.build import build_designs  # noqa: E402  (after the environment above is set)
 
 ROOT = Path(__file__).resolve().parent.parent
 DESIGNS = ROOT / "designs"

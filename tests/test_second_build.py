@@ -7,6 +7,7 @@ options makes. The cache is only ever a shortcut: never another result.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
@@ -108,6 +109,7 @@ def fresh_build(copies: list[Path], opts: list[str]) -> Path:
     key = digest.hexdigest()
     if key not in _FRESH:
         out = Path(tempfile.mkdtemp(prefix="pnp-fresh-"))
+        atexit.register(shutil.rmtree, out, True)  # (kept for the session, removed with it)
         fresh = pnp("build", *map(str, copies), "--out", str(out), "--no-cache", *opts, cache=None)
         assert fresh.returncode == 0, (opts, fresh.stderr)
         _FRESH[key] = out
