@@ -111,3 +111,30 @@ def test_a_spooled_pdf_is_cached_streamed_and_checked(deck, tmp_path, monkeypatc
     again = Cache(tmp_path / "c2").get("sheets", "k")
     assert isinstance(again, SpooledFile) and bytes(again) == b"%PDF-1.4 tiny"
     assert file_head("sheets", "k", f, secret() or b"x" * 32).endswith(b"\n")
+
+
+def test_pnp_watch_rebuilds_a_spooled_deck_after_its_art_changes(deck, tmp_path, monkeypatch):
+    """The second run: under pnp watch (one process, one cache) an art file edited between two rebuilds gives
+    the sheets a fresh build gives, with every image spooled and read when drawn."""
+    from PIL import Image
+
+    from pnp.cache import Cache
+    from pnp.watch import Watcher
+
+    monkeypatch.setattr(spool, "SPOOL_FROM", 0)
+    monkeypatch.setattr(compiler, "LAZY_IMAGE_BYTES", 0)
+    watcher = Watcher([deck], tmp_path / "out", echo=lambda s: None, cache=Cache(tmp_path / "cache"))
+    assert watcher.rebuild([deck])
+    pdf = tmp_path / "out" / "art-deck" / "art-deck-a4.pdf"
+    first = pdf.read_bytes()
+    art = sorted((deck / "icons").glob("*.png"))[0]
+    with Image.open(art) as im:
+        im.convert("RGB").point(lambda v: 255 - v).save(art)
+    assert watcher.rebuild([deck])
+    second = pdf.read_bytes()
+    assert second != first and second == build(deck, tmp_path / "fresh")
+    import gc
+    import tempfile
+
+    gc.collect()
+    assert not list(Path(tempfile.gettempdir()).glob("pnp-*.pdf"))  # no sheets file left behind by a rebuild
