@@ -191,7 +191,7 @@ def _with_list(sheets: bytes, result: Reprint, built, lang: str) -> bytes:
     sheets' fronts and backs stay paired when printed duplex)."""
 
 
-    reader = PdfReader(io.BytesIO(sheets))
+    reader = PdfReader(io.BytesIO(sheets if isinstance(sheets, bytes) else bytes(sheets)))  # (art: a SpooledFile)
     box = reader.pages[0].mediabox
     width, height = float(box.width), float(box.height)
     fonts.register_furniture()

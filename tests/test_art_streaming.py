@@ -138,3 +138,19 @@ def test_pnp_watch_rebuilds_a_spooled_deck_after_its_art_changes(deck, tmp_path,
 
     gc.collect()
     assert not list(Path(tempfile.gettempdir()).glob("pnp-*.pdf"))  # no sheets file left behind by a rebuild
+
+
+def test_the_kit_print_shop_and_reprint_take_a_spooled_sheets_pdf(deck, tmp_path, monkeypatch):
+    monkeypatch.setattr(spool, "SPOOL_FROM", 0)
+    monkeypatch.setattr(compiler, "LAZY_IMAGE_BYTES", 0)
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", str(deck), "--out", str(out), "--no-cache", "--kit", "--print-shop"])
+    assert result.exit_code == 0, result.output
+    made = {p.name for p in (out / "art-deck").iterdir()}
+    assert {"art-deck-a4.pdf", "art-deck-print-shop.pdf"} <= made and any(n.startswith("art-deck-kit-") for n in made)
+    assert CliRunner().invoke(main, ["printed", str(deck)]).exit_code == 0
+    (deck / "cards.csv").write_text((deck / "cards.csv").read_text().replace("Shield,", "Buckler,"))
+    result = CliRunner().invoke(main, ["reprint", str(deck), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "art-deck" / "art-deck-reprint-v1-a4.pdf").read_bytes().startswith(b"%PDF")

@@ -254,6 +254,11 @@ def _service_report_text(report: dict) -> str:
 # --- the print-and-play kit ----------------------------------------------------------------------------
 
 
+def _whole(pdf) -> bytes:
+    """A sheets PDF as bytes (one written to a file, pnp.spooled.SpooledFile, read whole: the kit merges it)."""
+    return pdf if isinstance(pdf, bytes) else bytes(pdf)
+
+
 def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: dict[str, bytes],
               components: list[ComponentFaces], svgs: dict[str, str], face_path, cache: Cache, *,
               rules_paper: str = "a4", ink_saver: bool = False, resources=None) -> dict[str, bytes]:
@@ -273,7 +278,7 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
         faces = [pdf_layout.compile_face(svgs[face_path(cf.component_id, cf.fronts[0])], cache, resources)
                  for cf in components if cf.fronts]
         return [saver(f) for f in faces] if ink else faces
-    pdfs = {False: sheets_pdf}
+    pdfs = {False: _whole(sheets_pdf)}
     title = meta.title_in(sheets[0].lang) if sheets else meta.title  # (the edition these sheets are)
     if ink_saver:
         pdfs[True] = cache.cached("sheets", products.INK_SAVER_SHEETS.key(
@@ -282,6 +287,7 @@ def kit_files(design, paper: str, sheets: list, sheets_pdf: bytes, rulebooks: di
                                       sheets, svgs, title=title, author=meta.author, cache=cache,
                                       subject=f"{title} print-and-play sheets, ink saver ({paper.upper()})",
                                       transform=saver, resources=resources)))
+        pdfs[True] = _whole(pdfs[True])
     out: dict[str, bytes] = {}
     titles = [s.title for s in sheets]
     facts = kit_facts(sheets, {i: (cf.component.kind, cf.component.shape) for cf in components

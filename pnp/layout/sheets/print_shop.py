@@ -119,7 +119,7 @@ def pdfx_of(data: bytes, version: str, title: str) -> bytes:
         return data
     from pnp.layout.pdfx import to_pdfx  # lazy: 59 ms (pnp.layout.pdfx)
 
-    return to_pdfx(data, version, title)[0]
+    return to_pdfx(data if isinstance(data, bytes) else bytes(data), version, title)[0]  # (a SpooledFile: whole)
 
 
 def pdfx_warnings(design, components: list[ComponentFaces], version: str, pdf_name: str, data: bytes) -> None:
