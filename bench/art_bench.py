@@ -81,31 +81,28 @@ WRAPPER = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); 
            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(r.returncode)")
 
 
-def bare(art: Path, out: Path) -> tuple[float, int]:
-    """(seconds, peak RSS in MB) of the bare ReportLab script placing the same PNGs."""
-    cmd = [sys.executable, "-c", WRAPPER, sys.executable, str(ROOT / "bench" / "bare_art_reportlab.py"), str(art),
-           str(out)]
+def timed(args: list[str], what: str) -> tuple[float, int]:
+    """(seconds, peak RSS in MB of the largest process) of one whole process running `args` (after python)."""
+    cmd = [sys.executable, "-c", WRAPPER, sys.executable, *args]
     t = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     seconds = time.perf_counter() - t
     if done.returncode != 0:
-        sys.exit(f"the bare script failed:\n{done.stderr}{done.stdout}")
+        sys.exit(f"{what} failed:\n{done.stderr}{done.stdout}")
     return seconds, int(done.stdout.strip().splitlines()[-1]) // 1024
+
+
+def bare(art: Path, out: Path) -> tuple[float, int]:
+    """The bare ReportLab script placing the same PNGs."""
+    return timed([str(ROOT / "bench" / "bare_art_reportlab.py"), str(art), str(out)], "the bare script")
 
 
 TIME_GOAL, MEMORY_GOAL_MB = 1.5, 500
 
 
 def build(design: Path, out: Path) -> tuple[float, int]:
-    """(seconds, peak RSS in MB of the largest process) of a cold `pnp build`."""
-    cmd = [sys.executable, "-c", WRAPPER, sys.executable, "-m", "pnp.cli", "build", str(design), "--out", str(out),
-           "--no-cache", "--no-exports"]
-    t = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    seconds = time.perf_counter() - t
-    if done.returncode != 0:
-        sys.exit(f"build failed:\n{done.stderr}{done.stdout}")
-    return seconds, int(done.stdout.strip().splitlines()[-1]) // 1024
+    """A cold `pnp build`."""
+    return timed(["-m", "pnp.cli", "build", str(design), "--out", str(out), "--no-cache", "--no-exports"], "build")
 
 
 def main() -> None:
