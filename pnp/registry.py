@@ -14,9 +14,9 @@ from __future__ import annotations
 import pkgutil
 import re
 import types
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import pnp.games as games_pkg
 from pnp.errors import PnpError
@@ -107,6 +107,17 @@ DiagramFn = Callable[..., str]
 """(design, lang, **params from the rules text) -> SVG text drawn on a pnp.render.svg.Canvas."""
 CommandFn = Callable[..., str]
 """A game's own command (e.g. `pnp loops`): (design, **options) -> the text to print."""
+
+
+class Clickable(TypedDict):
+    data_actions: str
+    data_label: str
+
+
+def clickable(actions: Iterable[int], label: str) -> Clickable:
+    """The attributes (keyword arguments of pnp.render.svg.Canvas) of a place a click may play, as pnp play's page
+    reads them: `data-actions`, the actions it means, and `data-label`, its name for a person (PlayView.draw)."""
+    return {"data_actions": " ".join(str(a) for a in actions), "data_label": label}
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from pnp.games.ishi_hama.facts import a_tile, player_name, tile_words, words
 from pnp.games.ishi_hama.geometry import mask_name
 from pnp.games.ishi_hama.painter import GROUND, HIGHLIGHT, Painter
 from pnp.model import Design
-from pnp.registry import PlayView
+from pnp.registry import PlayView, clickable
 from pnp.render.colour import tint
 from pnp.render.svg import Canvas
 from pnp.rulebook.figures import GOOD
@@ -223,7 +223,7 @@ def picture(design: Design, state: IshiHamaState, lang: str, clickable: bool = T
 
 def _hot(c: Canvas, x: float, y: float, w: float, h: float, actions: list[int], label: str) -> None:
     """A transparent clickable rectangle: the actions it means, its name."""
-    c.rect(x, y, w, h, fill="#ffffff", fill_opacity="0", data_actions=" ".join(str(a) for a in actions), data_label=label)
+    c.rect(x, y, w, h, fill="#ffffff", fill_opacity="0", **clickable(actions, label))
 
 
 def _marks(c: Canvas, p: Painter, state: IshiHamaState, st: int) -> None:

@@ -26,7 +26,7 @@ from pnp.games.three_stars.engine import ThreeStarsGame, ThreeStarsState
 from pnp.games.three_stars.lozenge import small_star
 from pnp.games.three_stars.painter import Board, Painter, card_cells, draw_card, fit, player_colours
 from pnp.model import Design
-from pnp.registry import PlayView
+from pnp.registry import PlayView, clickable
 from pnp.render.svg import Canvas
 from pnp.render.symbols import symbol as draw_symbol
 from pnp.rulebook.words import colour as colour_word
@@ -111,10 +111,6 @@ def click_sets(st: ThreeStarsState, viewer: int | None) -> dict[str, Any]:
     return {"cards": cards, "stars": stars, "cells": cells, "exchange": [g.exchange_ids[c] for c in hand]}
 
 
-def _ids(actions: Sequence[int]) -> str:
-    return " ".join(str(a) for a in actions)
-
-
 # --- drawing ---------------------------------------------------------------------------------------------------
 
 
@@ -182,13 +178,13 @@ def render(design: Design, st: ThreeStarsState, viewer: int | None, lang: str, w
             painter.star_outline(c, g.positions[t], colours[p][1], 1.6)
     # the click targets: every cell (transparent, over its piece), then a small star at each star centre
     for i, cell in enumerate(g.cells):
-        c.polygon(painter.poly(cell), fill="#000000", fill_opacity="0", data_actions=_ids(sets["cells"][i]),
-                  data_label=_w(lang, "cell", cell=_key(cell)))
+        c.polygon(painter.poly(cell), fill="#000000", fill_opacity="0", **clickable(sets["cells"][i],
+                                                                                      _w(lang, "cell", cell=_key(cell))))
     reach = painter.unit * (0.22 if board.kind == "lozenge" else 0.26)
     for t, v in enumerate(g.positions):
         x, y = painter.mm(*board.centre(v))
         scorer = st.scored[t]
-        with c.group(data_actions=_ids(sets["stars"][t]), data_label=_w(lang, "star", q=v[0], r=v[1])):
+        with c.group(**clickable(sets["stars"][t], _w(lang, "star", q=v[0], r=v[1]))):
             c.circle((x, y), reach, fill="#ffffff", fill_opacity="0")
             c.polygon(small_star(x, y, painter.unit * 0.11), fill=colours[scorer][1] if scorer >= 0 else "#ffffff",
                       stroke=INK, stroke_width=0.3)
@@ -234,10 +230,10 @@ def render(design: Design, st: ThreeStarsState, viewer: int | None, lang: str, w
         kind = card_cells(design)
         for k, card in enumerate(st.hands[viewer]):
             x = 4 + k * (CARD_W + 4)
-            with c.group(data_actions=_ids(sets["cards"][card]), data_label=_card_label(g, card, lang)):
+            with c.group(**clickable(sets["cards"][card], _card_label(g, card, lang))):
                 draw_card(c, x, y + 5, CARD_W, g.card_positions[card], g.card_numbers[card], kind=kind)
         bx = max(4 + len(st.hands[viewer]) * (CARD_W + 4) + 6, width - 40)
-        with c.group(data_actions=_ids(sets["exchange"]), data_label=_w(lang, "exchange")):
+        with c.group(**clickable(sets["exchange"], _w(lang, "exchange"))):
             c.rect(bx, y + 12, 34, 10, fill="#eef1f6", stroke=INK, stroke_width=0.5, rx=2)
             c.text(bx + 17, y + 18.4, _w(lang, "exchange"), size=3.6, anchor="middle", weight="bold", fill=INK)
     return c.to_string()

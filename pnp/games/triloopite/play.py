@@ -28,7 +28,7 @@ from pnp.games.triloopite.facts import variety_name
 from pnp.games.triloopite.geometry import SQRT3, rotate_lines
 from pnp.games.triloopite.painter import Painter
 from pnp.model import Design
-from pnp.registry import PlayView
+from pnp.registry import PlayView, clickable as place_attrs
 from pnp.render.svg import Canvas
 from pnp.rulebook.figures import GOOD, HIGHLIGHT
 
@@ -66,10 +66,6 @@ def _seat(w: Mapping[str, str], p: int, viewer: int | None) -> str:
 
 def _tiles(w: Mapping[str, str], n: int) -> str:
     return w["tile" if n == 1 else "tiles"].format(n=n)
-
-
-def _ids(actions: Sequence[int]) -> str:
-    return " ".join(str(a) for a in actions)
 
 
 # --- the picture ----------------------------------------------------------------------------------------------
@@ -118,8 +114,7 @@ def picture(design: Design, state: TriloopiteState, viewer: int | None, lang: st
             for cell in cells:
                 q, r = board.hex_of(cell)
                 here = [g.place_ids[v][rot][cell] for v in range(g.V) for rot in g.rot_lines[v]]
-                c.polygon(p.corners((q, r)), fill="#ffffff", fill_opacity="0", data_actions=_ids(here),
-                          data_label=w["cell"].format(q=q, r=r))
+                c.polygon(p.corners((q, r)), fill="#ffffff", fill_opacity="0", **place_attrs(here, w["cell"].format(q=q, r=r)))
     c.line((bw, PAD), (bw, height - PAD), stroke="#d0d0d0", stroke_width=0.3)
     y = PAD
     for h, paint in rows:
@@ -211,7 +206,7 @@ def _hand_rows(state: TriloopiteState, v: int, count: int, spec: Any, hp: Painte
     def label(c: Canvas, x: float, y: float) -> None:
         text = f"{name} × {count}"
         if clickable:
-            with c.group(data_actions=_ids([a for rot in rots for a in per_rot[rot]]), data_label=name):
+            with c.group(**place_attrs([a for rot in rots for a in per_rot[rot]], name)):
                 c.rect(x + 7.5, y, PANEL - 12.0, size * 1.4, fill="#ffffff", fill_opacity="0")
                 c.text(x + 8.0, y + size * 1.05, text, size=size, fill=INK)
         else:
@@ -225,7 +220,7 @@ def _hand_rows(state: TriloopiteState, v: int, count: int, spec: Any, hp: Painte
             turned = spec.model_copy(update={"lines": list(rotate_lines(spec.lines, rot))})
             corners = [(vx + ox, vy + oy) for vx, vy in hp.shape.vertices]
             if clickable:
-                with c.group(data_actions=_ids(per_rot[rot]), data_label=f"{name}, {w['turned'].format(k=rot)}"):
+                with c.group(**place_attrs(per_rot[rot], f"{name}, {w['turned'].format(k=rot)}")):
                     draw_tile_face(c, hp.params, turned, origin=(ox, oy))
                     c.polygon(corners, fill="#ffffff", fill_opacity="0.6" if legal and not legal & set(per_rot[rot])
                               else "0", stroke="#8a8a8a", stroke_width=0.2)
@@ -237,7 +232,7 @@ def _hand_rows(state: TriloopiteState, v: int, count: int, spec: Any, hp: Painte
 
 def _keep_row(w: Mapping[str, str]) -> Row:
     def paint(c: Canvas, x: float, y: float) -> None:
-        with c.group(data_actions=str(KEEP), data_label=w["keep"]):
+        with c.group(**place_attrs([KEEP], w["keep"])):
             c.rect(x + 8.0, y, 40.0, 7.0, fill="#f3efe6", stroke=INK, stroke_width=0.3, rx=1.5)
             c.text(x + 28.0, y + 4.6, w["keep"], size=3.0, anchor="middle", weight="bold", fill=INK)
     return 9.0, paint

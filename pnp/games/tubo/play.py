@@ -48,7 +48,7 @@ from pnp.games.tubo.geometry import SIDE_NAMES, connector_name
 from pnp.games.tubo.painter import Painter
 from pnp.games.tubo.scripts import Laid, stock_params
 from pnp.model import Design
-from pnp.registry import PlayView
+from pnp.registry import Clickable, PlayView, clickable
 from pnp.render.svg import Canvas
 from pnp.rulebook import glossary
 from pnp.rulebook.figures import GOOD, HIGHLIGHT, badge
@@ -219,16 +219,15 @@ class _View:
         self.height = TOP + max(self.p.height, panel)
         self.c = Canvas(self.width, self.height)
 
-    def attrs(self, actions: list[int], label: str) -> dict[str, str]:
+    def attrs(self, actions: list[int], label: str) -> Clickable | dict[str, str]:
         if not self.clickable:
             return {}
-        return {"data_actions": " ".join(str(a) for a in actions), "data_label": label}
+        return clickable(actions, label)
 
     def hit(self, x: float, y: float, w: float, h: float, actions: list[int], label: str) -> None:
         """A transparent clickable rectangle (its fill takes the clicks)."""
         if self.clickable and actions:
-            self.c.rect(x, y, w, h, fill="#ffffff", fill_opacity="0", data_actions=" ".join(map(str, actions)),
-                        data_label=label)
+            self.c.rect(x, y, w, h, fill="#ffffff", fill_opacity="0", **clickable(actions, label))
 
     def draw(self) -> str:
         c = self.c
