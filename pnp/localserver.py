@@ -74,12 +74,17 @@ def warn_host(host: str, what: str) -> str | None:
             + (" (and any Host header is answered)" if host in ("0.0.0.0", "::") else ""))
 
 
-class Uvicorn:
-    """An ASGI application served by uvicorn on a socket of `listen`, in this thread or one of its own."""
+class LocalServer:
+    """A local page's server (an ASGI application served by uvicorn on a socket of `listen`) and the work the page
+    shows, which runs beside it: a subclass says how it begins and ends (`begin`, `end`). `serve_forever` serves in
+    this thread until Ctrl-C; `start` in a thread of its own (the tests, the benches); `close`, or `with`."""
+
+    thread_name = "pnp-server"
 
     def __init__(self, app, host: str, port: int, who: str = "the page"):
         import uvicorn  # lazy: 269 ms (uvicorn)
 
+        self.host = host
         self.sock = listen(host, port, who)
         self.port = self.sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
@@ -89,17 +94,37 @@ class Uvicorn:
         self.server = uvicorn.Server(config)
         self.thread: threading.Thread | None = None
 
-    def run(self) -> None:
-        self.server.run(sockets=[self.sock])
+    def begin(self) -> None:
+        """Start the work beside the server."""
 
-    def start(self, name: str) -> None:
-        self.thread = threading.Thread(target=self.run, name=name, daemon=True)
+    def end(self) -> None:
+        """Stop that work (before the server stops answering)."""
+
+    def serve_forever(self) -> None:
+        self.begin()
+        try:
+            self.server.run(sockets=[self.sock])
+        finally:
+            self.close()
+
+    def start(self):
+        self.begin()
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, name=self.thread_name,
+                                       daemon=True)
         self.thread.start()
         while not self.server.started and self.thread.is_alive():
             time.sleep(0.01)
+        return self
 
     def close(self) -> None:
+        self.end()
         self.server.should_exit = True
         if self.thread is not None:
             self.thread.join(10)
         self.sock.close()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pnp.errors import PnpError
-from pnp.localserver import CSP, HEADERS, Uvicorn, hosts_for, inside, need_extra as _need_extra
+from pnp.localserver import CSP, HEADERS, LocalServer, hosts_for, inside, need_extra as _need_extra
 from pnp.play.session import HUMAN, Session, parse_seats
 
 try:
@@ -255,36 +255,21 @@ def make_app(table: Table, hosts: list[str]):
     return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
 
 
-class Server:
+class Server(LocalServer):
     """The page's server and the agents' thread (start/close, or `with`)."""
+
+    thread_name = "pnp-play-server"
 
     def __init__(self, table: Table, host: str = "127.0.0.1", port: int = 0):
         need_extra()
+        super().__init__(make_app(table, hosts_for(host)), host, port, "pnp play")
         self.table = table
-        self.uvicorn = Uvicorn(make_app(table, hosts_for(host)), host, port, "pnp play")
-        self.url, self.port = self.uvicorn.url, self.uvicorn.port
 
-    def serve_forever(self) -> None:
+    def begin(self) -> None:
         self.table.start()
-        try:
-            self.uvicorn.run()
-        finally:
-            self.close()
 
-    def start(self) -> Server:
-        self.table.start()
-        self.uvicorn.start("pnp-play-server")
-        return self
-
-    def close(self) -> None:
+    def end(self) -> None:
         self.table.close()
-        self.uvicorn.close()
-
-    def __enter__(self) -> Server:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
 
 __all__ = ["HUMAN", "Server", "Table", "make_app"]

@@ -30,7 +30,7 @@ from pnp.build import static_report
 from pnp.errors import PnpError, drain_warnings
 from pnp.index import page_face
 from pnp.loader import load_design
-from pnp.localserver import CSP, HEADERS, Uvicorn, hosts_for, inside as _inside, need_extra as _need_extra
+from pnp.localserver import CSP, HEADERS, LocalServer, hosts_for, inside as _inside, need_extra as _need_extra
 from pnp.studio.state import Versions, design_state, problem_faces, studio_state
 from pnp.watch import Watcher, follow
 
@@ -311,41 +311,22 @@ def need_extra() -> None:
     _need_extra("pnp studio", Starlette is not None)
 
 
-class Server:
+class Server(LocalServer):
     """The studio running: its socket, the uvicorn server and the build thread (start/close, or `with`)."""
+
+    thread_name = "pnp-studio-server"
 
     def __init__(self, studio: Studio, host: str = "127.0.0.1", port: int = 0):
         need_extra()
+        super().__init__(make_app(studio, hosts_for(host)), host, port, "the studio")
         self.studio = studio
-        self.host = host
-        self.uvicorn = Uvicorn(make_app(studio, hosts_for(host)), host, port, "the studio")
-        self.sock, self.port, self.url, self.server = (self.uvicorn.sock, self.uvicorn.port, self.uvicorn.url,
-                                                       self.uvicorn.server)
         # the builds run in this command's build context (its --allow-dir roots, its warnings)
         self.builds = threading.Thread(target=contextvars.copy_context().run, args=(studio.run_builds,),
                                        name="pnp-studio-builds", daemon=True)
 
-    def serve_forever(self) -> None:
-        """Serve in this thread until Ctrl-C (the builds in theirs)."""
+    def begin(self) -> None:
         self.builds.start()
-        try:
-            self.uvicorn.run()
-        finally:
-            self.close()
 
-    def start(self) -> Server:
-        """Serve in a thread of its own (the tests, the bench)."""
-        self.builds.start()
-        self.uvicorn.start("pnp-studio-server")
-        return self
-
-    def close(self) -> None:
+    def end(self) -> None:
         self.studio.stop.set()
-        self.uvicorn.close()
         self.builds.join(30)
-
-    def __enter__(self) -> Server:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.close()
