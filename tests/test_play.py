@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from pages import engine_reason
 
 from pnp.cli import main
 from pnp.engine.replays import load_replay, replay_state
@@ -100,16 +101,8 @@ def test_an_illegal_action_gets_the_engines_reason_and_changes_nothing():
     illegal = next(a for a in range(s.game.info.num_distinct_actions) if a not in legal)
     before = s.state.key()
     why = s.play(illegal)
-    assert why and why == _reason(s.state, illegal) and s.state.key() == before and not s.undo_stack
+    assert why and why == engine_reason(s.state, illegal) and s.state.key() == before and not s.undo_stack
     assert "not an action of" in s.play(10**9) and s.state.key() == before
-
-
-def _reason(state, action) -> str:
-    try:
-        state.clone().apply_action(action)
-    except ValueError as exc:
-        return str(exc)
-    return ""
 
 
 @pytest.mark.parametrize("name", ["three-stars", "triloopite"])
@@ -255,7 +248,7 @@ def test_moves_need_the_pages_token_and_say_why_a_move_is_refused(served):
     legal = set(table.session.state.legal_actions())
     illegal = next(a for a in range(1000) if a not in legal)
     status, body, _ = request(server.url + "api/play", {"action": illegal}, token)
-    assert status == 409 and json.loads(body)["error"] == _reason(table.session.state, illegal)
+    assert status == 409 and json.loads(body)["error"] == engine_reason(table.session.state, illegal)
     status, body, _ = request(server.url + "api/play", {"action": action}, token)
     assert status == 200 and json.loads(body)["ok"]
     replay = json.loads(request(server.url + "api/replay")[1])

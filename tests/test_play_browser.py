@@ -15,7 +15,9 @@ import random
 import time
 from pathlib import Path
 
+import pages
 import pytest
+from pages import engine_reason
 
 from pnp.engine.agents import GreedyAgent
 from pnp.engine.replays import replay_state
@@ -27,17 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def until(page, js: str, timeout: float = 20.0, arg=None):
-    """Poll `js` (a function of `arg`) in the page until it returns something true (the page's Content Security
-    Policy forbids the eval of wait_for_function)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = page.evaluate(js, arg)
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            status, message = page.locator('#status').text_content(), page.locator('#message').text_content()
-            raise AssertionError(f"not true after {timeout} s: {js} (status {status!r}, message {message!r})")
-        time.sleep(0.01)
+    """pages.until, telling the play page's status and message when it times out."""
+    return pages.until(page, js, timeout, arg, step=0.01, explain=lambda: (
+        f"status {page.locator('#status').text_content()!r}, message {page.locator('#message').text_content()!r}"))
 
 
 STATE = """() => { const s = document.getElementById('status').textContent;
@@ -169,18 +163,10 @@ def try_illegal(page, session: Session, state) -> bool:
             page.mouse.click(x, y)
             message = until(page, "() => document.getElementById('message').textContent", 5)
             assert session.version == version and session.state.history() == state.history()
-            reason = _reason(state, actions[0])
+            reason = engine_reason(state, actions[0])
             assert message == reason, (message, reason)
             return True
     return False
-
-
-def _reason(state, action) -> str:
-    try:
-        state.clone().apply_action(action)
-    except ValueError as exc:
-        return str(exc)
-    return ""
 
 
 def test_undo_hot_seat_and_a_new_game_on_the_page(table_page):

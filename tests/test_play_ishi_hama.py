@@ -10,6 +10,7 @@ import time
 import xml.etree.ElementTree as ET
 
 import pytest
+from pages import clickables
 
 from pnp.engine.agents import parse_agent
 from pnp.games.ishi_hama.engine import (
@@ -50,22 +51,12 @@ def game(design) -> IshiHamaGame:
     return IshiHamaGame(design, 2)
 
 
-def clickable(svg: str) -> list[tuple[list[int], str]]:
-    """Every element of the SVG a click may play: (its actions, its label), read as the page reads them."""
-    root = ET.fromstring(svg.split("\n", 1)[1])  # (after the XML declaration)
-    out = []
-    for el in root.iter():
-        if "data-actions" in el.attrib:
-            out.append(([int(a) for a in el.attrib["data-actions"].split()], el.attrib.get("data-label", "")))
-    return out
-
-
 def click_to(svg: str, target: int, view: dict) -> int:
     """What the page plays when a person clicks, one after the other, the elements whose set holds `target`:
     the selection is the intersection of the sets clicked in a row; one legal action left plays it, several
     are picked from the list (they must be there, `target` among them)."""
     legal = {a["id"]: a["text"] for a in view["actions"]}
-    sets = [acts for acts, _ in clickable(svg) if target in acts]
+    sets = [acts for acts, _ in clickables(svg) if target in acts]
     assert sets, f"no element of the picture means {target} ({legal.get(target)})"
     selection: list[int] | None = None
     for acts in sets:
@@ -127,7 +118,7 @@ def test_every_legal_decision_has_a_place_to_click(design, game):
         if st.is_terminal():
             continue
         svg = draw(design, st, st.current_player(), "en")
-        reachable = {a for acts, _ in clickable(svg) for a in acts}
+        reachable = {a for acts, _ in clickables(svg) for a in acts}
         missing = [a for a in st.legal_actions() if a not in reachable and st.step not in LIST_ONLY]
         assert not missing, (st.step, [st.action_to_string(a) for a in missing])
         seen.add(st.step)
@@ -136,15 +127,15 @@ def test_every_legal_decision_has_a_place_to_click(design, game):
 
 def test_each_place_is_named_and_means_the_decisions_of_the_step(design, game):
     st = game.new_initial_state()
-    picture = clickable(draw(design, st, 0, "fr"))
+    picture = clickables(draw(design, st, 0, "fr"))
     assert sorted(a for acts, _ in picture for a in acts) == sorted(game.kind_ids)  # the reserve's kinds
     assert all(label for _, label in picture) and any("tuile coude orange" in label for _, label in picture)
     st.apply_action(game.kind_action("orange", "corner"))
-    picture = clickable(draw(design, st, 0, "fr"))
+    picture = clickables(draw(design, st, 0, "fr"))
     assert sorted(a for acts, _ in picture for a in acts) == list(range(game.N))  # every cell
     assert ([0], "case A1") in picture
     st.apply_action(game.cell_action("E5"))
-    picture = clickable(draw(design, st, 0, "fr"))
+    picture = clickables(draw(design, st, 0, "fr"))
     tray = [acts for acts, label in picture if label.startswith("orientation")]
     assert sorted(a for acts in tray for a in acts) == sorted(st.legal_actions()) and len(tray) == 4
     # a combination: the played tile's neighbours (a move onto an empty one, a swap with a tile) and 2 cells away
@@ -154,7 +145,7 @@ def test_each_place_is_named_and_means_the_decisions_of_the_step(design, game):
               game.cell_action("E5"), game.rotate_action(0)):
         st.apply_action(a)
     assert st.step == ACT
-    places = {label.split(":")[0]: acts for acts, label in clickable(draw(design, st, 1, "en"))}
+    places = {label.split(":")[0]: acts for acts, label in clickables(draw(design, st, 1, "en"))}
     assert places["cell E4"] == [game.swap_action("N"), game.move_action("N", 1)]
     assert places["cell F5"] == [game.move_action("E", 1), game.swap_action("E")]
     assert places["cell G5"] == [game.move_action("E", 2)]
@@ -189,14 +180,14 @@ def test_an_illegal_click_gets_the_engines_reason_and_changes_nothing(design, ga
         pass
     assert session.state.phase == PHASE1 and session.state.step == P_KIND
     before, moves = session.state.key(), len(session.undo_stack)
-    picture = clickable(session.view()["svg"])
+    picture = clickables(session.view()["svg"])
     blue = [acts for acts, label in picture if "bleu" in label]  # the blue kinds: none in the orange reserve
     assert blue and all(len(acts) == 1 for acts in blue)
     why = session.play(blue[0][0])
     assert "reserve" in why and session.state.key() == before and len(session.undo_stack) == moves
     assert session.play(game.kind_action("orange", "straight")) == ""
     touching = next(c for c in range(game.N) if session.state.kind[c] < 0 and c not in session.state.legal_actions())
-    picture = clickable(session.view()["svg"])
+    picture = clickables(session.view()["svg"])
     assert ([touching], f"case {game.grid.name(touching)}") in picture
     before = session.state.key()
     why = session.play(touching)

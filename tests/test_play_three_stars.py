@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
+from pages import clickables
 
 from pnp.games.three_stars.play import click_sets, position, position_kwargs
 from pnp.loader import load_design
@@ -26,17 +27,6 @@ then the exchange button."""
 @pytest.fixture(scope="module")
 def design():
     return load_design(DESIGN_DIR)
-
-
-def elements(svg: str) -> list[tuple[list[int], str]]:
-    """(actions, label) of every clickable element of the SVG, as the page reads them."""
-    root = etree.fromstring(svg.encode("utf-8"))
-    out = []
-    for el in root.iter():
-        acts = el.get("data-actions")
-        if acts is not None:
-            out.append(([int(a) for a in acts.split()], el.get("data-label") or ""))
-    return out
 
 
 def click(selection: list[int] | None, actions: list[int]) -> list[int]:
@@ -60,7 +50,7 @@ def outcome(selection: list[int], view: dict) -> tuple[str, list[int]]:
 
 
 def by_label(view: dict, word: str) -> list[tuple[list[int], str]]:
-    return [(acts, label) for acts, label in elements(view["svg"]) if label.startswith(word)]
+    return [(acts, label) for acts, label in clickables(view["svg"]) if label.startswith(word)]
 
 
 def clicks_for(view: dict, target: int) -> list[int]:
@@ -81,7 +71,7 @@ def human_move(session: Session, rng: random.Random) -> int:
     assert view["yours"] and view["actions"]
     target = rng.choice(view["actions"])["id"]
     # every element meaning the target: their intersection narrows to it, or to legal actions the list shows
-    meaning = [acts for acts, _ in elements(view["svg"]) if target in acts]
+    meaning = [acts for acts, _ in clickables(view["svg"]) if target in acts]
     assert meaning
     together = meaning[0]
     for acts in meaning[1:]:
@@ -142,7 +132,7 @@ def test_every_legal_action_is_reachable_by_clicks(design, played):
         probe = Session(design, 2, ["human", "greedy"], 1, "fr")
         probe.state = state.clone()
         view = probe.view()
-        sets = [acts for acts, _ in elements(view["svg"])]
+        sets = [acts for acts, _ in clickables(view["svg"])]
         for action in state.legal_actions():
             kind = game.decode(action)[0]
             checked.add(kind)
@@ -166,12 +156,12 @@ def test_other_hands_stay_hidden(design):
     view = session.view()
     assert view["viewer"] == 0
     own_actions = {a for c in mine for a in list(game.place_ids[c]) + list(game.steal_ids[c]) + [game.exchange_ids[c]]}
-    for acts, _ in elements(view["svg"]):
+    for acts, _ in clickables(view["svg"]):
         assert set(acts) <= own_actions
     for c in theirs:
         label = f"carte {game.card_numbers[c]} ["
         assert label not in view["svg"] and label not in view["text"]
-        assert game.exchange_ids[c] not in {a for acts, _ in elements(view["svg"]) for a in acts}
+        assert game.exchange_ids[c] not in {a for acts, _ in clickables(view["svg"]) for a in acts}
     for c in mine:
         assert f"carte {game.card_numbers[c]} [" in view["svg"] and f"carte {game.card_numbers[c]} [" in view["text"]
     # the deal in the log: blue's own draws told, red's masked
@@ -186,7 +176,7 @@ def test_other_hands_stay_hidden(design):
             assert told == "red draws a card"
     # what every seat sees: no hand, nothing to click
     svg, told = session.picture(None)
-    assert svg and told and "carte " not in svg + told and not any(acts for acts, _ in elements(svg))
+    assert svg and told and "carte " not in svg + told and not any(acts for acts, _ in clickables(svg))
 
 
 def test_an_illegal_click_gets_the_engine_reason(design):
@@ -227,7 +217,7 @@ def test_position_round_trip_and_diagram(design, played):
         svg = diagram(design, "fr", **data)
         root = etree.fromstring(svg.encode("utf-8"))
         assert root.tag.endswith("svg") and len(svg) < 300_000
-        assert not any(acts for acts, _ in elements(svg))  # viewer None: no hand, nothing to click
+        assert not any(acts for acts, _ in clickables(svg))  # viewer None: no hand, nothing to click
     exported = session.position()
     assert exported["diagram"].startswith('{{ diagram("three_stars.position", owners=')
     assert exported["position"] == position(session.state)

@@ -10,6 +10,7 @@ import random
 
 import pytest
 from lxml import etree
+from pages import clickables
 
 from pnp.engine.api import CHANCE
 from pnp.errors import PnpError
@@ -28,18 +29,11 @@ def design():
     return load_design(DESIGN)
 
 
-def targets(svg: str) -> list[tuple[str, list[int]]]:
-    """(data-label, data-actions) of every clickable element, in document order."""
-    root = etree.fromstring(svg.encode())
-    return [(el.get("data-label") or "", [int(a) for a in el.get("data-actions").split()])
-            for el in root.iter() if el.get("data-actions") is not None]
-
-
 def page_clicks(svg: str, action: int, legal: set[int]) -> list[int]:
     """What the page does to play `action`: click the elements whose set holds it, one after the other (each
     click narrowing the selection as play.js does), until the legal part of the selection is that action alone
     (the page plays it) or cannot narrow further. Returns the legal part left (the list's candidates)."""
-    holders = [acts for _, acts in targets(svg) if action in acts]
+    holders = [acts for acts, _ in clickables(svg) if action in acts]
     assert holders, f"no element of the picture means action {action}"
     selection: list[int] | None = None
     for acts in sorted(holders, key=len):  # the most specific first: a turned tile, then a cell
@@ -119,7 +113,7 @@ def test_every_legal_action_has_clicks(design, moves):
     view = session.view()
     legal = {a["id"] for a in view["actions"]}
     assert KEEP in legal and len(legal) > 1
-    sets = [set(acts) for _, acts in targets(view["svg"])]
+    sets = [set(acts) for acts, _ in clickables(view["svg"])]
     for action in sorted(legal):
         if action in LIST_ONLY:
             continue
@@ -165,9 +159,9 @@ def test_illegal_clicks_are_refused(design):
     play_to(session, 4)
     view = session.view()
     legal = {a["id"] for a in view["actions"]}
-    elements = targets(view["svg"])
-    tiles = [acts for label, acts in elements if "tournée" in label]
-    cells = {label: acts for label, acts in elements if label.startswith("case")}
+    elements = clickables(view["svg"])
+    tiles = [acts for acts, label in elements if "tournée" in label]
+    cells = {label: acts for acts, label in elements if label.startswith("case")}
     board = session.state.board
     empty = [acts for label, acts in cells.items()
              if board.cell_of(tuple(int(x) for x in label[6:-1].split(","))) not in board.lines]

@@ -8,6 +8,7 @@ import json
 import random
 import time
 
+import pages
 import pytest
 from lxml import etree
 
@@ -35,14 +36,8 @@ def game(design) -> TuboGame:
 
 
 def clickables(svg: str) -> list[tuple[frozenset[int], str]]:
-    """(actions, label) of every element of the SVG that carries data-actions, as the page reads them."""
-    root = etree.fromstring(svg.encode())
-    out = []
-    for el in root.iter():
-        actions = el.get("data-actions")
-        if actions is not None:
-            out.append((frozenset(int(a) for a in actions.split()), el.get("data-label") or ""))
-    return out
+    """pages.clickables, each set of actions a frozenset (the tests compare and intersect them)."""
+    return [(frozenset(actions), label) for actions, label in pages.clickables(svg)]
 
 
 def clicks_for(svg: str, action: int, legal: set[int]) -> set[int]:

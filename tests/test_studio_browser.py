@@ -13,23 +13,12 @@ import time
 from pathlib import Path
 
 import pytest
+from pages import until
 
 from pnp.studio.server import Server, Studio
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SAVED_TO_SHOWN = 2.0  # s: from a save to the changed card on the page (the issue's bound)
-
-
-def until(page, js: str, timeout: float = 20.0, arg=None):
-    """Poll `js` (a function of `arg`) in the page until it returns something true; that value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = page.evaluate(js, arg)
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not true after {timeout} s: {js}")
-        time.sleep(0.02)
 
 
 FACE_TEXT = """key => { const box = document.querySelector(`.face[data-key="${key}"]`);
