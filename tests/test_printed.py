@@ -173,13 +173,18 @@ def test_since_a_git_revision(deck, tmp_path):
     assert result.exit_code == 2 and "--since no-such-branch" in result.output
 
 
-def test_three_stars_count_and_params(tmp_path, monkeypatch):
+@pytest.fixture
+def stars(tmp_path, monkeypatch) -> tuple[Path, Path, Path]:
+    """A copy of 3 Stars printed as v1: (its folder, its design.yaml, the JSON report its reprint writes)."""
     monkeypatch.chdir(tmp_path)
     folder = tmp_path / "three-stars"
     shutil.copytree(ROOT / "designs" / "three-stars", folder)
     pnp("printed", str(folder))
-    design = folder / "design.yaml"
-    report_file = tmp_path / "output" / "three-stars" / "three-stars-reprint-v1-fr-a4.json"
+    return folder, folder / "design.yaml", tmp_path / "output" / "three-stars" / "three-stars-reprint-v1-fr-a4.json"
+
+
+def test_three_stars_count_and_params(stars, tmp_path):
+    folder, design, report_file = stars
     # a count: the same 41 cards, one more copy of each
     edit(design, "    params: {min: 1, max: 3}", "    count: 2\n    params: {min: 1, max: 3}")
     said = pnp("reprint", str(folder))
@@ -199,15 +204,10 @@ def test_three_stars_count_and_params(tmp_path, monkeypatch):
                                     "print": 1, "since": "v1"}
 
 
-def test_three_stars_drawing_back_and_a_piece_colour(tmp_path, monkeypatch):
+def test_three_stars_drawing_back_and_a_piece_colour(stars, tmp_path):
     """3 Stars' cards have no rows or templates: their drawing is the generator's (its params), their back another
     generator's, a piece's look a colour in the design; each edit reprints exactly the faces it touches."""
-    monkeypatch.chdir(tmp_path)
-    folder = tmp_path / "three-stars"
-    shutil.copytree(ROOT / "designs" / "three-stars", folder)
-    pnp("printed", str(folder))
-    design = folder / "design.yaml"
-    report_file = tmp_path / "output" / "three-stars" / "three-stars-reprint-v1-fr-a4.json"
+    folder, design, report_file = stars
     cards = "    params: {min: 1, max: 3}"
     # the cards' drawing (the circles board's stars): the 41 fronts, same names, nothing new
     edit(design, cards, cards[:-1] + ", cells: circle}")
