@@ -24,14 +24,11 @@ from pnp import __version__
 from pnp.errors import PnpError, read_marks
 from pnp.render.faces import ComponentFaces, face_path
 from pnp.render.typography import typeset
-from pnp.render.version_mark import mark_hash
+from pnp.render.version_mark import drawing, linked_files, mark_hash
 from pnp.words import say
 
 PRINTED_FILE = "printed.json"
 FORMAT = 1
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_VERSION_MARK = re.compile(r"<!-- pnp-version-mark -->.*?<!-- /pnp-version-mark -->", re.S)
-_LINKS = re.compile(r'(?:href="([^"#][^"]*)"|url\("([^"]+)"\))')
 _SECTION = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$", re.M)
 
 
@@ -102,16 +99,14 @@ def _face(cf: ComponentFaces, spec, side: str, svgs: dict[str, str], svg_files: 
     path = face_path(cf.component_id, spec)
     text = svg_files.get(path.removeprefix("svg/")) or svgs.get(path, "")  # as written to svg/: art under art/
     template, _row, _warned = read_marks(text)
+    drawn = drawing(text)
     links = {}
-    for m in _LINKS.finditer(_COMMENT.sub("", text)):
-        ref = m.group(1) or m.group(2)
-        if ref.startswith(("data:", "http:", "https:")):
-            continue
+    for ref in linked_files(drawn):
         content: Any = svg_files.get(ref)
         if hasattr(content, "read_bytes"):  # a file of the design, copied when published (pnp.render.art.ArtCopy)
             content = content.read_bytes()
         links[ref] = _hash(content if isinstance(content, bytes) else str(content or "").encode())
-    printed = _COMMENT.sub("", _VERSION_MARK.sub("", text)) + "".join(f"\n{k}:{v}" for k, v in sorted(links.items()))
+    printed = drawn + "".join(f"\n{k}:{v}" for k, v in sorted(links.items()))
     template_file = template.partition("/")[2] if template and template.startswith(folder.name + "/") else None
     template_hash = None
     if template_file:

@@ -325,3 +325,12 @@ def test_version_marks_say_which_printing_a_card_is_from(deck, tmp_path):
     pnp("build", "deck-csv", "--print-shop")
     marks = marks_on(shop)
     assert (marks["Fire"]["mark"], marks["Rain"]["mark"]) == (f"v1 · {date}", f"v2 · {date}")
+
+
+def test_turning_version_marks_on_changes_no_face(deck, tmp_path):
+    """A face is the same drawing with and without its mark: marking a deck already printed reprints nothing."""
+    pnp("printed", "deck-csv")
+    edit(deck / "design.yaml", "  paper: a4\n", "  paper: a4\n  version_mark: corner\n")
+    assert pnp("changes", "deck-csv").splitlines()[1:] == ["nothing changed since v1"]
+    pnp("reprint", "deck-csv")
+    assert not reprint_pdf(tmp_path / "output").exists()

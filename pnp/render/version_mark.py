@@ -29,16 +29,25 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _LINKS = re.compile(r'(?:href="([^"#][^"]*)"|url\("([^"]+)"\))')
 
 
+def drawing(svg: str) -> str:
+    """A face's SVG as it draws: without its version mark (and the line that holds it) and its comments, so that
+    a face is the same drawing with and without a mark."""
+    return _COMMENT.sub("", _MARK.sub("", svg))
+
+
+def linked_files(text: str) -> list[str]:
+    """The files a drawing links to (hrefs and CSS urls), in order: not data:, http: or https: ones."""
+    refs = [m.group(1) or m.group(2) for m in _LINKS.finditer(text)]
+    return [ref for ref in refs if not ref.startswith(("data:", "http:", "https:"))]
+
+
 def mark_hash(svg: str, folder: Path | str) -> str:
     """The drawing of a face as painted (hrefs to the design's files), its mark and comments left out, with the
     bytes of each file it links to (art, fonts)."""
-    text = _COMMENT.sub("", _MARK.sub("", svg))
+    text = drawing(svg)
     files = ArtFiles(folder)
     parts = [text]
-    for m in _LINKS.finditer(text):
-        ref = m.group(1) or m.group(2)
-        if ref.startswith(("data:", "http:", "https:")):
-            continue
+    for ref in linked_files(text):
         try:
             data = files(ref)
         except FileRefused:
