@@ -651,10 +651,9 @@ def _printed_changes(built: BuiltDesign) -> dict | None:
 
     try:
         return since_last(built, built.design.folder)
-    except PnpError as exc:
-        where = re.match(r"^.*?printed\.json:(\d+): (.*)$", str(exc), re.S)
-        line, message = (int(where.group(1)), where.group(2)) if where else (1, str(exc))
-        warn(built.design.folder / "printed.json", line, message + "; the contact sheet shows no changes")
+    except DesignError as exc:
+        for problem in exc.problems:
+            warn(problem.file, problem.line, problem.message + "; the contact sheet shows no changes")
         return None
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp import __version__
-from pnp.errors import PnpError, read_marks
+from pnp.errors import DesignError, PnpError, Problem, display_path, read_marks
 from pnp.render.faces import ComponentFaces, face_path
 from pnp.render.typography import typeset
 from pnp.render.version_mark import drawing, linked_files, mark_hash
@@ -156,13 +156,13 @@ def load_states(folder: Path) -> list[dict]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except ValueError as exc:
-        raise PnpError(f"{path}:{getattr(exc, 'lineno', 1)}: not JSON ({exc}); expected the file pnp printed "
-                       "writes") from None
+        raise DesignError([Problem(display_path(path), getattr(exc, "lineno", 1), f"not JSON ({exc}); expected the "
+                                   "file pnp printed writes")]) from None
     states = data.get("states") if isinstance(data, dict) else None
     if not isinstance(states, list) or not all(isinstance(s, dict) and isinstance(s.get("faces"), dict)
                                                for s in states):
-        raise PnpError(f"{path}:1: no list of printed states with their faces; expected the file pnp printed "
-                       "writes (or delete it to start again)")
+        raise DesignError([Problem(display_path(path), 1, "no list of printed states with their faces; expected "
+                                   "the file pnp printed writes (or delete it to start again)")])
     return states
 
 
