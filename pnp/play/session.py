@@ -114,18 +114,22 @@ class Session:
     # --- playing ------------------------------------------------------------------------------------------
     def restart(self, seed: int | None = None) -> None:
         with self.lock:
-            if seed is not None:
-                self.seed = seed
-            self.chance_rng, self.agent_rng = rngs(self.seed)
-            self.state = self.game.new_initial_state()
-            self.log = []
-            self.undo_stack = []
-            self.ended = False
-            self.hidden = hidden_information(self.state)
-            self.shown = None
-            self.version += 1
+            self._reset(seed)
             self._chance()
             self._hand_over()
+
+    def _reset(self, seed: int | None) -> None:
+        """The game before anything happened: the generators of the seed, the initial state, nothing logged."""
+        if seed is not None:
+            self.seed = seed
+        self.chance_rng, self.agent_rng = rngs(self.seed)
+        self.state = self.game.new_initial_state()
+        self.log = []
+        self.undo_stack = []
+        self.ended = False
+        self.hidden = hidden_information(self.state)
+        self.shown = None
+        self.version += 1
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s == HUMAN]
@@ -256,13 +260,10 @@ class Session:
         with self.lock:
             over = self.state.is_terminal()
             handing = None if over else self.handing_over()
-            viewer = None if over and len(self.humans()) != 1 else self.shown
-            if over and len(self.humans()) > 1:
-                viewer = None  # the end: what every seat may see (the hands stay hidden unless the game shows them)
-            if handing is not None:
-                viewer = None  # between two people: only what both may see
+            # at the end of a game of several people, and between two of them: what every seat may see
+            viewer = None if (over and len(self.humans()) != 1) or handing is not None else self.shown
             p = self.to_act()
-            mine = p >= 0 and viewer == p and self.seats[p] == HUMAN and handing is None
+            mine = p >= 0 and viewer == p  # (the page is shown to a person's seat only)
             actions = [{"id": a, "text": self.state.action_to_string(a)} for a in self.state.legal_actions()] \
                 if mine else []
             out: dict[str, Any] = {
@@ -325,9 +326,7 @@ class Session:
     def load(self, replay: dict) -> None:
         """Play `replay`'s actions from its seed: the game as it was (undo goes back move by move)."""
         with self.lock:
-            self.restart(int(replay["seed"]))
-            self.log, self.undo_stack = [], []
-            self.state = self.game.new_initial_state()
+            self._reset(int(replay["seed"]))
             for action in replay["actions"]:
                 if self.state.current_player() >= 0 and self.seats[self.state.current_player()] == HUMAN:
                     self.undo_stack.append(Snapshot(self.state.clone(), len(self.log), self.chance_rng.getstate(),
