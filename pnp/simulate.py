@@ -28,8 +28,7 @@ from typing import Any
 from pnp.distributed import run_batches
 from pnp.engine import load_engine
 from pnp.engine.agents import describe, make_agents, parse_agents
-from pnp.engine.api import CHANCE
-from pnp.engine.playout import rngs
+from pnp.engine.playout import play
 from pnp.engine.records import DesignFiles, GameRecord, RunInfo, batches
 from pnp.engine.replays import load_replay, replay_state
 from pnp.errors import NamedFile, PnpError
@@ -341,7 +340,7 @@ def from_replay(game_arg: str, replay_path: Path, games: int, seed: int, agent: 
     players = int(data["players"])
     game = load_engine(design, players)
     names = [game.player_name(p) for p in range(players)]
-    moves = sum(1 for _ in data["actions"])
+    moves = len(data["actions"])
     out: dict[str, Any] = {"design": design.slug, "replay": str(replay_path), "players": players,
                            "actions": moves, "over": state.is_terminal()}
     if state.is_terminal():
@@ -357,23 +356,11 @@ def from_replay(game_arg: str, replay_path: Path, games: int, seed: int, agent: 
     agent, _source = resolve_agent(design.game, agent)
     wins = [0] * players
     draws = 0
-    limit = game.info.max_game_length + game.info.max_chance_actions
     for i in range(games):
-        chance_rng, agent_rng = rngs(seed + i)
-        agents = make_agents(agent, game)
-        s = state.clone()
-        steps = 0
-        while not s.is_terminal() and steps <= limit:
-            p = s.current_player()
-            s.apply_action(s.sample_chance(chance_rng) if p == CHANCE else agents[p].step(s, agent_rng))
-            steps += 1
-        returns = s.returns()
-        best = max(returns)
-        if all(r == best for r in returns) or not s.is_terminal():
-            draws += 1
-        else:
-            for p, r in enumerate(returns):
-                wins[p] += r == best
+        result = play(game, make_agents(agent, game), seed + i, start=state)
+        for p in result.winners:
+            wins[p] += 1
+        draws += not result.winners
     out.update({"continuations": games, "seed": seed, "agent": agent, "wins": dict(zip(names, wins)),
                 "draws": draws})
     text = (f"{design.meta.title} ({design.slug}): from where {replay_path} stops ({moves} actions), "

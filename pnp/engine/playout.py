@@ -37,10 +37,12 @@ def rngs(seed: int) -> tuple[random.Random, random.Random]:
     return random.Random(f"chance:{seed}"), random.Random(f"agents:{seed}")
 
 
-def play(game: Game, agents: Sequence[Agent], seed: int, keep_state: bool = False) -> PlayoutResult:
-    """Play one game to the end: chance actions sampled with the seed, players by `agents[player]`."""
+def play(game: Game, agents: Sequence[Agent], seed: int, keep_state: bool = False,
+         start: State | None = None) -> PlayoutResult:
+    """Play one game to the end: chance actions sampled with the seed, players by `agents[player]`; from the
+    initial state, or from a copy of `start` (a game saved halfway: pnp simulate --replay)."""
     chance_rng, agent_rng = rngs(seed)
-    state = game.new_initial_state()
+    state = game.new_initial_state() if start is None else start.clone()
     kinds: Counter = Counter()
     length = 0
     limit = game.info.max_game_length + game.info.max_chance_actions
