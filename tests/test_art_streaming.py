@@ -57,6 +57,9 @@ def test_a_file_image_is_read_when_drawn_and_checked(deck, tmp_path):
     data = files(href)
     image = compiler.FileImage(files, href, compiler._content_key(data), len(data), (1, 1))
     assert compiler.image_bytes(image) == data and len(image) == len(data)
+    import pickle  # (a face compiled in a worker process comes back pickled)
+
+    assert compiler.image_bytes(pickle.loads(pickle.dumps(image))) == data
     (deck / href).write_bytes(data + b"\0")  # the designer saved it again meanwhile
     with pytest.raises(ValueError, match=f"image {href} changed while the build drew it"):
         compiler.image_bytes(image)

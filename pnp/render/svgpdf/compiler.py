@@ -382,12 +382,6 @@ class FileImage:
     def __init__(self, resources: Resources, href: str, key: str, nbytes: int, pixels: tuple[int, int]):
         self.resources, self.href, self.key, self.nbytes, self.pixels = resources, href, key, nbytes, pixels
 
-    def __getstate__(self) -> tuple:
-        return (self.resources, self.href, self.key, self.nbytes, self.pixels)
-
-    def __setstate__(self, state: tuple) -> None:
-        self.resources, self.href, self.key, self.nbytes, self.pixels = state
-
     def __len__(self) -> int:
         return self.nbytes
 
