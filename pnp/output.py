@@ -747,6 +747,25 @@ def _publish(tree: _Tree, files: Mapping[str, bytes | str], keep: set[str] | fro
 _PAPER_FILE = re.compile(r"-(a4|letter|a3)(?:-proof)?\.pdf$")
 
 
+def write_own(target: Path, name: str, data: bytes) -> Path:
+    """A file of the user's that pnp writes into a design's output, which no build owns (a game saved by `pnp
+    play`: games/...): written whole (a temporary file renamed), never through a link, and left out of the
+    manifest, so that no build removes it. OutputError for a link or a file on the way."""
+    if not _plain(name) or name == MANIFEST:
+        raise ValueError(f"not a file name pnp writes: {name!r}")  # a bug, not bad input
+    with _Tree(target, create=True) as tree:
+        folder_name, _, base = name.rpartition("/")
+        folder = tree.folder(folder_name)
+        tmp = _write_tmp(target / name, data, folder)
+        try:
+            os.replace(tmp.name, base, src_dir_fd=folder, dst_dir_fd=folder)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp.name, dir_fd=folder)
+            raise _fail(target / name, exc, "write") from None
+    return target / name
+
+
 def publish_more(target: Path, files: Mapping[str, bytes | str]) -> Published:
     """Add or replace some files of a design's output (e.g. `pnp rules`), keeping the rest and the
     manifest's record of it."""

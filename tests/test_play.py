@@ -294,3 +294,17 @@ def test_without_the_extra_the_message_names_it(monkeypatch):
     result = CliRunner().invoke(main, ["play", str(ROOT / "designs" / "tubo")])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "pnp play needs the 'studio' extra" in result.output and "pip install -e '.[studio]'" in result.output
+
+
+def test_a_game_is_never_saved_through_a_link_in_the_output(tmp_path):
+    d = design("three-stars")
+    out = tmp_path / "out" / d.slug
+    out.mkdir(parents=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (out / "games").symlink_to(elsewhere)  # planted in a shared output folder
+    said: list[str] = []
+    table = Table(Session(d, 2, ["human", "greedy"], 9), out, echo=said.append)
+    table.session.play(table.session.view()["actions"][0]["id"])
+    assert table.save() is None and not list(elsewhere.iterdir())
+    assert any("the game is not saved" in s and "symbolic link" in s for s in said), said

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from pnp.errors import PnpError
 from pnp.localserver import CSP, HEADERS, LocalServer, hosts_for, inside, need_extra as _need_extra
+from pnp.output import write_own
 from pnp.play.session import HUMAN, Session, parse_seats
 
 try:
@@ -100,13 +101,13 @@ class Table:
         key = (self.session.seed, len(replay["actions"]))
         if key in self.saved:
             return self.saved[key]
-        folder = self.out / "games"
-        folder.mkdir(parents=True, exist_ok=True)
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = folder / f"{self.session.design.slug}-seed{self.session.seed}-{stamp}-{len(replay['actions'])}.json"
-        tmp = path.with_suffix(".json.pnp-tmp")
-        tmp.write_text(json.dumps(replay, indent=1) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        name = f"games/{self.session.design.slug}-seed{self.session.seed}-{stamp}-{len(replay['actions'])}.json"
+        try:
+            path = write_own(self.out, name, (json.dumps(replay, indent=1) + "\n").encode("utf-8"))
+        except PnpError as exc:  # (a link planted in the output: never written through)
+            self.echo(f"pnp play: the game is not saved: {exc}")
+            return None
         self.saved[key] = path
         self.echo(f"pnp play: game saved in {path}")
         return path
