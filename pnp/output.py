@@ -39,7 +39,6 @@ import signal
 import stat
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -642,6 +641,9 @@ def publish(target: Path, files: Mapping[str, bytes | str], *, keep: set[str] | 
             stage.discard()
 
 
+_THREADED = 64  # files from which publishing writes them on threads (fewer: one after the other, no thread started)
+
+
 def _publish(tree: _Tree, files: Mapping[str, bytes | str], keep: set[str] | frozenset[str],
              manifest: Callable[[list[str]], bytes | str] | None, stage: Stage | None) -> Published:
     target = tree.target
@@ -705,12 +707,17 @@ def _publish(tree: _Tree, files: Mapping[str, bytes | str], keep: set[str] | fro
 
     with contextlib.ExitStack() as held:
         try:
-            # many small files: threads overlap the file-system latency (file I/O releases the GIL)
-            with ThreadPoolExecutor(max_workers=8) as pool:
-                with _signals_held():  # (an interrupt while a thread starts left it unjoined: a file after the clean-up)
-                    made = pool.map(write, to_write)
-                for name, tmp in zip(to_write, made):
-                    temps[name] = tmp
+            if len(to_write) < _THREADED:
+                for name in to_write:
+                    temps[name] = write(name)
+            else:  # many small files: threads overlap the file-system latency (file I/O releases the GIL)
+                from concurrent.futures import ThreadPoolExecutor  # lazy: 8 ms (concurrent.futures, logging)
+
+                with ThreadPoolExecutor(max_workers=8) as pool:
+                    with _signals_held():  # (an interrupt while a thread starts left it unjoined: a file after the clean-up)
+                        made = pool.map(write, to_write)
+                    for name, tmp in zip(to_write, made):
+                        temps[name] = tmp
             held.enter_context(_signals_held())  # from here to the last rename: an interrupt waits, then acts
         except BaseException as exc:
             for left in temps.values():

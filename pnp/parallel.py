@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
+import functools
 import os
 import signal
 import sys
@@ -39,7 +39,10 @@ def _pool() -> WorkerPool:
 
 def in_worker() -> bool:
     """True inside a worker process: its work runs serially (a worker cannot start workers)."""
-    return _pool().in_worker or multiprocessing.current_process().daemon
+    if _pool().in_worker:
+        return True
+    mp = sys.modules.get("multiprocessing")  # (not imported: no pool was ever made, so not a worker)
+    return mp is not None and mp.current_process().daemon
 
 
 def _flush() -> None:
@@ -77,6 +80,8 @@ def forking() -> Iterator[None]:
 
 def worker_pool(n: int) -> Any:
     """A multiprocessing pool of `n` forked workers (initialised by _worker_init, forked under `forking`)."""
+    import multiprocessing  # lazy: 7 ms (multiprocessing, socket): only a build with enough faces forks
+
     with forking():
         return multiprocessing.get_context("fork").Pool(n, initializer=_worker_init)
 
@@ -156,7 +161,11 @@ EAGER = 64  # tasks from which pstream starts the workers at once: a big deck's 
 
 def can_fork() -> bool:
     """Whether this process may start workers: two cores or more, not a worker itself, and fork available."""
-    return cores() >= 2 and not in_worker() and "fork" in multiprocessing.get_all_start_methods()
+    if cores() < 2 or in_worker():
+        return False
+    import multiprocessing  # lazy: 7 ms (multiprocessing, socket)
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def pooled(n: int) -> bool:
@@ -176,12 +185,14 @@ def pstream(tasks: list, chunksize: int = 16, alone: float | None = None) -> Res
     if pooled(len(tasks)):
         first = _call(tasks[0])  # here: what it fills (a template compiled) the workers inherit, not each make
         return _PoolStream(tasks[1:], chunksize, first)
-    return _stream(tasks, chunksize, ALONE if alone is None else alone, can_fork())
+    return _stream(tasks, chunksize, ALONE if alone is None else alone, functools.cache(can_fork))
 
 
-def _stream(tasks: list, chunksize: int, alone: float, parallel: bool) -> Generator[tuple[str, object], None, None]:
+def _stream(tasks: list, chunksize: int, alone: float,
+            parallel: Callable[[], bool]) -> Generator[tuple[str, object], None, None]:
+    """`parallel()`: whether workers may take the rest (asked only once the caller has run `alone` seconds)."""
     spent, i = 0.0, 0
-    while i < len(tasks) and (not parallel or spent < alone or len(tasks) - i < 2 * chunksize):
+    while i < len(tasks) and (spent < alone or len(tasks) - i < 2 * chunksize or not parallel()):
         start = time.perf_counter()
         result = _call(tasks[i])
         spent += time.perf_counter() - start if i else 0.0  # the first task also fills caches (a template compiled)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import packs
 import pytest
 
 from pnp.build import build_designs
@@ -40,31 +41,65 @@ def test_an_entry_is_served_only_under_its_own_kind_and_key():
     assert decode("svg", "a" * 64, pickle.dumps("<svg/>")) is None  # foreign (pnp <= 0.1 wrote pickles)
 
 
-def _svg_entries(cache_dir: Path) -> list[Path]:
-    return sorted(p for p in (cache_dir / "svg").rglob("*") if p.is_file())
-
-
 def _tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_faces_are_kept_in_a_few_packs_not_a_file_each(tmp_path):
+    cache_dir = tmp_path / "cache"
+    build_designs([str(DECK)], out=tmp_path / "first", cache=Cache(cache_dir), show_progress=False)
+    entries = packs.entries(cache_dir)
+    files = {e.pack for e in entries}
+    assert len(entries) >= 5 and len(files) <= 3  # (this process's, and each paint worker's)
+    assert set((cache_dir / "svg").iterdir()) == files
+    cache = Cache(cache_dir)  # a new process: empty memory, same disk
+    build_designs([str(DECK)], out=tmp_path / "second", cache=cache, show_progress=False)
+    assert cache.made("svg") == 0 and cache.stats["svg.hit"] == len(entries)
+    assert len(list((cache_dir / "svg").iterdir())) == len(files)  # a build with nothing to make writes no pack
+
+
+def test_packs_are_merged_when_builds_have_left_many(tmp_path, monkeypatch):
+    from pnp import cache as cache_mod
+
+    cache_dir = tmp_path / "cache"
+    monkeypatch.setattr(cache_mod, "_PACKS_MAX", 3)
+    deck = tmp_path / "deck"
+    shutil.copytree(DECK, deck)
+    for i in range(4):  # each build changes the data: some faces made again, into a pack of its own
+        csv = deck / "cards.csv"
+        csv.write_text(csv.read_text(encoding="utf-8").replace("Water" if i == 0 else f"Water {i - 1}",
+                                                                f"Water {i}"), encoding="utf-8")
+        build_designs([str(deck)], out=tmp_path / "out", cache=Cache(cache_dir), show_progress=False)
+    assert len(list((cache_dir / "svg").glob("pack.*"))) < 3 + 1
+    cache = Cache(cache_dir)
+    build_designs([str(deck)], out=tmp_path / "again", cache=cache, show_progress=False)
+    assert cache.made("svg") == 0  # nothing lost in the merge
 
 
 def test_swapped_and_damaged_entries_are_rebuilt_not_served(tmp_path):
     cache_dir = tmp_path / "cache"
     build_designs([str(DECK)], out=tmp_path / "want", cache=Cache(None), show_progress=False)
     build_designs([str(DECK)], out=tmp_path / "first", cache=Cache(cache_dir), show_progress=False)
-    entries = _svg_entries(cache_dir)
+    entries = packs.entries(cache_dir)
     assert len(entries) >= 5
-    a, b = entries[0].read_bytes(), entries[1].read_bytes()
-    entries[0].write_bytes(b)  # two entries swapped: each is now another face's SVG
-    entries[1].write_bytes(a)
-    entries[2].write_bytes(entries[2].read_bytes()[:40])  # truncated
-    raw = bytearray(entries[3].read_bytes())
-    raw[-2] ^= 0x20
-    entries[3].write_bytes(bytes(raw))  # one bit flipped
-    entries[4].write_bytes(os.urandom(300))  # foreign
+    flipped, forged_as = entries[0].key, entries[1].key
+
+    def damage(e):
+        if e.key == flipped:  # one bit of a face's SVG flipped
+            return e.raw[:-2] + bytes([e.raw[-2] ^ 0x20]) + e.raw[-1:]
+        if e.key == entries[2].key:  # a face's header made to name an earlier face
+            return e.raw.replace(e.key.encode(), forged_as.encode())
+        return None
+
+    assert packs.rewrite(cache_dir, damage) == 2
+    last = packs.entries(cache_dir)[-1]
+    whole = last.pack.read_bytes()
+    last.pack.write_bytes(whole[:last.offset + len(last.raw) // 2])  # a pack cut short: its last entry half there
+    (cache_dir / "svg" / "pack.1.2.3").write_bytes(os.urandom(300))  # foreign
     cache = Cache(cache_dir, memory=True)  # a new process: empty memory, same disk
     build_designs([str(DECK)], out=tmp_path / "second", cache=cache, show_progress=False)
-    assert cache.stats["svg.bad"] == 5 and cache.made("svg") == 5
+    assert cache.stats["svg.bad"] == 2  # the two that do not verify: never served
+    assert cache.made("svg") == 4  # ... made again, with the face whose entry now names another, and the one cut short
     assert _tree(tmp_path / "second" / "deck-csv") == _tree(tmp_path / "want" / "deck-csv")
 
 

@@ -85,14 +85,17 @@ def test_interrupt_while_writing_leaves_the_previous_output(deck, tmp_path, monk
     assert tmp_files(out) == []
 
 
-@pytest.mark.parametrize("which", [1, 2])
-def test_ctrl_c_just_before_publish_holds_its_signals_leaves_the_previous_output(deck, tmp_path, monkeypatch, which):
+@pytest.mark.parametrize("which, threaded", [(1, True), (2, True), (1, False)])
+def test_ctrl_c_just_before_publish_holds_its_signals_leaves_the_previous_output(deck, tmp_path, monkeypatch, which,
+                                                                                 threaded):
     """A real Ctrl-C (a signal) landing just before publish holds Ctrl-C (`which`: 1, while its writer threads are
-    started; 2, before the journal and the renames): the previous output, and no temporary file left behind."""
+    started; 2, before the journal and the renames; a few files are written without threads, so only the second
+    hold is there): the previous output, and no temporary file left behind."""
     import contextlib
     import signal
 
     out, before = built_then_edited(deck, tmp_path)
+    monkeypatch.setattr(output, "_THREADED", 0 if threaded else 10_000)
     real = output._signals_held
     calls = []
 

@@ -9,7 +9,7 @@ import pytest
 
 from pnp import output, parallel
 from pnp.build import build_designs
-from pnp.cache import Cache
+from pnp.cache import Cache, stored_keys
 from pnp.errors import DesignError
 from pnp.output import STAGE
 
@@ -79,8 +79,9 @@ def test_streamed_cached_and_serial_builds_make_the_same_files(tmp_path, monkeyp
                                exports=False, show_progress=False)
         assert staged == [0] and result[0].written == []
     assert cache.made("svg") == ROWS + 1
-    # the workers that painted the faces stored them: one entry per face on disk
-    assert len([p for p in (cache_dir / "svg").rglob("*") if p.is_file()]) == ROWS + 1
+    # the workers that painted the faces stored them: one entry per face on disk, in a pack per process
+    assert len(stored_keys(cache_dir, "svg")) == ROWS + 1
+    assert len(list((cache_dir / "svg").iterdir())) <= 3
     again = Cache(cache_dir)  # a new process: the disk entries only
     build_designs([str(design)], out=tmp_path / "cached", cache=again, exports=False, show_progress=False)
     assert again.made("svg") == 0 and again.stats["svg.hit"] == ROWS + 1 and again.made("sheets") == 0
@@ -127,7 +128,11 @@ def test_an_entry_not_yet_written_is_read_from_memory_then_from_disk(tmp_path):
     first.put_many("svg", [(f"{i:064x}", f"<svg>{i}</svg>") for i in range(40)])
     assert second.get("svg", f"{7:064x}") == "<svg>7</svg>"  # served whether or not the writer has finished
     first.flush()
-    entries = [p for p in (tmp_path / "c" / "svg").rglob("*") if p.is_file()]
+    assert stored_keys(tmp_path / "c", "svg") == [f"{i:064x}" for i in range(40)]
+    first.put_many("sheets", [(f"{i:064x}", f"%PDF {i}") for i in range(40)])  # (a kind kept a file an entry)
+    assert second.get("sheets", f"{7:064x}") == "%PDF 7"
+    first.flush()
+    entries = [p for p in (tmp_path / "c" / "sheets").rglob("*") if p.is_file()]
     assert len(entries) == 40 and not any(p.name.startswith(".tmp") for p in entries)
     assert Cache(tmp_path / "c").get("svg", f"{39:064x}") == "<svg>39</svg>"
 

@@ -17,12 +17,13 @@ import sys
 import time
 from pathlib import Path
 
+import packs
 import pytest
 from clirun import run
 
 from pnp import cache as cache_mod, output, parallel
 from pnp.build import build_designs
-from pnp.cache import Cache
+from pnp.cache import PACKED, Cache
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BUILD = ("build", "d", "--out", "out", "--no-exports")
@@ -245,16 +246,34 @@ def test_a_link_in_a_shared_cache_dir_is_refused(tmp_path, monkeypatch):
 def test_a_cache_entry_that_is_a_link_or_a_fifo_is_a_miss_and_goes(tmp_path):
     cache_dir = tmp_path / "cache"
     first = Cache(cache_dir, memory=False)
+    first.put_many("sheets", [("a" * 64, "%PDF"), ("b" * 64, "%PDF")])
+    first.flush()
+    outside, before = victim(tmp_path)
+    (cache_dir / "sheets" / ("a" * 64)).unlink()
+    (cache_dir / "sheets" / ("a" * 64)).symlink_to(outside / "keep.txt")
+    (cache_dir / "sheets" / ("b" * 64)).unlink()
+    os.mkfifo(cache_dir / "sheets" / ("b" * 64))
+    again = Cache(cache_dir, memory=False)
+    assert again.get("sheets", "a" * 64) is None and again.get("sheets", "b" * 64) is None  # (the FIFO: no hang)
+    assert again.stats["sheets.bad"] == 2 and list((cache_dir / "sheets").iterdir()) == []
+    assert tree(outside) == before
+
+
+def test_a_pack_that_is_a_link_or_a_fifo_is_never_read_and_goes(tmp_path):
+    cache_dir = tmp_path / "cache"
+    first = Cache(cache_dir, memory=False)
     first.put_many("svg", [("a" * 64, "<svg/>"), ("b" * 64, "<svg/>")])
     first.flush()
     outside, before = victim(tmp_path)
-    (cache_dir / "svg" / ("a" * 64)).unlink()
-    (cache_dir / "svg" / ("a" * 64)).symlink_to(outside / "keep.txt")
-    (cache_dir / "svg" / ("b" * 64)).unlink()
-    os.mkfifo(cache_dir / "svg" / ("b" * 64))
+    [pack] = (cache_dir / "svg").iterdir()
+    (outside / "pack").write_bytes(pack.read_bytes())  # a pack of the user's, outside the cache
+    before = tree(outside)
+    pack.unlink()
+    (cache_dir / "svg" / "pack.1.1.link").symlink_to(outside / "pack")
+    os.mkfifo(cache_dir / "svg" / "pack.1.2.fifo")
     again = Cache(cache_dir, memory=False)
     assert again.get("svg", "a" * 64) is None and again.get("svg", "b" * 64) is None  # (the FIFO: no hang)
-    assert again.stats["svg.bad"] == 2 and list((cache_dir / "svg").iterdir()) == []
+    assert list((cache_dir / "svg").iterdir()) == []
     assert tree(outside) == before
 
 
@@ -284,7 +303,19 @@ def _forge(entry: Path, sign=None) -> bool:
 
 
 def _every_entry(cache_dir: Path) -> list[Path]:
-    return sorted(p for p in cache_dir.rglob("*") if p.is_file())
+    return sorted(p for p in cache_dir.rglob("*") if p.is_file() and p.parent.name not in PACKED)
+
+
+def _forge_packed(cache_dir: Path, sign=None) -> int:
+    """_forge for each entry of the packs: how many were forged."""
+    def forged(e):
+        one = cache_dir / "one"
+        one.write_bytes(e.raw)
+        return one.read_bytes() if _forge(one, sign) else None
+
+    done = packs.rewrite(cache_dir, forged)
+    (cache_dir / "one").unlink(missing_ok=True)
+    return done
 
 
 @pytest.mark.parametrize("how", ["rehashed", "signed with another key"])
@@ -297,9 +328,10 @@ def test_a_forged_cache_entry_is_served_nowhere(tmp_path, how):
     build_designs([str(d)], out=tmp_path / "want", cache=Cache(None), exports=False, show_progress=False)
     build_designs([str(d)], out=tmp_path / "first", cache=Cache(cache_dir), exports=False, show_progress=False)
     Cache(cache_dir).flush()
-    forged = [p for p in _every_entry(cache_dir)
-              if _forge(p, sign=os.urandom(32).hex().encode() if how != "rehashed" else None)]
-    assert len([p for p in forged if p.parent.name == "svg"]) == 7 and any(p.parent.name == "sheets" for p in forged)
+    sign = os.urandom(32).hex().encode() if how != "rehashed" else None
+    assert _forge_packed(cache_dir, sign) == 7
+    forged = [p for p in _every_entry(cache_dir) if _forge(p, sign=sign)]
+    assert any(p.parent.name == "sheets" for p in forged)
     cache = Cache(cache_dir)  # a new process: empty memory, the forged disk
     build_designs([str(d)], out=tmp_path / "second", cache=cache, exports=False, show_progress=False)
     assert cache.stats["svg.bad"] == 7 and cache.made("svg") == 7 and cache.made("sheets") == 1
@@ -307,7 +339,8 @@ def test_a_forged_cache_entry_is_served_nowhere(tmp_path, how):
     assert not [name for name, data in got.items() if b"FORGED" in data]
     assert got == tree(tmp_path / "want" / "d")
     cache.flush()
-    assert not [p for p in _every_entry(cache_dir) if b"FORGED" in p.read_bytes()]  # made again, signed
+    every = [p for p in cache_dir.rglob("*") if p.is_file()]
+    assert not [p for p in every if b"FORGED" in p.read_bytes()]  # made again, signed; the forged ones gone
 
 
 def _env(tmp_path: Path, **more: str) -> dict:
@@ -332,14 +365,14 @@ def test_a_fresh_home_gets_a_key_of_its_own_and_the_next_build_uses_it(tmp_path)
     assert stat.S_IMODE(key.stat().st_mode) == 0o600 and stat.S_IMODE(key.parent.stat().st_mode) == 0o700
     secret = key.read_bytes().strip()
     assert len(secret) == 64 and int(secret, 16) >= 0
-    entries = [p for p in _every_entry(tmp_path / "cache") if p.parent.name == "svg"]
+    entries = packs.entries(tmp_path / "cache")
     assert len(entries) == 7
-    assert all(cache_mod.decode("svg", p.name, p.read_bytes(), secret) is not None for p in entries)
-    stamps = {p: p.stat().st_mtime_ns for p in entries}
+    assert all(cache_mod.decode("svg", e.key, e.raw, secret) is not None for e in entries)
+    stamps = {p: p.stat().st_mtime_ns for p in (tmp_path / "cache").rglob("*") if p.is_file()}
     shutil.rmtree(tmp_path / "out")
     second = _cli(tmp_path, env, *BUILD)
     assert second.returncode == 0 and second.stderr == ""
-    assert {p: p.stat().st_mtime_ns for p in entries} == stamps  # served, not made again
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "cache").rglob("*") if p.is_file()} == stamps  # served
     assert key.read_bytes().strip() == secret
 
 
@@ -349,8 +382,8 @@ def test_a_cache_shared_by_jobs_with_the_same_key_serves_them_all(tmp_path):
     (tmp_path / "home").mkdir()
     shared = "a CI secret of at least thirty-two characters"
     assert _cli(tmp_path, _env(tmp_path, PNP_CACHE_KEY=shared), *BUILD).returncode == 0
-    entries = [p for p in _every_entry(tmp_path / "cache") if p.parent.name == "svg"]
-    assert all(cache_mod.decode("svg", p.name, p.read_bytes(), shared.encode()) is not None for p in entries)
+    entries = packs.entries(tmp_path / "cache")
+    assert entries and all(cache_mod.decode("svg", e.key, e.raw, shared.encode()) is not None for e in entries)
     assert not (tmp_path / "home" / ".config").exists()  # no key file is made then
 
 

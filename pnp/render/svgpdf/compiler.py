@@ -38,7 +38,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lxml import etree
-from PIL import Image, UnidentifiedImageError
 
 from pnp.render import fonts
 from pnp.render.svgpdf import geometry as geo, values as V
@@ -1428,6 +1427,8 @@ class _Compiler:
             return ("svg", nested, sub.fetched)
         if head.startswith(b"\x1f\x8b"):
             return ("bad", "compressed SVG (.svgz) is not supported; save it as plain .svg")
+
+        from PIL import Image, UnidentifiedImageError  # lazy: 15 ms (PIL, logging): only a face with raster art
 
         try:
             with warnings.catch_warnings():  # nothing goes to stderr: a huge image is refused below
