@@ -595,7 +595,7 @@ class _Packs:
             return None, False
         name, offset, length = found
         own = self.own is not None and self.own[0] == os.getpid() and self.own[1] == name
-        fd = self.own[2] if own and self.own else self._open(name)  # type: ignore[index]
+        fd = self.own[2] if own and self.own else self._open(name)
         try:
             raw = os.pread(fd, length, offset) if fd is not None else b""
         except OSError:

@@ -460,7 +460,7 @@ class _OnLoggingImport:
         if name != "logging":
             return None
         with contextlib.suppress(ValueError):
-            sys.meta_path.remove(_OnLoggingImport)  # type: ignore[arg-type]
+            sys.meta_path.remove(_OnLoggingImport)
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or spec.loader is None:
             return spec
@@ -488,7 +488,7 @@ def capture_library_output() -> None:
         return
     if "logging" not in sys.modules:  # (no library that logs is loaded yet: installed when one imports logging)
         if _OnLoggingImport not in sys.meta_path:
-            sys.meta_path.insert(0, _OnLoggingImport)  # type: ignore[arg-type]
+            sys.meta_path.insert(0, _OnLoggingImport)
         return
     _install_collector()
 
