@@ -190,7 +190,7 @@ def main() -> None:
             flag = ""
             if goal and ratio > goal:
                 flag = "  MISSED"
-                misses.append(f"{name}: {ratio:.1f}x > {goal:.0f}x")
+                misses.append(f"{name}: {ratio:.1f}x > {goal:g}x")
             cpu, cpu_bare = CPU_OF.get(name, 0.0), CPU_OF.get(f"bare ReportLab, {name.split(', ')[1].split()[0]} cards"
                                                                if ", " in name else "", 0.0)
             cpu_ratio = f"{cpu / cpu_bare:>8.1f}x" if cpu_bare else ""
@@ -198,7 +198,7 @@ def main() -> None:
             if cpu_goal and cpu_bare and cpu / cpu_bare > cpu_goal:
                 flag += "  CPU MISSED"
                 misses.append(f"{name}: CPU {cpu / cpu_bare:.1f}x > {cpu_goal:.1f}x")
-            print(f"{name:<44} {t:>8.3f} {mem or '':>8} {ratio:>6.1f}x {f'{goal:.0f}x' if goal else '':>6} "
+            print(f"{name:<44} {t:>8.3f} {mem or '':>8} {ratio:>6.1f}x {f'{goal:g}x' if goal else '':>6} "
                   f"{cpu:>7.3f} {cpu_ratio:>9}{flag}")
         if args.big:
             big = make_deck(tmp, args.big)
@@ -215,7 +215,7 @@ def main() -> None:
                   f"500 ({growth:.2f}x; goal at most {LINEAR_GOAL:.2f}x); peak memory {m_big} MB "
                   f"(goal under {MEMORY_GOAL_MB} MB)")
             if t_big / t_bare_big > BIG_GOAL:
-                misses.append(f"{args.big} cards: {t_big / t_bare_big:.1f}x > {BIG_GOAL:.0f}x")
+                misses.append(f"{args.big} cards: {t_big / t_bare_big:.1f}x > {BIG_GOAL:g}x")
             if growth > LINEAR_GOAL:
                 misses.append(f"{args.big} cards: time per card grows {growth:.2f}x")
             if m_big >= MEMORY_GOAL_MB:
