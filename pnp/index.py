@@ -13,6 +13,8 @@ loads only what is seen. Without scripts the page shows the <img> of each face (
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,6 +38,45 @@ _IMAGES = frozenset({f"{{{SVG_NS}}}image", f"{{{SVG_NS}}}feImage", "image", "feI
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _FONT_FACE = re.compile(r"@font-face\s*\{[^{}]*\}(?:\s*/\*[^*]*\*/)?")
 _CSS_URL = re.compile(r'url\("([^"]*)"\)')
+PAGE = "index.html.j2"
+COMPILED = Path(__file__).resolve().parent / "compiled_templates"
+"""The page's template as Jinja2 compiles it (Python code), compiled ahead: imported like any module, its bytecode
+cached, where compiling templates/index.html.j2 costs 15-20 ms a build. Used only when its stamp.json names this
+very template (its SHA-256) and the installed Jinja2 release; else the template is compiled from templates/ now."""
+_OPTIONS: dict[str, Any] = {"autoescape": True, "undefined": jinja2.StrictUndefined, "keep_trailing_newline": True}
+
+
+def _stamp() -> dict[str, str]:
+    return {"jinja2": jinja2.__version__,
+            "template": hashlib.sha256((templates_dir() / PAGE).read_bytes()).hexdigest()}
+
+
+def compiled_current() -> bool:
+    """Whether pnp/compiled_templates holds the page's template as this Jinja2 compiles it today."""
+    try:
+        return json.loads((COMPILED / "stamp.json").read_text(encoding="utf-8")) == _stamp()
+    except (OSError, ValueError):
+        return False
+
+
+def _environment() -> jinja2.Environment:
+    if compiled_current():
+        return jinja2.Environment(loader=jinja2.ModuleLoader(str(COMPILED)), **_OPTIONS)
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), **_OPTIONS)
+
+
+def compile_page_template(folder: Path = COMPILED) -> None:
+    """Compile the page's template into `folder`, with its stamp: after a change to templates/index.html.j2 or to
+    Jinja2 (tests/test_index.py says when), `python -c "import pnp.index as i; i.compile_page_template()"`."""
+    folder.mkdir(exist_ok=True)
+    for old in folder.glob("tmpl_*.py"):
+        old.unlink()
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), **_OPTIONS)
+    env.compile_templates(str(folder), zip=None, filter_func=lambda name: name == PAGE, ignore_errors=False,
+                          log_function=lambda _: None)
+    (folder / "stamp.json").write_text(json.dumps(_stamp(), indent=1) + "\n", encoding="utf-8")
+
+
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True,
                           remove_pis=True)
 
@@ -49,8 +90,7 @@ def render_index(design, components, face_path, files: list[str], report,
     a design of several languages: the first language's every face, then each other language's own faces (those
     that are not shared), in a section of their own (`<component>.<lang>`). `printed`: what changed since the
     design's last printed state (pnp.printed_state.since_last), listed, and each face new or changed marked."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=True,
-                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env = _environment()
     links = [{"href": f, "label": _label(f)} for f in sorted(files) if f.endswith(".pdf")]
     links += [{"href": f, "label": _label(f)} for f in sorted(files) if f.startswith(("tts/", "print/"))]
     links += [{"href": "manifest.json", "label": "manifest.json"}]
@@ -78,7 +118,7 @@ def render_index(design, components, face_path, files: list[str], report,
                       "name": f"{name} ({own})" if own else name,
                       "kind": cf.component.kind, "faces": faces, "copies": cf.copies, "fronts": len(fronts),
                       "backs": len(backs)})
-    return env.get_template("index.html.j2").render(
+    return env.get_template(PAGE).render(
         meta=design.meta, slug=design.slug, links=links, components=comps, report=report,
         printed=_printed_lines(printed) if printed else None,
         fonts_css=Markup(shown.get("", "")),
