@@ -43,7 +43,12 @@ COMPILED = Path(__file__).resolve().parent / "compiled_templates"
 """The page's template as Jinja2 compiles it (Python code), compiled ahead: imported like any module, its bytecode
 cached, where compiling templates/index.html.j2 costs 15-20 ms a build. Used only when its stamp.json names this
 very template (its SHA-256) and the installed Jinja2 release; else the template is compiled from templates/ now."""
-_OPTIONS: dict[str, Any] = {"autoescape": True, "undefined": jinja2.StrictUndefined, "keep_trailing_newline": True}
+
+
+def _with(loader: jinja2.BaseLoader) -> jinja2.Environment:
+    """The page's environment (the settings its template is compiled ahead with)."""
+    return jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
+                              keep_trailing_newline=True)
 
 
 def _stamp() -> dict[str, str]:
@@ -61,8 +66,8 @@ def compiled_current() -> bool:
 
 def _environment() -> jinja2.Environment:
     if compiled_current():
-        return jinja2.Environment(loader=jinja2.ModuleLoader(str(COMPILED)), **_OPTIONS)
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), **_OPTIONS)
+        return _with(jinja2.ModuleLoader(str(COMPILED)))
+    return _with(jinja2.FileSystemLoader(str(templates_dir())))
 
 
 def compile_page_template(folder: Path = COMPILED) -> None:
@@ -71,7 +76,7 @@ def compile_page_template(folder: Path = COMPILED) -> None:
     folder.mkdir(exist_ok=True)
     for old in folder.glob("tmpl_*.py"):
         old.unlink()
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), **_OPTIONS)
+    env = _with(jinja2.FileSystemLoader(str(templates_dir())))
     env.compile_templates(str(folder), zip=None, filter_func=lambda name: name == PAGE, ignore_errors=False,
                           log_function=lambda _: None)
     (folder / "stamp.json").write_text(json.dumps(_stamp(), indent=1) + "\n", encoding="utf-8")

@@ -207,6 +207,8 @@ def module_state(root: Path = PNP) -> dict[str, set[str]]:
     """Per module of pnp/: the names bound at module level to a mutable container, and `global NAME` statements."""
     found: dict[str, set[str]] = {}
     for path in sorted(root.rglob("*.py")):
+        if "compiled_templates" in path.parts:  # (Jinja2's output: a compiled template's own `blocks`, never changed)
+            continue
         module = ".".join(path.relative_to(root.parent).with_suffix("").parts).removesuffix(".__init__")
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = set()
