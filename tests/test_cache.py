@@ -76,6 +76,27 @@ def test_packs_are_merged_when_builds_have_left_many(tmp_path, monkeypatch):
     assert cache.made("svg") == 0  # nothing lost in the merge
 
 
+def test_builds_at_once_into_one_cache_each_keep_a_pack_and_the_next_build_makes_nothing(tmp_path):
+    """CI jobs sharing a $PNP_CACHE_DIR: two builds at the same moment, each appending to packs of its own."""
+    cache_dir = tmp_path / "cache"
+    env = {**os.environ, "PNP_CACHE_DIR": str(cache_dir)}
+    deck = tmp_path / "deck"
+    shutil.copytree(DECK, deck)
+    rows = "\n".join(f"Card {i},{i % 9 + 1},#d55e00,1" for i in range(80))  # enough faces for the paint workers
+    (deck / "cards.csv").write_text("title,power,colour,count\n" + rows + "\n", encoding="utf-8")
+    runs = [subprocess.Popen([sys.executable, "-m", "pnp.cli", "build", str(deck), "--out", str(tmp_path / f"o{i}")],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for i in (1, 2)]
+    for run in runs:
+        assert run.wait(timeout=120) == 0, run.stderr.read() if run.stderr else ""
+    keys = [e.key for e in packs.entries(cache_dir)]
+    assert len(set(keys)) >= 81 and len(keys) <= 2 * len(set(keys))  # every face, once by each build at most
+    before = sorted(p.name for p in (cache_dir / "svg").iterdir())
+    cache = Cache(cache_dir)
+    build_designs([str(deck)], out=tmp_path / "o3", cache=cache, show_progress=False)
+    assert cache.made("svg") == 0 and sorted(p.name for p in (cache_dir / "svg").iterdir()) == before
+    assert _tree(tmp_path / "o3" / "deck") == _tree(tmp_path / "o1" / "deck") == _tree(tmp_path / "o2" / "deck")
+
+
 def test_swapped_and_damaged_entries_are_rebuilt_not_served(tmp_path):
     cache_dir = tmp_path / "cache"
     build_designs([str(DECK)], out=tmp_path / "want", cache=Cache(None), show_progress=False)
