@@ -13,7 +13,9 @@ loads only what is seen. Without scripts the page shows the <img> of each face (
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.machinery
 import json
 import re
 from collections.abc import Mapping
@@ -64,9 +66,26 @@ def compiled_current() -> bool:
         return False
 
 
+class _CompiledPage(jinja2.BaseLoader):
+    """The page's template from its module compiled ahead, as jinja2.ModuleLoader loads one but without its
+    throwaway package per loader, whose clean-up ran at any garbage collection (a Ctrl-C landing in it was lost,
+    with a traceback): the module's code object (its bytecode cached by Python), run for each environment."""
+
+    def load(self, environment: jinja2.Environment, name: str, globals=None) -> jinja2.Template:
+        if name != PAGE:
+            raise jinja2.TemplateNotFound(name)
+        return environment.template_class.from_code(environment, _page_code(), environment.make_globals(globals))
+
+
+@functools.cache
+def _page_code():
+    [path] = COMPILED.glob("tmpl_*.py")
+    return importlib.machinery.SourceFileLoader("pnp_compiled_page", str(path)).get_code("pnp_compiled_page")
+
+
 def _environment() -> jinja2.Environment:
     if compiled_current():
-        return _with(jinja2.ModuleLoader(str(COMPILED)))
+        return _with(_CompiledPage())
     return _with(jinja2.FileSystemLoader(str(templates_dir())))
 
 
