@@ -534,9 +534,9 @@ class _Packs:
     def __init__(self, kind: str, folder: int):
         self.kind, self.folder = kind, folder
         self.where: dict[str, tuple[str, int, int]] = {}  # key -> (pack, offset, length), the latest one
-        self.fds: dict[str, int] = {}  # pack -> its open descriptor (for reading)
+        self.fds: dict[str, int] = {}  # pack -> its open descriptor (this process's own pack's too)
         self.names: list[str] = []  # the packs found (and this process's own)
-        self.own: tuple[int, str, int, int] | None = None  # (pid, pack, descriptor, size) written by this process
+        self.own: tuple[int, str, int] | None = None  # (pid, pack, size) of the pack the process `pid` appends to
         self.bad = False  # whether an entry read did not verify (the end of the build then merges the packs)
         found: list[str] = []
         with contextlib.suppress(OSError), os.scandir(folder) as entries:
@@ -594,8 +594,7 @@ class _Packs:
         if found is None:
             return None, False
         name, offset, length = found
-        own = self.own is not None and self.own[0] == os.getpid() and self.own[1] == name
-        fd = self.own[2] if own and self.own else self._open(name)
+        fd = self._open(name)
         try:
             raw = os.pread(fd, length, offset) if fd is not None else b""
         except OSError:
@@ -610,35 +609,30 @@ class _Packs:
     def append(self, key: str, raw: bytes) -> None:
         """Add an entry to this process's pack (made on its first entry; a forked process makes its own)."""
         pid = os.getpid()
-        if self.own is None or self.own[0] != pid:
-            if self.own is not None:  # inherited from the process that forked this one: its own, not ours
-                self.own = None
+        if self.own is None or self.own[0] != pid:  # (another's: inherited from the process that forked this one)
             name = f"{_PACK}{pid}.{time.time_ns()}.{os.urandom(4).hex()}"
             try:
-                fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_NOFOLLOW
-                             | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=self.folder)
+                self.fds[name] = os.open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_NOFOLLOW
+                                         | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=self.folder)
             except OSError:
                 return  # (a cache that cannot be written is only slower)
-            self.own = (pid, name, fd, 0)
+            self.own = (pid, name, 0)
             self.names.append(name)
-        _, name, fd, size = self.own
+        _, name, size = self.own
         try:
             view = memoryview(raw)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(self.fds[name], view):]
         except OSError:
             return
         self.where[key] = (name, size, len(raw))
-        self.own = (pid, name, fd, size + len(raw))
+        self.own = (pid, name, size + len(raw))
 
     def finish(self) -> None:
         """This process's pack is complete (the next build writes another); too many packs are merged."""
-        own, self.own = self.own, None
-        if own is not None and own[0] == os.getpid():
-            with contextlib.suppress(OSError):
-                os.close(own[2])
-        mine = own is not None and own[0] == os.getpid()
-        if (len(self.names) >= _PACKS_MAX and mine) or self.bad:  # (a bad entry: left out of the merged pack)
+        wrote = self.own is not None and self.own[0] == os.getpid()
+        self.own = None
+        if (len(self.names) >= _PACKS_MAX and wrote) or self.bad:  # (a bad entry: left out of the merged pack)
             self._merge()
 
     def _merge(self) -> None:
@@ -655,27 +649,14 @@ class _Packs:
                 raw = os.pread(fd, length, offset) if fd is not None else b""
             except OSError:
                 continue
-            found = _header(self.kind, key, raw, signing) if len(raw) == length else None
-            if found is not None and found[0].get("sha256") == hashlib.sha256(raw[found[1]:]).hexdigest():
+            if len(raw) == length and decode(self.kind, key, raw, signing) is not None:  # (as `read` checks it)
                 self.append(key, raw)
-        merged = self.own[1] if self.own is not None else None
-        own, self.own = self.own, None
-        if own is not None:
-            with contextlib.suppress(OSError):
-                os.close(own[2])
+        self.own = None  # (the merged pack, complete)
         for name in old:
-            fd = self.fds.pop(name, None)
-            if fd is not None:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-            if name != merged:
-                with contextlib.suppress(OSError):
-                    os.unlink(name, dir_fd=self.folder)
+            with contextlib.suppress(OSError):
+                os.unlink(name, dir_fd=self.folder)
 
     def close(self) -> None:
-        if self.own is not None and self.own[0] == os.getpid():
-            with contextlib.suppress(OSError):
-                os.close(self.own[2])
         self.own = None
         for fd in self.fds.values():
             with contextlib.suppress(OSError):
