@@ -18,6 +18,7 @@ import fnmatch
 import gc
 import json
 import os
+import pickle
 import re
 import time
 from collections.abc import Mapping
@@ -616,8 +617,6 @@ def check_printed_names(design: Design) -> None:
 def plan_bytes(sheets: list) -> bytes:
     """The sheets' plan as bytes for a cache key: pickled (never read back, only hashed), three times faster than
     its repr for a 10,000-card deck (6 MB of text). The same plan made the same way gives the same bytes."""
-    import pickle  # lazy: 2 ms (pickle)
-
     return pickle.dumps(sheets, protocol=5)
 
 

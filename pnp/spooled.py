@@ -5,6 +5,7 @@ compares and copies one chunk by chunk (pnp.output): data, no drawing."""
 from __future__ import annotations
 
 import os
+import tempfile
 import weakref
 from collections.abc import Iterator
 from typing import BinaryIO
@@ -18,8 +19,6 @@ class SpooledFile:
     publishing uses, so the file is never all in memory."""
 
     def __init__(self) -> None:
-        import tempfile  # lazy: 5 ms (tempfile, shutil, random): only a file too big to hold
-
         fd, name = tempfile.mkstemp(prefix="pnp-", suffix=".pdf")
         self.path = name
         self.file = os.fdopen(fd, "w+b")
