@@ -280,10 +280,9 @@ def test_a_pack_that_is_a_link_or_a_fifo_is_never_read_and_goes(tmp_path):
 # --- cache entries whoever can write the cache cannot forge --------------------------------------------------
 
 
-def _forge(entry: Path, sign=None) -> bool:
-    """Edit an entry's payload and recompute its header's size and SHA-256, as whoever can write the cache can
-    (`sign`: and sign the header again with a key of their own). False if there is nothing to edit."""
-    raw = entry.read_bytes()
+def _forged(raw: bytes, sign=None) -> bytes | None:
+    """An entry with its payload edited and its header's size and SHA-256 recomputed, as whoever can write the
+    cache can (`sign`: and the header signed again with a key of their own). None if there is nothing to edit."""
     end = raw.index(b"\n")
     line = raw[:end]
     start = line.index(b"{")
@@ -294,12 +293,19 @@ def _forge(entry: Path, sign=None) -> bool:
     elif header["type"] == "bytes":
         payload += b"\n% FORGED\n"
     else:
-        return False
+        return None
     header["size"], header["sha256"] = len(payload), hashlib.sha256(payload).hexdigest()
     text = json.dumps(header, sort_keys=True).encode("ascii")
     prefix = line[:start] if sign is None else b"pnp-cache " + cache_mod._sign(sign, text) + b" "
-    entry.write_bytes(prefix + text + b"\n" + payload)
-    return True
+    return prefix + text + b"\n" + payload
+
+
+def _forge(entry: Path, sign=None) -> bool:
+    """_forged, of an entry that is a file of its own, written back; False if there is nothing to edit."""
+    forged = _forged(entry.read_bytes(), sign)
+    if forged is not None:
+        entry.write_bytes(forged)
+    return forged is not None
 
 
 def _every_entry(cache_dir: Path) -> list[Path]:
@@ -307,15 +313,8 @@ def _every_entry(cache_dir: Path) -> list[Path]:
 
 
 def _forge_packed(cache_dir: Path, sign=None) -> int:
-    """_forge for each entry of the packs: how many were forged."""
-    def forged(e):
-        one = cache_dir / "one"
-        one.write_bytes(e.raw)
-        return one.read_bytes() if _forge(one, sign) else None
-
-    done = packs.rewrite(cache_dir, forged)
-    (cache_dir / "one").unlink(missing_ok=True)
-    return done
+    """_forged for each entry of the packs: how many were forged."""
+    return packs.rewrite(cache_dir, lambda e: _forged(e.raw, sign))
 
 
 @pytest.mark.parametrize("how", ["rehashed", "signed with another key"])
