@@ -91,7 +91,7 @@ def _environment() -> jinja2.Environment:
 
 def compile_page_template(folder: Path = COMPILED) -> None:
     """Compile the page's template into `folder`, with its stamp: after a change to templates/index.html.j2 or to
-    Jinja2 (tests/test_index.py says when), `python -c "import pnp.index as i; i.compile_page_template()"`."""
+    Jinja2 (tests/test_index_template.py says when), `python -c "import pnp.index as i; i.compile_page_template()"`."""
     folder.mkdir(exist_ok=True)
     for old in folder.glob("tmpl_*.py"):
         old.unlink()
